@@ -1,0 +1,73 @@
+"""purepca: Principal Component Analysis in pure Python, with no runtime dependencies.
+
+Matrices are plain lists of rows.  Every algorithm is written out by hand in
+the modules below and takes a *number context*, so the same code gives a
+float answer or a 50-digit reference (``precision=50`` / ``DecimalContext``).
+
+=========================  ====================================================
+``covariance_matrix``      two-pass covariance with compensated sums
+``correlation_matrix``     correlation of the columns
+``Moments``                streaming (mergeable) mean and covariance
+``jacobi_eigh``            symmetric eigenproblem by cyclic Jacobi
+``jacobi_svd``             one-sided Jacobi SVD (accurate PCA of collinear data)
+``power_iteration``        top eigenpairs one by one (for teaching)
+``subspace_iteration``     top-k eigenpairs, matrix-free
+``DecimalContext``         arithmetic at N significant digits
+=========================  ====================================================
+
+The toy data of R's ``prcomp`` example (seed 003): the square roots of the
+covariance eigenvalues are prcomp's standard deviations 1.1331495 and
+0.2215477.
+
+>>> import math, purepca
+>>> X = [[2.5, 2.4], [0.5, 0.7], [2.2, 2.9], [1.9, 2.2], [3.1, 3.0],
+...      [2.3, 2.7], [2.0, 1.6], [1.0, 1.1], [1.5, 1.6], [1.1, 0.9]]
+>>> C = purepca.covariance_matrix(X)
+>>> [round(math.sqrt(v), 7) for v in purepca.jacobi_eigh(C).values]
+[1.1331495, 0.2215477]
+"""
+
+from .covariance import (
+    Moments,
+    center,
+    column_means,
+    column_std,
+    correlation_matrix,
+    covariance_matrix,
+    standardize,
+)
+from .errors import ConvergenceError, NotFittedError, PurePCAError
+from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
+from .linalg.matrix import as_matrix, transpose
+from .linalg.power import IterationResult, power_iteration, subspace_iteration
+from .numeric import FLOAT, Context, DecimalContext, FloatContext, get_context
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FLOAT",
+    "Context",
+    "ConvergenceError",
+    "DecimalContext",
+    "EighResult",
+    "FloatContext",
+    "IterationResult",
+    "JacobiStep",
+    "Moments",
+    "NotFittedError",
+    "PurePCAError",
+    "SVDResult",
+    "as_matrix",
+    "center",
+    "column_means",
+    "column_std",
+    "correlation_matrix",
+    "covariance_matrix",
+    "get_context",
+    "jacobi_eigh",
+    "jacobi_svd",
+    "power_iteration",
+    "standardize",
+    "subspace_iteration",
+    "transpose",
+]

@@ -1,0 +1,364 @@
+"""Means, centring, scaling, covariance and correlation, in one pass or many.
+
+=================================  ==========================================
+``column_means(X)``                means of the columns
+``center(X)``                      ``X`` minus its column means (a new matrix)
+``column_std(X, ddof)``            standard deviations, divisor ``n - ddof``
+``standardize(X, ddof)``           centred and divided by the standard deviation
+``covariance_matrix(X, ddof)``     d x d covariance, divisor ``n - ddof``
+``correlation_matrix(X)``          d x d correlation
+``Moments``                        streaming accumulator: ``update``,
+                                   ``update_many``, ``merge``, ``covariance``
+=================================  ==========================================
+
+How the covariance is computed, and why.  The one-pass textbook formula
+``(XᵀX - n·μμᵀ)/(n-1)`` subtracts two large numbers when the mean is large
+compared with the spread and can lose every digit (at an offset of 1e9 with
+unit spread, ``x²`` is 1e18 and its rounding error 100).  Here:
+
+1. each column mean is an exactly rounded sum (``math.fsum``) divided by n;
+2. each column is centred, ``c = x - x̄``;
+3. ``S_ij = Σ c_i·c_j - (Σ c_i)(Σ c_j)/n`` with compensated sums.
+
+The second term of step 3 is the *corrected two-pass* algorithm (Chan, Golub
+and LeVeque, "Algorithms for computing the sample variance", 1983): the
+rounded mean is off by up to half an ulp of the offset, which would add
+``n·δ²`` to every sum of squares; the correction removes it exactly to first
+order.  Columns whose centred values are near overflow or underflow are
+scaled by a power of two before squaring and unscaled after.
+
+>>> covariance_matrix([[1, 2], [2, 4], [3, 7]])
+[[1.0, 2.5], [2.5, 6.333333333333333]]
+>>> big = [[1e12 + x, 1e12 - x] for x in (1, 2, 3)]
+>>> covariance_matrix(big)
+[[1.0, -1.0], [-1.0, 1.0]]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Sequence, Union
+
+from .errors import PurePCAError
+from .linalg.matrix import as_matrix
+from .numeric import FLOAT, Context, Scalar, iter_chunks
+
+__all__ = [
+    "Moments",
+    "center",
+    "column_means",
+    "column_std",
+    "correlation_matrix",
+    "covariance_matrix",
+    "standardize",
+]
+
+Number = Union[int, float]
+
+
+def _divisor(n: int, ddof: Number, ctx: Context) -> Scalar:
+    if isinstance(ddof, bool) or not isinstance(ddof, (int, float)) or ddof != ddof or ddof < 0:
+        raise PurePCAError(f"ddof must be a non-negative number, got {ddof!r}")
+    if n - ddof <= 0:
+        raise PurePCAError(f"ddof={ddof} needs more than {ddof} rows (the divisor is n - ddof), got n = {n}")
+    return ctx.convert(n) - ctx.convert(ddof)
+
+
+def _centred_columns(
+    cols: Sequence[Sequence[Scalar]], ctx: Context
+) -> tuple[list[Scalar], list[list[Scalar]], list[Scalar], list[int]]:
+    """Means, centred (and power-of-two scaled) columns, their sums, and the scale exponents.
+
+    The returned means include the first-order correction ``Σc/n``; the
+    centred columns are relative to the *rounded* mean, which is why their
+    sums are returned too.
+    """
+    n = ctx.convert(len(cols[0]))
+    means: list[Scalar] = []
+    centred: list[list[Scalar]] = []
+    sums: list[Scalar] = []
+    exps: list[int] = []
+    for col in cols:
+        m = ctx.sum(col) / n
+        c = [x - m for x in col]
+        e = ctx.scale_exponent(max(map(abs, c))) if ctx.needs_scaling else 0
+        if e:
+            c = [ctx.ldexp(x, -e) for x in c]
+        s = ctx.sum(c)
+        means.append(m + ctx.ldexp(s, e) / n)
+        centred.append(c)
+        sums.append(s)
+        exps.append(e)
+    return means, centred, sums, exps
+
+
+def _scatter(cols: Sequence[Sequence[Scalar]], ctx: Context) -> tuple[list[Scalar], list[list[Scalar]]]:
+    """Column means and the centred cross-product matrix ``Σ (x - x̄)(x - x̄)ᵀ``."""
+    means, centred, sums, exps = _centred_columns(cols, ctx)
+    n = ctx.convert(len(cols[0]))
+    d = len(cols)
+    dot = ctx.dot
+    S = [[ctx.zero] * d for _ in range(d)]
+    for i in range(d):
+        ci, si, ei = centred[i], sums[i], exps[i]
+        row = S[i]
+        for j in range(i, d):
+            v = dot(ci, centred[j]) - si * sums[j] / n
+            if ei or exps[j]:
+                v = ctx.ldexp(v, ei + exps[j])
+            row[j] = v
+            S[j][i] = v
+    return means, S
+
+
+def column_means(X: Any, *, context: Context = FLOAT) -> list[Scalar]:
+    """Column means, each an exactly rounded sum over n plus a correction term.
+
+    >>> column_means([[1, 10], [2, 20], [4, 30]])
+    [2.3333333333333335, 20.0]
+    """
+    ctx = context
+    M = as_matrix(X, context=ctx)
+    with ctx.local():
+        return _centred_columns(list(zip(*M)), ctx)[0]
+
+
+def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context = FLOAT) -> list[list[Scalar]]:
+    """``X`` minus its column means (or the ``means`` given), as a new matrix.
+
+    >>> center([[1, 10], [3, 30]])
+    [[-1.0, -10.0], [1.0, 10.0]]
+    """
+    ctx = context
+    M = as_matrix(X, context=ctx)
+    with ctx.local():
+        if means is None:
+            mu = _centred_columns(list(zip(*M)), ctx)[0]
+        else:
+            if len(means) != len(M[0]):
+                raise PurePCAError(f"means: {len(means)} values for {len(M[0])} columns")
+            mu = [ctx.convert(m) for m in means]
+        return [[x - m for x, m in zip(row, mu)] for row in M]
+
+
+def column_std(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[Scalar]:
+    """Standard deviations of the columns, divisor ``n - ddof``.
+
+    >>> column_std([[1, 5], [3, 5]])
+    [1.4142135623730951, 0.0]
+    """
+    ctx = context
+    M = as_matrix(X, context=ctx)
+    with ctx.local():
+        div = _divisor(len(M), ddof, ctx)
+        cols = list(zip(*M))
+        means, centred, sums, exps = _centred_columns(cols, ctx)
+        n = ctx.convert(len(M))
+        out = []
+        for c, s, e in zip(centred, sums, exps):
+            ss = ctx.dot(c, c) - s * s / n
+            ss = ss if ss > 0 else ctx.zero
+            out.append(ctx.ldexp(ctx.sqrt(ss / div), e))
+        return out
+
+
+def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[list[Scalar]]:
+    """Centre each column and divide it by its standard deviation (R's ``scale()``).
+
+    A constant column cannot be scaled and is an error, not a division by zero.
+
+    >>> standardize([[1, 2], [3, 6]])
+    [[-0.7071067811865475, -0.7071067811865475], [0.7071067811865475, 0.7071067811865475]]
+    >>> standardize([[1, 2], [3, 2]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: X: column 1 is constant (standard deviation 0); it cannot be scaled to unit variance
+    """
+    ctx = context
+    M = as_matrix(X, context=ctx)
+    sd = column_std(M, ddof, context=ctx)
+    for j, s in enumerate(sd):
+        if s == 0:
+            raise PurePCAError(
+                f"X: column {j} is constant (standard deviation 0); it cannot be scaled to unit variance"
+            )
+    with ctx.local():
+        mu = _centred_columns(list(zip(*M)), ctx)[0]
+        return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
+
+
+def covariance_matrix(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[list[Scalar]]:
+    """The d x d covariance matrix of the columns of ``X`` (rows are samples).
+
+    Two passes with compensated sums and the Chan–Golub–LeVeque correction;
+    divisor ``n - ddof`` (1 for the sample covariance of R and numpy's
+    ``cov``, 0 for the maximum-likelihood one).
+
+    >>> covariance_matrix([[0, 0], [2, 2]], ddof=0)
+    [[1.0, 1.0], [1.0, 1.0]]
+    """
+    ctx = context
+    M = as_matrix(X, context=ctx)
+    with ctx.local():
+        div = _divisor(len(M), ddof, ctx)
+        S = _scatter(list(zip(*M)), ctx)[1]
+        return [[v / div for v in row] for row in S]
+
+
+def _correlation_from(C: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
+    d = len(C)
+    for j in range(d):
+        if C[j][j] <= 0:
+            raise PurePCAError(f"X: column {j} is constant (variance 0); its correlation is undefined")
+    sd = [ctx.sqrt(C[j][j]) for j in range(d)]
+    R = [[C[i][j] / sd[i] / sd[j] for j in range(d)] for i in range(d)]
+    for j in range(d):
+        R[j][j] = ctx.one
+    return R
+
+
+def correlation_matrix(X: Any, *, context: Context = FLOAT) -> list[list[Scalar]]:
+    """The d x d correlation matrix (the covariance of the standardised columns).
+
+    >>> correlation_matrix([[1, 2], [2, 4], [3, 7]])
+    [[1.0, 0.9933992677987828], [0.9933992677987828, 1.0]]
+    """
+    ctx = context
+    C = covariance_matrix(X, 1, context=ctx)
+    with ctx.local():
+        return _correlation_from(C, ctx)
+
+
+class Moments:
+    """Streaming mean and covariance: rows in any chunks, any order, any process.
+
+    Holds the count, a *shift* (the first row seen), the mean of the shifted
+    rows and their centred cross-product matrix, so memory is O(d²) however
+    many rows pass through.  Each chunk is reduced by the two-pass algorithm
+    of :func:`covariance_matrix` and folded in with the pairwise update of
+    Chan, Golub and LeVeque::
+
+        δ = mean_b - mean_a
+        mean = mean_a + δ·n_b/n
+        M2 = M2_a + M2_b + δδᵀ·n_a·n_b/n
+
+    Working on rows minus the shift keeps the update accurate when the mean is
+    far from zero: the result agrees with :func:`covariance_matrix` on all the
+    rows to a few ulps, however the rows were split, ordered or merged.
+
+    >>> m = Moments()
+    >>> m.update([1, 2]); m.update_many([[2, 4], [3, 7]])
+    >>> m.n, m.mean
+    (3, [2.0, 4.333333333333333])
+    >>> m.covariance()
+    [[1.0, 2.5], [2.5, 6.333333333333333]]
+    >>> other = Moments(); other.update_many([[4, 9]])
+    >>> m.merge(other).n
+    4
+    """
+
+    def __init__(self, *, context: Context = FLOAT, chunk_size: int = 4096) -> None:
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+            raise PurePCAError(f"chunk_size must be a positive int, got {chunk_size!r}")
+        self.context = context
+        self.chunk_size = chunk_size
+        self.n = 0
+        self._shift: list[Scalar] = []
+        self._mean: list[Scalar] = []  # mean of (row - shift)
+        self._m2: list[list[Scalar]] = []
+
+    @property
+    def d(self) -> Optional[int]:
+        """Number of columns, or None before the first row."""
+        return len(self._shift) if self.n else None
+
+    @property
+    def mean(self) -> list[Scalar]:
+        """Column means of every row seen so far."""
+        self._require(1)
+        with self.context.local():
+            return [k + m for k, m in zip(self._shift, self._mean)]
+
+    def _require(self, rows: int) -> None:
+        if self.n < rows:
+            raise PurePCAError(f"Moments: need at least {rows} row(s), have {self.n}")
+
+    def update(self, row: Sequence[float]) -> None:
+        """Add one row.
+
+        >>> m = Moments(); m.update((1.0, 2.0)); m.n
+        1
+        """
+        self.update_many([row])
+
+    def update_many(self, rows: Iterable[Sequence[float]]) -> None:
+        """Add rows from any iterable, reading it once, ``chunk_size`` rows at a time.
+
+        >>> m = Moments(); m.update_many(([i, i * i] for i in range(4))); m.n
+        4
+        """
+        for chunk in iter_chunks(rows, self.chunk_size):
+            self._add_chunk(chunk)
+
+    def _add_chunk(self, chunk: list[Any]) -> None:
+        ctx = self.context
+        M = as_matrix(chunk, name="rows", context=ctx, row_offset=self.n)
+        d = len(M[0])
+        if self.n and d != len(self._shift):
+            raise PurePCAError(f"rows: row {self.n} has {d} values, expected {len(self._shift)} (as before)")
+        with ctx.local():
+            shift = self._shift if self.n else list(M[0])
+            cols = [[x - k for x in col] for col, k in zip(zip(*M), shift)]
+            mean_b, m2_b = _scatter(cols, ctx)
+            self._fold(len(M), shift, mean_b, m2_b)
+
+    def _fold(self, nb: int, shift_b: list[Scalar], mean_b: list[Scalar], m2_b: list[list[Scalar]]) -> None:
+        """Fold statistics (count, shift, shifted mean, M2) of another set of rows into self."""
+        ctx = self.context
+        if self.n == 0:
+            self.n, self._shift = nb, list(shift_b)
+            self._mean, self._m2 = list(mean_b), [list(r) for r in m2_b]
+            return
+        na, n = self.n, self.n + nb
+        delta = [(kb - ka) + (mb - ma) for ka, kb, ma, mb in zip(self._shift, shift_b, self._mean, mean_b)]
+        fb = ctx.convert(nb) / ctx.convert(n)
+        w = ctx.convert(na) * fb
+        self._mean = [ma + dl * fb for ma, dl in zip(self._mean, delta)]
+        self._m2 = [
+            [a + b + di * dj * w for a, b, dj in zip(ra, rb, delta)]
+            for ra, rb, di in zip(self._m2, m2_b, delta)
+        ]
+        self.n = n
+
+    def merge(self, other: "Moments") -> "Moments":
+        """Fold in another accumulator (from another chunk, thread or process); returns self.
+
+        ``other`` is not changed.
+        """
+        if not isinstance(other, Moments):
+            raise PurePCAError(f"merge: expected a Moments, got {type(other).__name__}")
+        if other.context != self.context:
+            raise PurePCAError(f"merge: contexts differ ({self.context.name} and {other.context.name})")
+        if other.n == 0:
+            return self
+        if self.n and len(other._shift) != len(self._shift):
+            raise PurePCAError(f"merge: {len(other._shift)} columns, expected {len(self._shift)}")
+        with self.context.local():
+            self._fold(other.n, other._shift, other._mean, other._m2)
+        return self
+
+    def covariance(self, ddof: Number = 1) -> list[list[Scalar]]:
+        """The covariance matrix of every row seen, divisor ``n - ddof``."""
+        self._require(1)
+        ctx = self.context
+        with ctx.local():
+            div = _divisor(self.n, ddof, ctx)
+            return [[v / div for v in row] for row in self._m2]
+
+    def correlation(self) -> list[list[Scalar]]:
+        """The correlation matrix of every row seen."""
+        C = self.covariance(1)
+        with self.context.local():
+            return _correlation_from(C, self.context)
+
+    def __repr__(self) -> str:
+        return f"Moments(n={self.n}, d={self.d}, context={self.context.name})"

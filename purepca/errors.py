@@ -1,0 +1,50 @@
+"""Exceptions raised by purepca.
+
+Every error purepca raises on purpose derives from :class:`PurePCAError`,
+which is a :class:`ValueError`, so ``except ValueError`` keeps working for
+callers who do not know this package.
+
+>>> from purepca.errors import PurePCAError, ConvergenceError
+>>> issubclass(ConvergenceError, PurePCAError) and issubclass(PurePCAError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = ["ConvergenceError", "NotFittedError", "PurePCAError"]
+
+
+class PurePCAError(ValueError):
+    """Bad input or an impossible request; the message names what and where.
+
+    >>> raise PurePCAError("row 2, column 0: NaN is not allowed")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: row 2, column 0: NaN is not allowed
+    """
+
+
+class ConvergenceError(PurePCAError):
+    """An iterative method stopped before meeting its tolerance.
+
+    ``iterations`` is the number of sweeps or iterations performed and
+    ``residual`` the measure of error reached when it stopped (an
+    off-diagonal norm for Jacobi, a residual norm for power methods).
+
+    >>> err = ConvergenceError("no convergence", iterations=3, residual=0.5)
+    >>> (err.iterations, err.residual)
+    (3, 0.5)
+    """
+
+    def __init__(self, message: str, *, iterations: int, residual: float) -> None:
+        super().__init__(message)
+        self.iterations = iterations
+        self.residual = residual
+
+
+class NotFittedError(PurePCAError, AttributeError):
+    """A method that needs a fitted estimator was called before ``fit``.
+
+    >>> issubclass(NotFittedError, AttributeError)
+    True
+    """

@@ -1,0 +1,42 @@
+"""The linear-algebra layer: plain-list matrices, Jacobi, power and subspace iteration.
+
+Nothing here knows about statistics.
+
+>>> from purepca.linalg import jacobi_eigh
+>>> jacobi_eigh([[2, 0], [0, 3]]).values
+[3.0, 2.0]
+"""
+
+from .jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
+from .matrix import (
+    as_matrix,
+    as_symmetric,
+    as_vector,
+    dot,
+    identity,
+    matmul,
+    matvec,
+    max_abs,
+    norm_1,
+    norm_fro,
+    transpose,
+)
+
+__all__ = [
+    "EighResult",
+    "JacobiStep",
+    "SVDResult",
+    "as_matrix",
+    "as_symmetric",
+    "as_vector",
+    "dot",
+    "identity",
+    "jacobi_eigh",
+    "jacobi_svd",
+    "matmul",
+    "matvec",
+    "max_abs",
+    "norm_1",
+    "norm_fro",
+    "transpose",
+]

@@ -1,0 +1,302 @@
+"""Plain-list matrices: validation in, small helpers out.
+
+A matrix is a ``list`` of rows, each a ``list`` of numbers; a vector is a
+``list`` of numbers.  Nothing here knows about statistics.
+
+=========================  ===============================================
+``as_matrix(data)``        validate any 2-D input into fresh lists
+``as_vector(data)``        the same for 1-D input
+``transpose(A)``           rows become columns
+``matmul(A, B)``           ``A @ B`` with compensated dot products
+``matvec(A, x)``           ``A @ x``
+``dot(x, y)``              compensated inner product
+``identity(n)``            the n x n identity
+``norm_fro(A)``            Frobenius norm, safe against overflow
+``norm_1(A)``              largest absolute column sum (LAPACK's 1-norm)
+``max_abs(A)``             largest absolute entry
+=========================  ===============================================
+
+>>> as_matrix([(1, 2), (3, 4)])
+[[1.0, 2.0], [3.0, 4.0]]
+>>> matmul([[1, 2], [3, 4]], [[0, 1], [1, 0]])
+[[2.0, 1.0], [4.0, 3.0]]
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from decimal import Decimal
+from typing import Any, Iterable, Sequence
+
+from ..errors import PurePCAError
+from ..numeric import FLOAT, Context, Scalar
+
+__all__ = [
+    "as_matrix",
+    "as_symmetric",
+    "as_vector",
+    "dot",
+    "identity",
+    "matmul",
+    "matvec",
+    "max_abs",
+    "norm_1",
+    "norm_fro",
+    "transpose",
+]
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scalar:
+    """Check one entry and convert it; ``where`` is "row i, column j"."""
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        raise PurePCAError(f"{name}: {where} is a boolean ({value!r}); expected a real number")
+    if isinstance(value, (str, bytes)):
+        raise PurePCAError(f"{name}: {where} is a string ({_describe(value)}); expected a real number")
+    if value is None:
+        raise PurePCAError(f"{name}: {where} is None (a missing value?); expected a real number")
+    if isinstance(value, complex) or (
+        isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real)
+    ):
+        raise PurePCAError(f"{name}: {where} is complex ({value!r}); expected a real number")
+    if not isinstance(value, (numbers.Real, Decimal)):
+        raise PurePCAError(
+            f"{name}: {where} is a {type(value).__name__} ({_describe(value)}); expected a real number"
+        )
+    if isinstance(value, Decimal):
+        finite = value.is_finite()
+    else:
+        try:
+            finite = math.isfinite(value)
+        except OverflowError:
+            raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
+    if not finite:
+        kind = "NaN" if value != value else "infinite"
+        raise PurePCAError(f"{name}: {where} is {kind} ({value!r}); only finite numbers are allowed")
+    try:
+        return context.convert(value)
+    except OverflowError:
+        raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
+
+
+def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
+    if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+        raise PurePCAError(
+            f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
+            "expected a 2-D input with one row per sample"
+        )
+    values = list(row)
+    if context is FLOAT and all(type(v) is float for v in values):
+        # Fast path for the common case: a list of Python floats.  A finite
+        # sum proves every entry finite; otherwise check one by one.
+        total = sum(values)
+        if total - total == 0.0:
+            return values
+    return [_convert_entry(v, name, f"row {i}, column {j}", context) for j, v in enumerate(values)]
+
+
+def as_matrix(
+    data: Any, *, name: str = "X", context: Context = FLOAT, row_offset: int = 0
+) -> list[list[Scalar]]:
+    """Validate a 2-D input into a fresh list of lists of numbers.
+
+    ``data`` may be a list or tuple of rows, a generator of rows, a numpy
+    array, or anything iterable row by row whose rows are iterables of real
+    numbers (``int``, ``float``, ``Fraction``, ``Decimal``, numpy scalars).
+    The result never shares a list with the input, so the caller's data is
+    never mutated by what purepca does later.  ``row_offset`` is added to the
+    row numbers in messages (for data that arrives in chunks).
+
+    Raises :class:`PurePCAError` naming the first offending row and column for:
+    empty input, zero columns, ragged rows, strings, booleans, ``None``,
+    complex numbers, NaN and infinities.
+
+    >>> as_matrix([[1, 2.5], (3, 4)])
+    [[1.0, 2.5], [3.0, 4.0]]
+    >>> as_matrix([[1, 2], [3]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: X: row 1 has 1 value, expected 2 (the length of row 0)
+    >>> as_matrix([[1, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: X: row 0, column 1 is NaN (nan); only finite numbers are allowed
+    """
+    if data is None:
+        raise PurePCAError(f"{name}: got None; expected a 2-D input with one row per sample")
+    if isinstance(data, (str, bytes)):
+        raise PurePCAError(f"{name}: got a string; expected a 2-D input with one row per sample")
+    if getattr(data, "ndim", 2) != 2 and hasattr(data, "shape"):
+        raise PurePCAError(
+            f"{name}: expected a 2-D input with one row per sample, got an array of shape {data.shape}"
+        )
+    tolist = getattr(data, "tolist", None)
+    if tolist is not None and hasattr(data, "shape"):
+        # numpy arrays: tolist() gives Python scalars in one C call.
+        data = tolist()
+    if not isinstance(data, Iterable):
+        raise PurePCAError(f"{name}: {_describe(data)} is not a 2-D input (one row per sample)")
+    rows: list[list[Scalar]] = []
+    width = -1
+    for i, row in enumerate(data, start=row_offset):
+        converted = _convert_row(row, i, name, context)
+        if width < 0:
+            width = len(converted)
+            if width == 0:
+                raise PurePCAError(f"{name}: row {i} has no values; need at least one column")
+        elif len(converted) != width:
+            plural = "" if len(converted) == 1 else "s"
+            raise PurePCAError(
+                f"{name}: row {i} has {len(converted)} value{plural}, expected {width} (the length of row {row_offset})"
+            )
+        rows.append(converted)
+    if not rows:
+        raise PurePCAError(f"{name}: empty input; need at least one row")
+    return rows
+
+
+def as_symmetric(
+    data: Any, *, name: str = "A", context: Context = FLOAT, rtol: float = 1e-10
+) -> list[list[Scalar]]:
+    """Validate a square, symmetric matrix into fresh lists.
+
+    Symmetry is checked, never imposed silently: ``|a_ij - a_ji|`` may not
+    exceed ``rtol`` times the largest absolute entry.  Within that tolerance
+    the upper triangle is kept and copied into the lower one, so the result is
+    exactly symmetric.  An empty sequence gives the 0 x 0 matrix ``[]``.
+
+    >>> as_symmetric([[2, 1], [1, 2]])
+    [[2.0, 1.0], [1.0, 2.0]]
+    >>> as_symmetric([[2, 1], [0, 2]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: A is not symmetric: A[0][1] = 1.0 but A[1][0] = 0.0
+    """
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)) and len(data) == 0:
+        return []
+    M = as_matrix(data, name=name, context=context)
+    n = len(M)
+    if len(M[0]) != n:
+        raise PurePCAError(f"{name} must be square, got {n} rows and {len(M[0])} columns")
+    with context.local():
+        limit = context.convert(rtol) * max_abs(M)
+        for i in range(n):
+            row = M[i]
+            for j in range(i + 1, n):
+                if abs(row[j] - M[j][i]) > limit:
+                    raise PurePCAError(
+                        f"{name} is not symmetric: {name}[{i}][{j}] = {row[j]!r} but {name}[{j}][{i}] = {M[j][i]!r}"
+                    )
+                M[j][i] = row[j]
+    return M
+
+
+def as_vector(data: Any, *, name: str = "x", context: Context = FLOAT) -> list[Scalar]:
+    """Validate a 1-D input into a fresh list of numbers.
+
+    >>> as_vector((1, 2, 3))
+    [1.0, 2.0, 3.0]
+    >>> as_vector([1, None])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: x: entry 1 is None (a missing value?); expected a real number
+    """
+    if data is None or isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
+        raise PurePCAError(f"{name}: {_describe(data)} is not a sequence of numbers")
+    values = [_convert_entry(v, name, f"entry {j}", context) for j, v in enumerate(data)]
+    if not values:
+        raise PurePCAError(f"{name}: empty; need at least one value")
+    return values
+
+
+def transpose(A: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
+    """The transpose as a new list of lists.
+
+    >>> transpose([[1, 2, 3], [4, 5, 6]])
+    [[1, 4], [2, 5], [3, 6]]
+    """
+    return [list(col) for col in zip(*A)]
+
+
+def dot(x: Sequence[Scalar], y: Sequence[Scalar], context: Context = FLOAT) -> Scalar:
+    """Inner product with a compensated sum.
+
+    >>> dot([1e16, 1.0, -1e16], [1, 1, 1])
+    1.0
+    """
+    if len(x) != len(y):
+        raise PurePCAError(f"dot: vectors of lengths {len(x)} and {len(y)}")
+    with context.local():
+        return context.dot(x, y)
+
+
+def matvec(A: Sequence[Sequence[Scalar]], x: Sequence[Scalar], context: Context = FLOAT) -> list[Scalar]:
+    """``A @ x`` for a matrix given as rows.
+
+    >>> matvec([[1, 2], [3, 4]], [1, 1])
+    [3.0, 7.0]
+    """
+    if A and len(A[0]) != len(x):
+        raise PurePCAError(f"matvec: matrix has {len(A[0])} columns but the vector has {len(x)} entries")
+    d = context.dot
+    with context.local():
+        return [d(row, x) for row in A]
+
+
+def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> list[list[Scalar]]:
+    """``A @ B``; every entry is a compensated dot product.
+
+    >>> matmul([[1, 2, 3]], [[1], [1], [1]])
+    [[6.0]]
+    """
+    if A and len(A[0]) != len(B):
+        raise PurePCAError(f"matmul: shapes {len(A)}x{len(A[0])} and {len(B)}x{len(B[0]) if B else 0} do not match")
+    cols = transpose(B)
+    d = context.dot
+    with context.local():
+        return [[d(row, col) for col in cols] for row in A]
+
+
+def identity(n: int, context: Context = FLOAT) -> list[list[Scalar]]:
+    """The ``n`` x ``n`` identity.
+
+    >>> identity(2)
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    one, zero = context.one, context.zero
+    return [[one if i == j else zero for j in range(n)] for i in range(n)]
+
+
+def max_abs(A: Sequence[Sequence[Scalar]]) -> Scalar:
+    """Largest absolute entry (0 for an empty matrix).
+
+    >>> max_abs([[1, -5], [2, 3]])
+    5
+    """
+    return max((max(map(abs, row), default=0) for row in A), default=0)
+
+
+def norm_fro(A: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> Scalar:
+    """Frobenius norm, rescaled by a power of two when squares would overflow.
+
+    >>> norm_fro([[3e200, 0.0], [0.0, 4e200]]) > 4.99e200
+    True
+    """
+    with context.local():
+        return context.norm([x for row in A for x in row])
+
+
+def norm_1(A: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> Scalar:
+    """Largest absolute column sum, the 1-norm LAPACK's tests use.
+
+    >>> norm_1([[1, -2], [3, 4]])
+    6.0
+    """
+    if not A:
+        return context.zero
+    with context.local():
+        return max(context.sum(map(abs, col)) for col in zip(*A))

@@ -1,0 +1,317 @@
+"""Power iteration and block subspace iteration for the top eigenpairs.
+
+====================================  =========================================
+``power_iteration(op, d, k)``         one vector at a time, Hotelling deflation
+``subspace_iteration(op, d, k)``      a block of vectors, Rayleigh–Ritz on top
+``IterationResult``                   values, vectors (rows), iterations, residuals
+====================================  =========================================
+
+Both find the ``k`` eigenvalues of largest *magnitude* of a symmetric
+operator and return them in that order (for a positive semidefinite operator,
+the PCA case, that is descending order).  The operator may be a matrix or a
+function ``v -> A·v``, so top-k PCA of wide data runs without forming a d x d
+matrix.
+
+Both stop on the residual ``‖A·v - λ·v‖ <= tol·|λ_max|``, never on the change
+of the Rayleigh quotient alone: the Rayleigh quotient of a mixture of two
+eigenvectors can settle while the vector does not.  When the top eigenvalues
+are too close in magnitude for the budget (``λ`` and ``-λ``, or a gap of
+1e-6), they raise :class:`ConvergenceError` with the residual reached and the
+observed convergence factor, which estimates ``|λ_(k+1) / λ_k|``.
+
+Start vectors come from ``random.Random(seed)``, owned by the call: the same
+input gives the same bits every run.
+
+>>> r = subspace_iteration([[2, 1, 0], [1, 2, 0], [0, 0, 0.5]], k=1)
+>>> round(r.values[0], 12)
+3.0
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from ..errors import ConvergenceError, PurePCAError
+from ..numeric import FLOAT, Context, Scalar
+from .jacobi import jacobi_eigh
+from .matrix import as_symmetric, as_vector
+
+__all__ = ["IterationResult", "power_iteration", "subspace_iteration"]
+
+Operator = Callable[[list[Scalar]], list[Scalar]]
+
+
+@dataclass(frozen=True)
+class IterationResult:
+    """Top-k eigenpairs from an iterative method.
+
+    ``values`` in order of decreasing magnitude, ``vectors[i]`` the unit
+    eigenvector of ``values[i]``, ``iterations`` the number of iterations (for
+    power iteration, summed over the k vectors), ``residuals[i]`` the final
+    ``‖A·v_i - λ_i·v_i‖``.
+    """
+
+    values: list[Scalar]
+    vectors: list[list[Scalar]]
+    iterations: int
+    residuals: list[Scalar]
+
+
+def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int]:
+    """A function ``v -> A·v`` and the dimension, from a matrix or a callable."""
+    if callable(op):
+        if d is None or isinstance(d, bool) or not isinstance(d, int) or d < 1:
+            raise PurePCAError(f"d: a callable operator needs its dimension d as a positive int, got {d!r}")
+
+        def apply(v: list[Scalar]) -> list[Scalar]:
+            w = as_vector(op(v), name="op(v)", context=ctx)
+            if len(w) != d:
+                raise PurePCAError(f"op(v): returned {len(w)} values for a vector of dimension {d}")
+            return list(w)
+
+        return apply, d
+    M = as_symmetric(op, name="op", context=ctx)
+    if not M:
+        raise PurePCAError("op: empty matrix")
+    if d is not None and d != len(M):
+        raise PurePCAError(f"d: the matrix is {len(M)} x {len(M)} but d = {d}")
+    dot = ctx.dot
+    return (lambda v: [dot(row, v) for row in M]), len(M)
+
+
+def _check_k(k: Any, d: int) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= d:
+        raise PurePCAError(f"k must be an int between 1 and d = {d}, got {k!r}")
+
+
+def _default_tol(tol: Optional[float], ctx: Context) -> Scalar:
+    if tol is None:
+        # eps**0.75: 1.8e-12 for floats, well above the rounding floor of a
+        # residual (about sqrt(d)·eps·‖A‖) and below what PCA needs.
+        return ctx.eps ** (ctx.convert(3) / ctx.convert(4))
+    if not tol > 0:
+        raise PurePCAError(f"tol must be positive, got {tol!r}")
+    return ctx.convert(tol)
+
+
+def _random_vector(rng: random.Random, d: int, ctx: Context) -> list[Scalar]:
+    return [ctx.convert(rng.gauss(0.0, 1.0)) for _ in range(d)]
+
+
+def _axpy(a: Scalar, x: Sequence[Scalar], y: Sequence[Scalar]) -> list[Scalar]:
+    """``y + a·x``."""
+    return [yi + a * xi for xi, yi in zip(x, y)]
+
+
+def _normalized(v: Sequence[Scalar], ctx: Context) -> tuple[list[Scalar], Scalar]:
+    nv = ctx.norm(v)
+    if nv == 0:
+        return list(v), nv
+    return [x / nv for x in v], nv
+
+
+def _orthonormalize(vectors: list[list[Scalar]], rng: random.Random, ctx: Context) -> list[list[Scalar]]:
+    """Modified Gram–Schmidt, twice ("twice is enough"), replacing vectors
+    that collapse into the span of the earlier ones by fresh random ones."""
+    basis: list[list[Scalar]] = []
+    dot = ctx.dot
+    limit = ctx.convert(16) * ctx.eps
+    for v in vectors:
+        for _attempt in range(4):
+            original = ctx.norm(v)
+            for _pass in range(2):
+                for u in basis:
+                    v = _axpy(-dot(u, v), u, v)
+            nv = ctx.norm(v)
+            if nv > limit * original and nv > 0:
+                basis.append([x / nv for x in v])
+                break
+            v = _random_vector(rng, len(v), ctx)
+        else:  # pragma: no cover - four random vectors all in a span of < d
+            raise PurePCAError("could not extend the basis: the block is larger than the space")
+    return basis
+
+
+def _factor(history: list[Scalar], ctx: Context) -> float:
+    """Average factor by which the residual shrank over the recent iterations."""
+    tail = [float(r) for r in history[-21:]]
+    if len(tail) < 2 or tail[0] <= 0 or tail[-1] <= 0:
+        return float("nan")
+    return float((tail[-1] / tail[0]) ** (1.0 / (len(tail) - 1)))
+
+
+def power_iteration(
+    op: Any,
+    d: Optional[int] = None,
+    k: int = 1,
+    *,
+    tol: Optional[float] = None,
+    max_iter: int = 10_000,
+    seed: int = 0,
+    context: Context = FLOAT,
+) -> IterationResult:
+    """The ``k`` eigenpairs of largest magnitude, one at a time, by power iteration.
+
+    After each eigenpair ``(λ, u)`` is found, the operator is deflated
+    (Hotelling): ``v -> A·v - λ·u·(uᵀv)``.  Simple and slow (the error shrinks
+    by ``|λ_2/λ_1|`` per step); kept for teaching.  :func:`subspace_iteration`
+    is the one to use.
+
+    Parameters
+    ----------
+    op : d x d symmetric matrix, or a function ``v -> A·v`` (then give ``d``)
+    d : dimension, needed when ``op`` is a function
+    k : number of eigenpairs
+    tol : stop when ``‖A·v - λ·v‖ <= tol·|λ_1|``; default ``eps**0.75``
+    max_iter : per eigenpair; past it, :class:`ConvergenceError`
+    seed : seed of the start vectors' generator
+    context : number context
+
+    >>> r = power_iteration([[2, 0, 0], [0, -3, 0], [0, 0, 1]], k=2)
+    >>> [round(v, 9) for v in r.values]
+    [-3.0, 2.0]
+    >>> power_iteration([[1, 0], [0, -1]], max_iter=50)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.ConvergenceError: power_iteration: eigenpair 1 of 1 did not converge in 50 iterations: residual ...
+    """
+    ctx = context
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
+        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
+    with ctx.local():
+        apply, d = _as_operator(op, d, ctx)
+        _check_k(k, d)
+        tol_ = _default_tol(tol, ctx)
+        rng = random.Random(seed)
+        dot = ctx.dot
+        values: list[Scalar] = []
+        vectors: list[list[Scalar]] = []
+        residuals: list[Scalar] = []
+        total = 0
+        scale = ctx.zero
+
+        def deflated(v: list[Scalar]) -> list[Scalar]:
+            w = apply(v)
+            for lam, u in zip(values, vectors):
+                w = _axpy(-lam * dot(u, v), u, w)
+            return w
+
+        for index in range(k):
+            v = _orthonormalize(vectors + [_random_vector(rng, d, ctx)], rng, ctx)[-1]
+            history: list[Scalar] = []
+            for it in range(1, max_iter + 1):
+                w = deflated(v)
+                lam = dot(v, w)
+                r = ctx.norm(_axpy(-lam, v, w))
+                history.append(r)
+                ref = scale if index else abs(lam)
+                if r <= tol_ * ref or r == 0:
+                    break
+                w, nw = _normalized(w, ctx)
+                v = w
+            else:
+                factor = _factor(history, ctx)
+                raise ConvergenceError(
+                    f"power_iteration: eigenpair {index + 1} of {k} did not converge in {max_iter} iterations: "
+                    f"residual {float(r):.3e} (tolerance {float(tol_ * ref):.3e}); the residual shrank by "
+                    f"a factor {factor:.6f} per iteration, which estimates |λ_next/λ|: the gap between "
+                    f"this eigenvalue and the next in magnitude is too small for power iteration "
+                    f"(use subspace_iteration or jacobi_eigh)",
+                    iterations=total + max_iter,
+                    residual=float(r),
+                )
+            total += it
+            if index == 0:
+                scale = abs(lam)
+            values.append(lam)
+            vectors.append(v)
+            residuals.append(r)
+        return IterationResult(values, vectors, total, residuals)
+
+
+def subspace_iteration(
+    op: Any,
+    d: Optional[int] = None,
+    k: int = 1,
+    *,
+    block_size: Optional[int] = None,
+    tol: Optional[float] = None,
+    max_iter: int = 1_000,
+    seed: int = 0,
+    context: Context = FLOAT,
+) -> IterationResult:
+    """The ``k`` eigenpairs of largest magnitude by block power iteration with Rayleigh–Ritz.
+
+    Each iteration applies the operator to an orthonormal block ``Q`` of
+    ``b = block_size`` vectors, solves the small ``b x b`` problem
+    ``H = Qᵀ·A·Q`` with :func:`jacobi_eigh`, and checks the residuals of the
+    Ritz pairs; the next block is the orthonormalised ``A·(Ritz vectors)``.
+    The error of pair i shrinks by about ``|λ_(b+1)/λ_i|`` per iteration, so a
+    block a little larger than k copes with clustered top eigenvalues that
+    stall :func:`power_iteration`.
+
+    Parameters
+    ----------
+    op : d x d symmetric matrix, or a function ``v -> A·v`` (then give ``d``)
+    d : dimension, needed when ``op`` is a function
+    k : number of eigenpairs
+    block_size : default ``min(d, max(2k, k + 8))``
+    tol : stop when every one of the k residuals is ``<= tol·max|λ|``;
+        default ``eps**0.75``
+    max_iter : past it, :class:`ConvergenceError`
+    seed : seed of the start block's generator
+    context : number context
+
+    >>> A = [[5, 1, 0, 0], [1, 4, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0.5]]
+    >>> r = subspace_iteration(lambda v: [sum(a * x for a, x in zip(row, v)) for row in A], d=4, k=2)
+    >>> [round(v, 9) for v in r.values]
+    [5.618033989, 3.381966011]
+    """
+    ctx = context
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
+        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
+    with ctx.local():
+        apply, d = _as_operator(op, d, ctx)
+        _check_k(k, d)
+        if block_size is None:
+            b = min(d, max(2 * k, k + 8))
+        elif isinstance(block_size, bool) or not isinstance(block_size, int) or not k <= block_size <= d:
+            raise PurePCAError(f"block_size must be an int between k = {k} and d = {d}, got {block_size!r}")
+        else:
+            b = block_size
+        tol_ = _default_tol(tol, ctx)
+        rng = random.Random(seed)
+        dot = ctx.dot
+        Q = _orthonormalize([_random_vector(rng, d, ctx) for _ in range(b)], rng, ctx)
+        history: list[Scalar] = []
+        worst = ctx.zero
+        for it in range(1, max_iter + 1):
+            AQ = [apply(q) for q in Q]
+            H = [[dot(Q[i], AQ[j]) for j in range(b)] for i in range(b)]
+            # Qᵀ·A·Q is symmetric up to rounding; average the two triangles.
+            H = [[(H[i][j] + H[j][i]) * ctx.half for j in range(b)] for i in range(b)]
+            ritz = jacobi_eigh(H, context=ctx)
+            order = sorted(range(b), key=lambda i: (-abs(ritz.values[i]), -ritz.values[i]))
+            theta = [ritz.values[i] for i in order]
+            Y = [ritz.vectors[i] for i in order]
+            Qt = list(zip(*Q))
+            AQt = list(zip(*AQ))
+            X = [[dot(y, col) for col in Qt] for y in Y]
+            AX = [[dot(y, col) for col in AQt] for y in Y]
+            scale = abs(theta[0])
+            res = [ctx.norm(_axpy(-theta[i], X[i], AX[i])) for i in range(k)]
+            worst = max(res)
+            history.append(worst)
+            if worst <= tol_ * scale or worst == 0:
+                return IterationResult(theta[:k], [list(x) for x in X[:k]], it, res)
+            Q = _orthonormalize(AX, rng, ctx)
+        factor = _factor(history, ctx)
+        raise ConvergenceError(
+            f"subspace_iteration did not converge in {max_iter} iterations: largest residual "
+            f"{float(worst):.3e} (tolerance {float(tol_ * scale):.3e}); it shrank by a factor "
+            f"{factor:.6f} per iteration, which estimates |λ_(b+1)/λ_k|: increase block_size or max_iter",
+            iterations=max_iter,
+            residual=float(worst),
+        )

@@ -1,0 +1,309 @@
+"""Number contexts: where the arithmetic, and so the precision, lives.
+
+Every algorithm in purepca takes a *context* and does its arithmetic through
+it, so one piece of code gives a fast float answer or a 50-digit reference:
+
+=====================  ==================================================
+``FLOAT``              IEEE doubles; sums with :func:`math.fsum`, dot
+                       products with :func:`math.sumprod` when the
+                       interpreter has it (3.12+), else ``fsum`` of products
+``DecimalContext(N)``  :class:`decimal.Decimal` at ``N`` significant digits
+``get_context(x)``     ``None`` -> ``FLOAT``, an int -> ``DecimalContext(x)``,
+                       a context -> itself
+=====================  ==================================================
+
+Rules the algorithms follow so that both contexts work:
+
+* numbers enter through ``ctx.convert`` and leave through ``ctx.to_float``;
+* constants come from the context (``ctx.zero``, ``ctx.one``, ``ctx.two``,
+  ``ctx.half``): a float literal mixed with a ``Decimal`` raises;
+* the arithmetic runs inside ``with ctx.local():`` so that ``Decimal``
+  operators use this context's precision without touching the caller's.
+
+>>> FLOAT.sum([1e100, 1.0, -1e100])
+1.0
+>>> ctx = DecimalContext(30)
+>>> with ctx.local():
+...     print(ctx.sqrt(ctx.two))
+1.41421356237309504880168872421
+"""
+
+from __future__ import annotations
+
+import contextlib
+import decimal
+import math
+import operator
+import sys
+from decimal import Decimal
+from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+
+from .errors import PurePCAError
+
+__all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "Scalar", "get_context"]
+
+#: A scalar of the active context: ``float`` under ``FLOAT``, ``Decimal`` under
+#: a ``DecimalContext``.  Spelled ``Any`` because the algorithms are generic over
+#: both and Python's type system has no "number of this context" type.
+Scalar = Any
+
+
+class Context:
+    """The arithmetic an algorithm needs, bound to one kind of number.
+
+    Subclasses set ``name``, ``eps`` (the spacing of numbers next to one, the
+    LAPACK "precision"), ``zero``, ``one``, ``two`` and ``half``.
+    """
+
+    name: str = "abstract"
+    eps: Scalar
+    zero: Scalar
+    one: Scalar
+    two: Scalar
+    half: Scalar
+    #: Whether squares can overflow or underflow, so that algorithms should
+    #: rescale by powers of two first (only floats can).
+    needs_scaling: bool = False
+
+    def convert(self, x: Any) -> Scalar:  # pragma: no cover - abstract
+        """Return ``x`` as a number of this context."""
+        raise NotImplementedError
+
+    def to_float(self, x: Scalar) -> float:
+        """Return ``x`` as the nearest float.
+
+        >>> DecimalContext(20).to_float(Decimal("0.1"))
+        0.1
+        """
+        return float(x)
+
+    def sqrt(self, x: Scalar) -> Scalar:  # pragma: no cover - abstract
+        """Square root of ``x >= 0``."""
+        raise NotImplementedError
+
+    def sum(self, values: Iterable[Scalar]) -> Scalar:  # pragma: no cover
+        """Sum with as little rounding error as the context allows."""
+        raise NotImplementedError
+
+    def dot(self, a: Sequence[Scalar], b: Sequence[Scalar]) -> Scalar:  # pragma: no cover
+        """Inner product ``sum(a[i] * b[i])`` with a compensated sum."""
+        raise NotImplementedError
+
+    def local(self) -> contextlib.AbstractContextManager[Any]:
+        """A ``with`` block in which operators on this context's numbers are exact-as-promised."""
+        return contextlib.nullcontext()
+
+    def scale_exponent(self, largest: Scalar) -> int:
+        """Power-of-two exponent ``e`` so that ``largest * 2**-e`` is near one.
+
+        Returns 0 when no rescaling is needed: when ``largest`` squared neither
+        overflows nor underflows into subnormals, or when the context has an
+        unbounded exponent range.
+        """
+        return 0
+
+    def ldexp(self, x: Scalar, e: int) -> Scalar:
+        """``x * 2**e``."""
+        if e == 0:
+            return x
+        return x * (self.two ** e) if e > 0 else x / (self.two ** (-e))
+
+    def norm(self, v: Sequence[Scalar]) -> Scalar:
+        """Euclidean norm of ``v``, safe against overflow of the squares.
+
+        >>> DecimalContext(20).norm([3, 4])
+        Decimal('5')
+        """
+        largest = max((abs(x) for x in v), default=self.zero)
+        e = self.scale_exponent(largest)
+        if e:
+            w = [self.ldexp(x, -e) for x in v]
+            return self.ldexp(self.sqrt(self.dot(w, w)), e)
+        return self.sqrt(self.dot(v, v))
+
+    def __repr__(self) -> str:
+        return f"<purepca number context {self.name}>"
+
+
+def _fsum_dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return math.fsum(map(operator.mul, a, b))
+
+
+class FloatContext(Context):
+    """IEEE double precision with compensated sums.
+
+    >>> FLOAT.dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0])
+    1.0
+    >>> FLOAT.eps == 2.0 ** -52
+    True
+    """
+
+    name = "float"
+    eps = sys.float_info.epsilon
+    zero = 0.0
+    one = 1.0
+    two = 2.0
+    half = 0.5
+    needs_scaling = True
+    #: Squares of numbers in [SMALL, BIG] neither overflow nor go subnormal,
+    #: with room for sums of many of them (LAPACK's rmin/rmax idea).
+    SMALL = math.sqrt(sys.float_info.min / sys.float_info.epsilon)
+    BIG = 1.0 / SMALL / 1024.0
+
+    sqrt = staticmethod(math.sqrt)  # type: ignore[assignment]
+    sum = staticmethod(math.fsum)  # type: ignore[assignment]
+    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(  # type: ignore[assignment]
+        getattr(math, "sumprod", _fsum_dot)
+    )
+
+    def norm(self, v: Sequence[Scalar]) -> Scalar:
+        """Euclidean norm by :func:`math.hypot`, which scales internally (no overflow).
+
+        >>> FLOAT.norm([3 * 2.0**600, 4 * 2.0**600]) == 5 * 2.0**600
+        True
+        """
+        return math.hypot(*v)
+
+    def convert(self, x: Any) -> float:
+        """Return ``x`` as a float.
+
+        >>> FLOAT.convert(3)
+        3.0
+        """
+        return float(x)
+
+    def scale_exponent(self, largest: Scalar) -> int:
+        """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
+
+        >>> FLOAT.scale_exponent(1e300), FLOAT.scale_exponent(1.0)
+        (997, 0)
+        """
+        if largest == 0.0 or self.SMALL <= largest <= self.BIG:
+            return 0
+        return math.frexp(largest)[1]
+
+    def ldexp(self, x: Scalar, e: int) -> Scalar:
+        """``x * 2**e``, exact unless the result under- or overflows.
+
+        >>> FLOAT.ldexp(3.0, -1)
+        1.5
+        """
+        return math.ldexp(x, e)
+
+
+class DecimalContext(Context):
+    """``Decimal`` arithmetic at ``digits`` significant digits.
+
+    Inputs are converted exactly (``Decimal(0.1)`` keeps every bit of the
+    float); every operation after that rounds to ``digits`` digits.  Sums add
+    ten guard digits so that a long sum loses nothing visible.
+
+    >>> ctx = DecimalContext(50)
+    >>> with ctx.local():
+    ...     x = ctx.sum(ctx.convert(v) for v in [1, 2, 3]) / ctx.convert(3)
+    >>> x
+    Decimal('2')
+    >>> ctx.eps
+    Decimal('1E-49')
+    """
+
+    needs_scaling = False
+
+    def __init__(self, digits: int) -> None:
+        if isinstance(digits, bool) or not isinstance(digits, int) or digits < 17:
+            raise PurePCAError(f"precision: need an int of at least 17 digits, got {digits!r}")
+        self.digits = digits
+        self.name = f"decimal({digits})"
+        self._context = decimal.Context(
+            prec=digits, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
+            traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
+        )
+        self._guarded = self._context.copy()
+        self._guarded.prec = digits + 10
+        self.eps = Decimal(1).scaleb(1 - digits)
+        self.zero = Decimal(0)
+        self.one = Decimal(1)
+        self.two = Decimal(2)
+        self.half = Decimal("0.5")
+
+    def convert(self, x: Any) -> Decimal:
+        """Exact conversion of an int, float, Fraction or Decimal.
+
+        >>> DecimalContext(20).convert(0.5)
+        Decimal('0.5')
+        """
+        if isinstance(x, Decimal):
+            return x
+        if isinstance(x, (int, float)):
+            return Decimal(x)
+        # fractions.Fraction and other rationals: divide at context precision.
+        num, den = getattr(x, "numerator", None), getattr(x, "denominator", None)
+        if num is not None and den is not None:
+            return self._context.divide(Decimal(num), Decimal(den))
+        return Decimal(float(x))
+
+    def local(self) -> contextlib.AbstractContextManager[Any]:
+        """Make this context's precision the current ``decimal`` context."""
+        return decimal.localcontext(self._context)
+
+    def sqrt(self, x: Scalar) -> Decimal:
+        """Correctly rounded square root at this precision."""
+        return self._context.sqrt(x)
+
+    def sum(self, values: Iterable[Scalar]) -> Decimal:
+        """Sum with ten guard digits, rounded once at the end."""
+        add = self._guarded.add
+        total = Decimal(0)
+        for v in values:
+            total = add(total, v)
+        return self._context.plus(total)
+
+    def dot(self, a: Sequence[Scalar], b: Sequence[Scalar]) -> Decimal:
+        """Inner product with ten guard digits, rounded once at the end."""
+        mul, add = self._guarded.multiply, self._guarded.add
+        total = Decimal(0)
+        for x, y in zip(a, b):
+            total = add(total, mul(x, y))
+        return self._context.plus(total)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DecimalContext) and other.digits == self.digits
+
+    def __hash__(self) -> int:
+        return hash(("decimal", self.digits))
+
+
+FLOAT = FloatContext()
+
+
+def get_context(precision: Union[None, int, Context] = None) -> Context:
+    """Resolve a ``precision`` argument into a context.
+
+    >>> get_context(None) is FLOAT
+    True
+    >>> get_context(50).digits
+    50
+    """
+    if precision is None:
+        return FLOAT
+    if isinstance(precision, Context):
+        return precision
+    if isinstance(precision, int) and not isinstance(precision, bool):
+        return DecimalContext(precision)
+    raise PurePCAError(f"precision: expected None, a number of digits or a Context, got {precision!r}")
+
+
+def iter_chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """Yield lists of at most ``size`` consecutive items.
+
+    >>> list(iter_chunks(range(5), 2))
+    [[0, 1], [2, 3], [4]]
+    """
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
