@@ -361,7 +361,7 @@ def _one_sided_jacobi(
         for p in range(d - 1):
             for q in range(p + 1, d):
                 alpha, beta = norms2[p], norms2[q]
-                if alpha == 0 or beta == 0:
+                if alpha <= 0 or beta <= 0:
                     continue
                 cp, cq = cols[p], cols[q]
                 gamma = dot(cp, cq)
@@ -374,8 +374,10 @@ def _one_sided_jacobi(
                 t, c, s, tau = _rotation(alpha, beta, gamma, ctx)
                 cols[p] = [g - s * (k + g * tau) for g, k in zip(cp, cq)]
                 cols[q] = [k + s * (g - k * tau) for g, k in zip(cp, cq)]
-                norms2[p] = alpha - t * gamma
-                norms2[q] = beta + t * gamma
+                # Recomputed rather than updated by alpha - t·gamma, which
+                # cancels for the small columns whose digits matter most.
+                norms2[p] = dot(cols[p], cols[p])
+                norms2[q] = dot(cols[q], cols[q])
                 Wp, Wq = W[p], W[q]
                 W[p] = [g - s * (k + g * tau) for g, k in zip(Wp, Wq)]
                 W[q] = [k + s * (g - k * tau) for g, k in zip(Wp, Wq)]
