@@ -91,8 +91,15 @@ def _centred_columns(
     return means, centred, sums, exps
 
 
-def _scatter(cols: Sequence[Sequence[Scalar]], ctx: Context) -> tuple[list[Scalar], list[list[Scalar]]]:
-    """Column means and the centred cross-product matrix ``Σ (x - x̄)(x - x̄)ᵀ``."""
+def _scatter(
+    cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Optional[Scalar] = None
+) -> tuple[list[Scalar], list[list[Scalar]]]:
+    """Column means and the centred cross-product matrix ``Σ (x - x̄)(x - x̄)ᵀ``.
+
+    With a ``divisor`` the matrix is divided by it *before* the power-of-two
+    scaling is undone, so a covariance that fits in a float never overflows on
+    the way.
+    """
     means, centred, sums, exps = _centred_columns(cols, ctx)
     n = ctx.convert(len(cols[0]))
     d = len(cols)
@@ -103,6 +110,8 @@ def _scatter(cols: Sequence[Sequence[Scalar]], ctx: Context) -> tuple[list[Scala
         row = S[i]
         for j in range(i, d):
             v = dot(ci, centred[j]) - si * sums[j] / n
+            if divisor is not None:
+                v = v / divisor
             if ei or exps[j]:
                 v = ctx.ldexp(v, ei + exps[j])
             row[j] = v
@@ -200,8 +209,7 @@ def covariance_matrix(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> 
     M = as_matrix(X, context=ctx)
     with ctx.local():
         div = _divisor(len(M), ddof, ctx)
-        S = _scatter(list(zip(*M)), ctx)[1]
-        return [[v / div for v in row] for row in S]
+        return _scatter(list(zip(*M)), ctx, div)[1]
 
 
 def _correlation_from(C: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:

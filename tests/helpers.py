@@ -151,7 +151,7 @@ def covariance_error(C: Sequence[Sequence[float]], exact: Sequence[Sequence[Frac
     worst = 0.0
     for i in range(d):
         for j in range(d):
-            scale = math.sqrt(float(exact[i][i]) * float(exact[j][j]))
+            scale = math.sqrt(float(exact[i][i])) * math.sqrt(float(exact[j][j]))
             err = abs(Fraction(C[i][j]) - exact[i][j])
             if scale == 0:
                 if err:
