@@ -45,11 +45,11 @@ from .numeric import FLOAT, Context, DecimalContext, FloatContext, get_context
 __version__ = "0.1.0"
 
 __all__ = [
-    "FLOAT",
     "Context",
     "ConvergenceError",
     "DecimalContext",
     "EighResult",
+    "FLOAT",
     "FloatContext",
     "IterationResult",
     "JacobiStep",

@@ -1,0 +1,121 @@
+"""The package promises: zero dependencies, a typed and documented public API."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pathlib
+import subprocess
+import sys
+from decimal import Decimal
+
+import pytest
+
+import purepca
+from purepca import FLOAT, DecimalContext, PurePCAError, get_context
+from purepca.numeric import iter_chunks
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def test_import_loads_only_the_standard_library() -> None:
+    code = (
+        "import sys\n"
+        "before = set(sys.modules)  # whatever site's .pth files loaded at start-up\n"
+        "import purepca, purepca.linalg\n"
+        "std = set(getattr(sys, 'stdlib_module_names', ()))\n"
+        "extra = sorted(m for m in set(sys.modules) - before if m.split('.')[0] not in std | {'purepca'}"
+        " and not m.startswith('_'))\n"
+        "print(extra if std else [])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_pyproject_declares_no_runtime_dependencies() -> None:
+    text = (ROOT / "pyproject.toml").read_text()
+    assert "\ndependencies = []\n" in text
+    assert 'requires-python = ">=3.9"' in text
+    assert "Typing :: Typed" in text
+    assert (ROOT / "purepca" / "py.typed").exists()
+
+
+def test_all_is_sorted_and_exported() -> None:
+    for module in (purepca, importlib.import_module("purepca.linalg")):
+        assert list(module.__all__) == sorted(module.__all__)
+        for name in module.__all__:
+            assert hasattr(module, name), name
+    assert purepca.__version__.count(".") == 2
+
+
+def public_callables():  # type: ignore[no-untyped-def]
+    for name in purepca.__all__:
+        obj = getattr(purepca, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            yield name, obj
+
+
+@pytest.mark.parametrize("name, obj", list(public_callables()))
+def test_public_api_has_docstring_with_example(name: str, obj: object) -> None:
+    doc = inspect.getdoc(obj) or ""
+    assert doc, f"{name} has no docstring"
+    if inspect.isfunction(obj):
+        assert ">>>" in doc, f"{name}'s docstring has no example"
+        hints = obj.__annotations__
+        assert "return" in hints, f"{name} has no return annotation"
+
+
+def test_only_stdlib_imports_in_source() -> None:
+    import ast
+
+    std = set(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+    if not std:
+        pytest.skip("sys.stdlib_module_names needs Python 3.10")
+    for path in (ROOT / "purepca").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for n in names:
+                assert n.split(".")[0] in std, f"{path}: imports {n}"
+
+
+def test_get_context_and_decimal_context_errors() -> None:
+    assert get_context(None) is FLOAT
+    ctx = DecimalContext(30)
+    assert get_context(ctx) is ctx
+    assert get_context(40) == DecimalContext(40)
+    with pytest.raises(PurePCAError, match=r"precision: need an int of at least 17 digits, got 5"):
+        DecimalContext(5)
+    with pytest.raises(PurePCAError, match=r"precision: expected None, a number of digits or a Context, got 'high'"):
+        get_context("high")  # type: ignore[arg-type]
+
+
+def test_decimal_context_does_not_leak_into_the_callers_context() -> None:
+    import decimal
+
+    before = decimal.getcontext().prec
+    purepca.jacobi_eigh([[2, 1], [1, 2]], context=DecimalContext(60))
+    assert decimal.getcontext().prec == before
+
+
+def test_decimal_context_rejects_float_mixing() -> None:
+    # The guarantee the algorithms rely on: a stray float literal would raise.
+    ctx = DecimalContext(30)
+    with ctx.local(), pytest.raises(TypeError):
+        ctx.one + 0.5  # noqa: B018
+
+
+def test_float_context_sums_are_compensated() -> None:
+    assert FLOAT.sum([1e16, 1.0, -1e16]) == 1.0
+    assert FLOAT.dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0]) == 1.0
+    assert FLOAT.norm([3.0, 4.0]) == 5.0
+    assert FLOAT.scale_exponent(1e300) > 0 and FLOAT.scale_exponent(1e-300) < 0
+    ctx = DecimalContext(25)
+    with ctx.local():
+        assert ctx.sum([Decimal("1e30"), Decimal(1), Decimal("-1e30")]) == 1
+        assert ctx.convert(0.1) == Decimal(0.1)
+    assert list(iter_chunks([], 3)) == []
