@@ -103,13 +103,13 @@ def _scatter(
     means, centred, sums, exps = _centred_columns(cols, ctx)
     n = ctx.convert(len(cols[0]))
     d = len(cols)
-    dot = ctx.dot
+    G = ctx.gram(centred)
     S = [[ctx.zero] * d for _ in range(d)]
     for i in range(d):
-        ci, si, ei = centred[i], sums[i], exps[i]
+        si, ei = sums[i], exps[i]
         row = S[i]
         for j in range(i, d):
-            v = dot(ci, centred[j]) - si * sums[j] / n
+            v = G[i][j] - si * sums[j] / n
             if divisor is not None:
                 v = v / divisor
             if ei or exps[j]:

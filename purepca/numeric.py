@@ -89,6 +89,20 @@ class Context:
         """Inner product ``sum(a[i] * b[i])`` with a compensated sum."""
         raise NotImplementedError
 
+    def gram(self, vectors: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
+        """All inner products ``G[i][j] = vectors[i]·vectors[j]`` (a symmetric matrix).
+
+        >>> FLOAT.gram([[1.0, 2.0], [3.0, 4.0]])
+        [[5.0, 11.0], [11.0, 25.0]]
+        """
+        k = len(vectors)
+        dot = self.dot
+        G = [[self.zero] * k for _ in range(k)]
+        for i in range(k):
+            for j in range(i, k):
+                G[i][j] = G[j][i] = dot(vectors[i], vectors[j])
+        return G
+
     def local(self) -> contextlib.AbstractContextManager[Any]:
         """A ``with`` block in which operators on this context's numbers are exact-as-promised."""
         return contextlib.nullcontext()
