@@ -5,6 +5,7 @@ Everything here runs without numpy so the battery also runs under PyPy.
 
 from __future__ import annotations
 
+import decimal
 import math
 import random
 import sys
@@ -146,16 +147,23 @@ def exact_covariance(X: Sequence[Sequence[float]], ddof: int = 1) -> List[List[F
 
 
 def covariance_error(C: Sequence[Sequence[float]], exact: Sequence[Sequence[Fraction]]) -> float:
-    """Largest error of an entry relative to sqrt(C_ii·C_jj) (the scale of that entry)."""
+    """Largest error of an entry relative to sqrt(C_ii·C_jj) (the scale of that entry).
+
+    The scale is computed without underflow (in wide-exponent decimal) and
+    floored at the smallest normal float: a covariance that underflows
+    cannot be computed to any relative accuracy, only to an absolute one.
+    """
+    wide = decimal.Context(prec=40, Emin=-10**6, Emax=10**6)
+
+    def as_decimal(q: Fraction) -> decimal.Decimal:
+        return wide.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))
+
     d = len(exact)
     worst = 0.0
     for i in range(d):
         for j in range(d):
-            scale = math.sqrt(float(exact[i][i])) * math.sqrt(float(exact[j][j]))
-            err = abs(Fraction(C[i][j]) - exact[i][j])
-            if scale == 0:
-                if err:
-                    return math.inf
-                continue
-            worst = max(worst, float(err) / scale)
+            scale = wide.sqrt(wide.multiply(as_decimal(exact[i][i]), as_decimal(exact[j][j])))
+            scale = max(scale, decimal.Decimal(sys.float_info.min))
+            err = as_decimal(abs(Fraction(C[i][j]) - exact[i][j]))
+            worst = max(worst, float(wide.divide(err, scale)))
     return worst

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import pytest
 
@@ -13,7 +14,7 @@ from helpers import covariance_error, decomposition_ratio, exact_covariance, ort
 
 from purepca import Moments, PurePCAError, as_matrix, covariance_matrix, jacobi_eigh  # noqa: E402
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(os.environ.get("PUREPCA_HYPOTHESIS_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 unit = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False, allow_infinity=False)
 
