@@ -198,6 +198,8 @@ def _cyclic_jacobi(
     n = len(M)
     sqrt = ctx.sqrt
     zero, one = ctx.zero, ctx.one
+    # Where a diagonal entry is zero the relative test cannot pass; there an
+    # entry below tol·eps·‖A‖_F counts as zero (far below the backward error).
     floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = ctx.convert(0.2) / (n * n)
@@ -212,12 +214,13 @@ def _cyclic_jacobi(
             threshold = zero
         busy = False
         for p in range(n - 1):
+            Mp = M[p]
+            tol_p = tol * root_diag[p]
             for q in range(p + 1, n):
-                Mp = M[p]
                 apq = Mp[q]
                 aapq = abs(apq)
-                limit = root_diag[p] * root_diag[q]
-                if aapq <= tol * (limit if limit > floor else floor):
+                limit = tol_p * root_diag[q]
+                if aapq <= limit or aapq <= floor:
                     continue
                 busy = True
                 if aapq <= threshold:
@@ -232,12 +235,14 @@ def _cyclic_jacobi(
                 newq[q] = aqq + h
                 newp[q] = newq[p] = zero
                 M[p], M[q] = newp, newq
-                for r in range(n):
-                    row = M[r]
-                    row[p] = newp[r]
-                    row[q] = newq[r]
+                # Symmetry: column p (q) of every row is the new row p (q).
+                for row, x, y in zip(M, newp, newq):
+                    row[p] = x
+                    row[q] = y
                 root_diag[p] = sqrt(abs(newp[p]))
                 root_diag[q] = sqrt(abs(newq[q]))
+                Mp = newp
+                tol_p = tol * root_diag[p]
                 Vp, Vq = V[p], V[q]
                 V[p] = [g - s * (k + g * tau) for g, k in zip(Vp, Vq)]
                 V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
