@@ -39,6 +39,7 @@ from .covariance import (
 from .errors import ConvergenceError, NotFittedError, PurePCAError
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix, transpose
+from . import datasets
 from .linalg.power import IterationResult, power_iteration, subspace_iteration
 from .numeric import FLOAT, Context, DecimalContext, FloatContext, get_context
 
