@@ -36,11 +36,11 @@ scaled by a power of two before squaring and unscaled after.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix
-from .numeric import FLOAT, Context, Scalar, iter_chunks
+from .numeric import FLOAT, Context, Scalar
 
 __all__ = [
     "Moments",
@@ -53,6 +53,22 @@ __all__ = [
 ]
 
 Number = Union[int, float]
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """Yield lists of at most ``size`` consecutive items.
+
+    >>> list(_chunks(range(5), 2))
+    [[0, 1], [2, 3], [4]]
+    """
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _divisor(n: int, ddof: Number, ctx: Context) -> Scalar:
@@ -304,7 +320,7 @@ class Moments:
         >>> m = Moments(); m.update_many(([i, i * i] for i in range(4))); m.n
         4
         """
-        for chunk in iter_chunks(rows, self.chunk_size):
+        for chunk in _chunks(rows, self.chunk_size):
             self._add_chunk(chunk)
 
     def _add_chunk(self, chunk: list[Any]) -> None:

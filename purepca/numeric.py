@@ -36,7 +36,7 @@ import math
 import operator
 import sys
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Sequence, Union
 
 from .errors import PurePCAError
 
@@ -306,18 +306,3 @@ def get_context(precision: Union[None, int, Context] = None) -> Context:
         return DecimalContext(precision)
     raise PurePCAError(f"precision: expected None, a number of digits or a Context, got {precision!r}")
 
-
-def iter_chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    """Yield lists of at most ``size`` consecutive items.
-
-    >>> list(iter_chunks(range(5), 2))
-    [[0, 1], [2, 3], [4]]
-    """
-    chunk: list[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk

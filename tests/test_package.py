@@ -13,7 +13,7 @@ import pytest
 
 import purepca
 from purepca import FLOAT, DecimalContext, PurePCAError, get_context
-from purepca.numeric import iter_chunks
+from purepca.covariance import _chunks
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -118,4 +118,4 @@ def test_float_context_sums_are_compensated() -> None:
     with ctx.local():
         assert ctx.sum([Decimal("1e30"), Decimal(1), Decimal("-1e30")]) == 1
         assert ctx.convert(0.1) == Decimal(0.1)
-    assert list(iter_chunks([], 3)) == []
+    assert list(_chunks([], 3)) == []

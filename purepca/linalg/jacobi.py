@@ -320,9 +320,9 @@ def jacobi_svd(
 
     Returns
     -------
-    SVDResult: ``values`` (min(n, d)... padded to d with zeros when n < d, in
-    descending order) and ``vectors`` (d x d rows, ``vectors[i]`` the right
-    singular vector of ``values[i]``).
+    SVDResult: ``values`` (d of them, descending; when n < d at least d - n
+    are zero) and ``vectors`` (d x d rows, ``vectors[i]`` the right singular
+    vector of ``values[i]``).
 
     >>> r = jacobi_svd([[3, 0], [0, 4], [0, 0]])
     >>> r.values
