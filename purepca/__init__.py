@@ -42,6 +42,7 @@ from .linalg.matrix import as_matrix, transpose
 from . import datasets
 from .linalg.power import IterationResult, power_iteration, subspace_iteration
 from .numeric import FLOAT, Context, DecimalContext, FloatContext, get_context
+from .pca import PCA, PCASummary
 
 __version__ = "0.1.0"
 
@@ -56,6 +57,8 @@ __all__ = [
     "JacobiStep",
     "Moments",
     "NotFittedError",
+    "PCA",
+    "PCASummary",
     "PurePCAError",
     "SVDResult",
     "as_matrix",

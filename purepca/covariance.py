@@ -135,6 +135,14 @@ def _scatter(
     return means, S
 
 
+def _raw_scatter(cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Scalar) -> list[list[Scalar]]:
+    """``Σ x xᵀ / divisor`` about zero (no centring), with power-of-two scaling."""
+    exps = [ctx.scale_exponent(max(map(abs, c))) if ctx.needs_scaling else 0 for c in cols]
+    scaled = [[ctx.ldexp(x, -e) for x in c] if e else list(c) for c, e in zip(cols, exps)]
+    G = ctx.gram(scaled)
+    return [[ctx.ldexp(g / divisor, ei + ej) for g, ej in zip(row, exps)] for row, ei in zip(G, exps)]
+
+
 def column_means(X: Any, *, context: Context = FLOAT) -> list[Scalar]:
     """Column means, each an exactly rounded sum over n plus a correction term.
 
@@ -211,20 +219,27 @@ def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[l
         return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
 
 
-def covariance_matrix(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[list[Scalar]]:
+def covariance_matrix(
+    X: Any, ddof: Number = 1, *, center: bool = True, context: Context = FLOAT
+) -> list[list[Scalar]]:
     """The d x d covariance matrix of the columns of ``X`` (rows are samples).
 
     Two passes with compensated sums and the Chan–Golub–LeVeque correction;
     divisor ``n - ddof`` (1 for the sample covariance of R and numpy's
-    ``cov``, 0 for the maximum-likelihood one).
+    ``cov``, 0 for the maximum-likelihood one).  With ``center=False`` the
+    second moments about zero, ``XᵀX / (n - ddof)`` (R's ``prcomp(center=FALSE)``).
 
     >>> covariance_matrix([[0, 0], [2, 2]], ddof=0)
     [[1.0, 1.0], [1.0, 1.0]]
+    >>> covariance_matrix([[0, 0], [2, 2]], ddof=0, center=False)
+    [[2.0, 2.0], [2.0, 2.0]]
     """
     ctx = context
     M = as_matrix(X, context=ctx)
     with ctx.local():
         div = _divisor(len(M), ddof, ctx)
+        if not center:
+            return _raw_scatter(list(zip(*M)), ctx, div)
         return _scatter(list(zip(*M)), ctx, div)[1]
 
 
@@ -370,12 +385,20 @@ class Moments:
             self._fold(other.n, other._shift, other._mean, other._m2)
         return self
 
-    def covariance(self, ddof: Number = 1) -> list[list[Scalar]]:
-        """The covariance matrix of every row seen, divisor ``n - ddof``."""
+    def covariance(self, ddof: Number = 1, *, center: bool = True) -> list[list[Scalar]]:
+        """The covariance matrix of every row seen, divisor ``n - ddof``.
+
+        With ``center=False``, the second moments about zero
+        ``(M2 + n·x̄x̄ᵀ) / (n - ddof)``.
+        """
         self._require(1)
         ctx = self.context
         with ctx.local():
             div = _divisor(self.n, ddof, ctx)
+            if not center:
+                n = ctx.convert(self.n)
+                mu = self.mean
+                return [[(v + n * a * b) / div for v, b in zip(row, mu)] for row, a in zip(self._m2, mu)]
             return [[v / div for v in row] for row in self._m2]
 
     def correlation(self) -> list[list[Scalar]]:

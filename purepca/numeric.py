@@ -85,6 +85,10 @@ class Context:
         """Sum with as little rounding error as the context allows."""
         raise NotImplementedError
 
+    def ln(self, x: Scalar) -> Scalar:  # pragma: no cover - abstract
+        """Natural logarithm of ``x > 0``."""
+        raise NotImplementedError
+
     def dot(self, a: Sequence[Scalar], b: Sequence[Scalar]) -> Scalar:  # pragma: no cover
         """Inner product ``sum(a[i] * b[i])`` with a compensated sum."""
         raise NotImplementedError
@@ -165,6 +169,7 @@ class FloatContext(Context):
     BIG = 1.0 / SMALL / 1024.0
 
     sqrt = staticmethod(math.sqrt)  # type: ignore[assignment]
+    ln = staticmethod(math.log)  # type: ignore[assignment]
     sum = staticmethod(math.fsum)  # type: ignore[assignment]
     dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(  # type: ignore[assignment]
         getattr(math, "sumprod", _fsum_dot)
@@ -263,6 +268,14 @@ class DecimalContext(Context):
     def sqrt(self, x: Scalar) -> Decimal:
         """Correctly rounded square root at this precision."""
         return self._context.sqrt(x)
+
+    def ln(self, x: Scalar) -> Decimal:
+        """Correctly rounded natural logarithm at this precision.
+
+        >>> DecimalContext(20).ln(Decimal(1))
+        Decimal('0')
+        """
+        return self._context.ln(x)
 
     def sum(self, values: Iterable[Scalar]) -> Decimal:
         """Sum with ten guard digits, rounded once at the end."""

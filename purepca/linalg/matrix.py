@@ -134,6 +134,9 @@ def as_matrix(
         raise PurePCAError(
             f"{name}: expected a 2-D input with one row per sample, got an array of shape {data.shape}"
         )
+    if hasattr(data, "columns") and hasattr(data, "to_numpy"):
+        # Data frames (pandas, polars) iterate over column names, not rows.
+        data = data.to_numpy()
     tolist = getattr(data, "tolist", None)
     if tolist is not None and hasattr(data, "shape"):
         # numpy arrays: tolist() gives Python scalars in one C call.
