@@ -407,6 +407,7 @@ class PCA:
         self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
         self.feature_names_in_ = self._feature_names(X)
         self._moments: Optional[Moments] = None
+        self._x = self._scores(M)
         return self
 
     def _scales(self, variances: list[Scalar], ctx: Context) -> list[Scalar]:
@@ -558,10 +559,7 @@ class PCA:
         >>> PCA(1).fit_transform([[0.0, 0.0], [2.0, 0.0]])
         [[-1.0], [1.0]]
         """
-        self.fit(X)
-        scores = self.transform(X)
-        self._x = scores
-        return scores
+        return [list(row) for row in self.fit(X).x]
 
     def partial_fit(self, X: Any, y: Any = None) -> "PCA":
         """Add rows and refit exactly: after any sequence of calls the model
@@ -646,9 +644,12 @@ class PCA:
         [[2.0]]
         """
         self._fitted()
-        ctx = self._ctx
-        M = self._read(X, ctx)
+        M = self._read(X, self._ctx)
         self._check_features(M, X)
+        return self._scores(M)
+
+    def _scores(self, M: list[list[Scalar]]) -> list[list[float]]:
+        ctx = self._ctx
         Z = project(M, self._components, self._mean, self._sd, context=ctx)
         if self.whiten:
             Z = whiten(Z, self._variance, context=ctx)
