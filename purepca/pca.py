@@ -172,6 +172,28 @@ def infer_dimension(spectrum: Sequence[float], n_samples: int) -> int:
     return best
 
 
+def components_for_fraction(ratios: Sequence[Scalar], fraction: Scalar) -> int:
+    """Fewest components whose cumulative ratio is *strictly greater* than ``fraction``.
+
+    scikit-learn's rule (``searchsorted(cumsum, fraction, side="right") + 1``):
+    at exact equality one more component is kept, so the variance kept always
+    exceeds what was asked.  The cumulative sums run left to right, as numpy's
+    ``cumsum`` does, so equality is decided on the same bits.
+
+    >>> components_for_fraction([0.5, 0.25, 0.25], 0.5)
+    2
+    >>> components_for_fraction([0.5, 0.25, 0.25], 0.4999)
+    1
+    """
+    running = None
+    count = 0
+    for q in ratios:
+        running = q if running is None else running + q
+        if running <= fraction:
+            count += 1
+    return min(len(ratios), count + 1)
+
+
 def _orthonormal_completion(rows: list[list[Scalar]], count: int, d: int, ctx: Context) -> list[list[Scalar]]:
     """Extend orthonormal ``rows`` by unit vectors orthogonal to them, up to ``count``."""
     out = [list(r) for r in rows]
@@ -243,6 +265,10 @@ class PCA:
     >>> [round(v, 4) for v in pca.transform([[2, 4]])[0]]
     [0.0]
     """
+
+    # Fitted state that is not part of the public attributes.
+    _x: Optional[list[list[float]]] = None  # training scores (fit only)
+    _moments: Optional[Moments] = None  # partial_fit's accumulator
 
     def __init__(
         self,
@@ -406,7 +432,7 @@ class PCA:
                 spectrum, comps, total = self._solve_power(Z, n, d, ddof, ctx)  # type: ignore[arg-type]
         self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
         self.feature_names_in_ = self._feature_names(X)
-        self._moments: Optional[Moments] = None
+        self._moments = None
         self._x = self._scores(M)
         return self
 
@@ -500,12 +526,7 @@ class PCA:
             elif nc == "mle":
                 k = infer_dimension([ctx.to_float(v) for v in spectrum], n)
             elif isinstance(nc, float):
-                cumulative, running = [], ctx.zero
-                for q in ratios:
-                    running = running + q
-                    cumulative.append(running)
-                limit = ctx.convert(nc)
-                k = min(len(spectrum), sum(1 for c in cumulative if c <= limit) + 1)
+                k = components_for_fraction(ratios, ctx.convert(nc))
             else:
                 k = int(nc)
             if k < r and solver != "power":
@@ -551,7 +572,7 @@ class PCA:
                 "noise_variance_": noise,
             }
         )
-        self._x: Optional[list[list[float]]] = None
+        self._x = None
 
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
         """Fit, then return the scores of the training data (equal to ``fit(X).transform(X)``).
@@ -576,7 +597,7 @@ class PCA:
         """
         ctx, conv, ddof, scale, sign = self._settings()
         M = self._read(X, ctx)
-        moments: Optional[Moments] = getattr(self, "_moments", None)
+        moments = self._moments
         if moments is None or moments.context != ctx:
             moments = Moments(context=ctx)
         if moments.n and len(M[0]) != moments.d:
@@ -624,7 +645,7 @@ class PCA:
 
     def _fitted(self) -> None:
         if not hasattr(self, "components_"):
-            seen = getattr(self, "_moments", None)
+            seen = self._moments
             extra = f" (partial_fit has seen {seen.n} sample; it needs 2)" if seen is not None and seen.n else ""
             raise NotFittedError(f"this PCA is not fitted yet; call fit, partial_fit or fit_stream first{extra}")
 
