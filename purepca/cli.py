@@ -1,90 +1,67 @@
 """The command line: ``python -m purepca demo``.
 
 >>> main(["demo"]) == 0  # doctest: +ELLIPSIS
-Principal components of the toy data ...
+PCA of the toy data ...
 True
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Optional, Sequence
 
 from . import __version__
-from .covariance import center, covariance_matrix
 from .datasets import toy_data
-from .linalg.jacobi import jacobi_eigh
-from .linalg.matrix import matmul, transpose
-from .numeric import get_context
+from .pca import PCA, _r_decimals, format_table
 
 __all__ = ["main"]
 
 
-def _decimals(values: Sequence[float], digits: int) -> int:
-    """Decimal places that give the smallest non-zero value ``digits`` significant
-    digits: R's rule for printing a numeric vector."""
-    nonzero = [abs(v) for v in values if v != 0]
-    if not nonzero:
-        return 0
-    return min(15, max(0, digits - 1 - math.floor(math.log10(min(nonzero)))))
-
-
-def _table(header: Sequence[str], rows: Sequence[tuple[str, Sequence[float]]], digits: int, by_row: bool = True) -> str:
-    """A right-aligned text table; numbers formatted as R formats a vector (per row, or all alike)."""
-    width = max(len(label) for label, _ in rows)
-    if by_row:
-        cells = [[f"{v:.{_decimals(values, digits)}f}" for v in values] for _, values in rows]
-    else:
-        places = _decimals([v for _, values in rows for v in values], digits)
-        cells = [[f"{v:.{places}f}" for v in values] for _, values in rows]
-    col = max([len(h) for h in header] + [len(c) for r in cells for c in r])
-    lines = [" " * width + "".join(f" {h:>{col}}" for h in header)]
-    for (label, _), r in zip(rows, cells):
-        lines.append(f"{label:<{width}}" + "".join(f" {c:>{col}}" for c in r))
-    return "\n".join(lines)
-
-
 def demo(precision: Optional[int] = None) -> str:
-    """PCA of the bundled toy data by covariance + Jacobi, as text.
+    """PCA of the bundled toy data under R's ``prcomp`` convention, as text.
+
+    Prints R's importance table, the rotation and the scores, with seven
+    significant digits as R prints a vector (seed 003 shows these numbers).
 
     >>> print(demo())  # doctest: +ELLIPSIS
-    Principal components of the toy data (10 samples, 2 features), covariance divisor n - 1
+    PCA of the toy data (10 samples, 2 features), convention prcomp: divisor n - 1, no sign rule
+    <BLANKLINE>
+    Standard deviations (1, .., p=2):
+    [1] 1.1331495 0.2215477
+    <BLANKLINE>
+    Rotation (n x k) = (2 x 2), solver jacobi; the sign of each column is arbitrary, as in R:
+             PC1        PC2
+    x1 0.6778734  0.7351787
+    x2 0.7351787 -0.6778734
     <BLANKLINE>
     Importance of components:
-                                  PC1        PC2
-    Standard deviation      1.1331495  0.2215477
-    Proportion of Variance 0.96318131 0.03681869
-    Cumulative Proportion   0.9631813  1.0000000
+                                 PC1        PC2
+    Standard deviation     1.1331495 0.22154774
+    Proportion of Variance 0.9631813 0.03681869
+    Cumulative Proportion  0.9631813 1.00000000
     ...
     """
-    ctx = get_context(precision)
     X = toy_data()
-    n, d = len(X), len(X[0])
-    C = covariance_matrix(X, context=ctx)
-    eig = jacobi_eigh(C, context=ctx)
-    values = [ctx.to_float(v) for v in eig.values]
-    total = math.fsum(values)
-    sdev = [math.sqrt(max(v, 0.0)) for v in values]
-    prop = [v / total for v in values]
-    cum = [math.fsum(prop[: i + 1]) for i in range(d)]
-    names = [f"PC{i + 1}" for i in range(d)]
-    rotation = [[ctx.to_float(x) for x in row] for row in transpose(eig.vectors)]  # d x k, as R prints it
-    scores = matmul(center(X), rotation)
+    pca = PCA(convention="prcomp", precision=precision).fit(X)
+    names = pca.component_names
     out = [
-        f"Principal components of the toy data ({n} samples, {d} features), covariance divisor n - 1",
+        f"PCA of the toy data ({pca.n_samples_} samples, {pca.n_features_in_} features), "
+        "convention prcomp: divisor n - 1, no sign rule",
         "",
-        "Importance of components:",
-        _table(names, [("Standard deviation", sdev), ("Proportion of Variance", prop),
-                       ("Cumulative Proportion", cum)], 7),
+        f"Standard deviations (1, .., p={pca.n_components_}):",
+        "[1] " + " ".join(f"{s:.{_r_decimals(pca.sdev, 7)}f}" for s in pca.sdev),
         "",
-        f"Rotation (eigenvectors of the covariance as columns; {eig.sweeps} Jacobi sweeps, "
-        f"{eig.rotations} rotations; the sign of each column is arbitrary):",
-        _table(names, [(f"x{j + 1}", row) for j, row in enumerate(rotation)], 7, by_row=False),
+        f"Rotation (n x k) = ({pca.n_features_in_} x {pca.n_components_}), solver {pca.solver_}; "
+        "the sign of each column is arbitrary, as in R:",
+        format_table(names, [(f"x{j + 1}", row) for j, row in enumerate(pca.rotation)], 7),
+        "",
+        pca.summary().to_string(digits=7),
         "",
         "Scores (centred data times rotation):",
-        _table(names, [(f"[{i + 1}]", row) for i, row in enumerate(scores)], 7, by_row=False),
+        format_table(names, [(f"[{i + 1}]", row) for i, row in enumerate(pca.x)], 7),
     ]
+    if precision is not None:
+        out[0] += f", computed with {precision} digits"
     return "\n".join(out)
 
 

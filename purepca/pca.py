@@ -257,6 +257,7 @@ class PCA:
     mean_ : d column means (zeros when ``center=False``)
     scale_ : d standard deviations, or None when not scaling
     n_components_, n_samples_, n_features_in_, noise_variance_
+    solver_ : the solver that ran (what ``"auto"`` chose)
     feature_names_in_ : the column names, when X had string ``columns``
 
     >>> pca = PCA(n_components=1).fit([[1, 2], [2, 4.1], [3, 5.9]])
@@ -543,7 +544,7 @@ class PCA:
         self._convention = conv
         self._sign = sign
         self._ddof = ddof
-        self._solver_used = solver
+        self.solver_ = solver
         self._mean = mean
         self._sd = sd
         self._variance = spectrum[:k]
