@@ -223,6 +223,12 @@ def test_precision_50_is_within_one_ulp_of_mpmath_on_seed_003() -> None:
         for row, want_row in zip(pca.components_, comps):
             for a, b in zip(row, want_row):
                 assert abs(a - float(b)) <= math.ulp(float(b)), ("components_", a, b)
+        # The scores of the training data (R's x) and of transform.
+        scores = [[mpmath.fsum((x - m) * c for x, m, c in zip(r, mean, v)) for v in comps] for r in M]
+        for got_rows in (pca.x, pca.transform(X)):
+            for row, want_row in zip(got_rows, scores):
+                for a, b in zip(row, want_row):
+                    assert abs(a - float(b)) <= math.ulp(float(b)), ("scores", a, b)
 
 
 # -------------------------------------------------------------- conventions
