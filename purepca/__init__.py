@@ -42,6 +42,8 @@ from .linalg.matrix import as_matrix, transpose
 from . import datasets
 from .linalg.power import IterationResult, power_iteration, subspace_iteration
 from .numeric import FLOAT, Context, DecimalContext, FloatContext, get_context
+from .kernel_pca import KernelPCA, NonPSDKernelWarning
+from .kernels import center_kernel, center_test_kernel, kernel_matrix
 from .pca import PCA, PCASummary
 
 __version__ = "0.1.0"
@@ -55,7 +57,9 @@ __all__ = [
     "FloatContext",
     "IterationResult",
     "JacobiStep",
+    "KernelPCA",
     "Moments",
+    "NonPSDKernelWarning",
     "NotFittedError",
     "PCA",
     "PCASummary",
@@ -63,6 +67,8 @@ __all__ = [
     "SVDResult",
     "as_matrix",
     "center",
+    "center_kernel",
+    "center_test_kernel",
     "column_means",
     "column_std",
     "correlation_matrix",
@@ -70,6 +76,7 @@ __all__ = [
     "get_context",
     "jacobi_eigh",
     "jacobi_svd",
+    "kernel_matrix",
     "power_iteration",
     "standardize",
     "subspace_iteration",

@@ -89,6 +89,21 @@ class Context:
         """Natural logarithm of ``x > 0``."""
         raise NotImplementedError
 
+    def exp(self, x: Scalar) -> Scalar:  # pragma: no cover - abstract
+        """``e**x``."""
+        raise NotImplementedError
+
+    def tanh(self, x: Scalar) -> Scalar:
+        """Hyperbolic tangent, from :meth:`exp` (``1 - 2/(e^(2|x|) + 1)``, stable for large |x|).
+
+        >>> DecimalContext(20).tanh(Decimal(0))
+        Decimal('0')
+        """
+        with self.local():
+            ax = abs(x)
+            t = self.one - self.two / (self.exp(self.two * ax) + self.one)
+            return -t if x < 0 else t
+
     def dot(self, a: Sequence[Scalar], b: Sequence[Scalar]) -> Scalar:  # pragma: no cover
         """Inner product ``sum(a[i] * b[i])`` with a compensated sum."""
         raise NotImplementedError
@@ -170,6 +185,8 @@ class FloatContext(Context):
 
     sqrt = staticmethod(math.sqrt)  # type: ignore[assignment]
     ln = staticmethod(math.log)  # type: ignore[assignment]
+    exp = staticmethod(math.exp)  # type: ignore[assignment]
+    tanh = staticmethod(math.tanh)  # type: ignore[assignment]
     sum = staticmethod(math.fsum)  # type: ignore[assignment]
     dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(  # type: ignore[assignment]
         getattr(math, "sumprod", _fsum_dot)
@@ -276,6 +293,10 @@ class DecimalContext(Context):
         Decimal('0')
         """
         return self._context.ln(x)
+
+    def exp(self, x: Scalar) -> Decimal:
+        """Correctly rounded exponential at this precision."""
+        return self._context.exp(x)
 
     def sum(self, values: Iterable[Scalar]) -> Decimal:
         """Sum with ten guard digits, rounded once at the end."""

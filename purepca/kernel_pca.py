@@ -1,0 +1,479 @@
+"""``KernelPCA``: PCA in the feature space of a kernel, with scikit-learn's and kernlab's conventions.
+
+The derivation (seed 003): an eigenvector ``v`` of the feature-space
+covariance with a positive eigenvalue is a combination ``v = Σ α_i φ̃(x_i)`` of
+the centred images of the training points, and the coefficients solve the
+eigenproblem of the centred kernel matrix, ``K̃·α = μ·α``.  Normalising
+``‖v‖ = 1`` gives ``α = u/sqrt(μ)`` for a unit eigenvector ``u`` of ``K̃``, and
+the score of any point is ``z(x) = Σ α_i k̃(x, x_i)``: only kernel values are
+ever needed.
+
+What the two libraries report differs by powers of n:
+
+==========================  ===========================  ==========================
+                            ``convention="sklearn"``     ``convention="kernlab"``
+==========================  ===========================  ==========================
+``eigenvalues_``            μ (eigenvalues of K̃)        μ/n (``eig``)
+training scores             ``u·sqrt(μ)``               ``K̃·pcv = √n·u·sqrt(μ)`` (``rotated``)
+coefficients                ``u/sqrt(μ)``               ``pcv = u/sqrt(μ/n)``
+sign rule (default)         ``max_abs_positive``         ``none``
+==========================  ===========================  ==========================
+
+With the linear kernel the sign rule is applied to the principal axis in
+feature space, ``Xcᵀ·u``, exactly as :class:`purepca.PCA` applies it, so
+``KernelPCA(kernel="linear")`` and ``PCA`` give the same scores, signs
+included.  (scikit-learn's KernelPCA applies its rule to ``u``, so its linear
+KernelPCA and its PCA can disagree in sign.)  For other kernels the rule is
+applied to ``u``, as scikit-learn does.
+
+>>> from purepca import KernelPCA
+>>> from purepca.datasets import toy_data
+>>> kp = KernelPCA(convention="kernlab").fit(toy_data())
+>>> [round(v, 8) for v in kp.eig]
+[1.15562494, 0.04417506]
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from typing import Any, Optional, Union
+
+from .conventions import SIGN_RULES, sign_flips
+from .errors import NotFittedError, PurePCAError
+from .kernels import KernelSpec, KernelStats, canonical_kernel, center_kernel, center_test_kernel, check_kernel_params, kernel_matrix
+from .linalg.cholesky import cholesky, cholesky_solve
+from .linalg.jacobi import jacobi_eigh
+from .linalg.matrix import as_matrix, as_symmetric
+from .linalg.power import subspace_iteration
+from .numeric import Context, Scalar, get_context
+
+__all__ = ["KernelPCA", "NonPSDKernelWarning"]
+
+_PARAMS = (
+    "n_components", "kernel", "gamma", "degree", "coef0", "alpha", "fit_inverse_transform",
+    "eigen_solver", "remove_zero_eig", "negative", "sign", "convention", "precision", "seed",
+)
+_CONVENTIONS = {"sklearn": "max_abs_positive", "kernlab": "none"}
+
+# scikit-learn's thresholds (utils.validation._check_psd_eigenvalues, float64).
+SIGNIFICANT_NEGATIVE_RATIO = 1e-5
+SIGNIFICANT_NEGATIVE_VALUE = 1e-10
+SMALL_POSITIVE_RATIO = 1e-12
+
+
+class NonPSDKernelWarning(UserWarning):
+    """The kernel matrix has significantly negative eigenvalues (it is not positive semidefinite)."""
+
+
+class KernelPCA:
+    """Kernel principal component analysis.
+
+    Parameters
+    ----------
+    n_components : None or int
+        None keeps every component with a positive eigenvalue; an int keeps
+        that many (at most n_samples).
+    kernel : "linear", "poly", "rbf", "sigmoid", "cosine", "laplacian",
+        "precomputed" or a callable ``k(x, y)``; see :mod:`purepca.kernels`.
+    gamma, degree, coef0 : kernel parameters (scikit-learn's meaning and
+        defaults: gamma None is 1/n_features; kernlab's sigma is gamma).
+    alpha : float
+        Ridge regularisation of the pre-image map (``inverse_transform``).
+    fit_inverse_transform : bool
+        Learn the pre-image map (kernel ridge regression from the scores back
+        to X, solved by Cholesky).
+    eigen_solver : "auto", "jacobi" or "power"
+        ``jacobi`` finds every eigenvalue; ``power`` (subspace iteration) only
+        the top k.  ``auto``: ``power`` when n > 200 and k < 10, as
+        scikit-learn's switch to ARPACK.
+    remove_zero_eig : bool
+        Drop components with zero eigenvalue (always done when n_components
+        is None).
+    negative : "error" or "drop"
+        What to do when a kept component has a significantly negative
+        eigenvalue (a kernel that is not positive semidefinite: below
+        -1e-5 times the largest, as scikit-learn): raise, or drop those
+        components with a :class:`NonPSDKernelWarning`.  Small negative
+        eigenvalues from rounding are set to zero either way.
+    sign : sign rule or None (from the convention)
+    convention : "sklearn" or "kernlab"
+    precision : None or int (decimal digits; see :class:`purepca.PCA`)
+    seed : int, start vectors of the power solver
+
+    Attributes
+    ----------
+    eigenvalues_ : k eigenvalues (μ for sklearn, μ/n for kernlab)
+    eigenvectors_ : n x k, unit eigenvectors of the centred kernel as columns
+    explained_variance_ratio_ : k fractions of the sum of all non-negative eigenvalues
+    X_fit_ : the training rows (None for a precomputed kernel)
+    negative_eigenvalues_ : the significantly negative eigenvalues found (reported, never hidden)
+    n_components_, n_samples_, n_features_in_
+
+    >>> kp = KernelPCA(2, kernel="rbf", gamma=0.5).fit([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0]])
+    >>> len(kp.transform([[0.5, 0.5]])[0])
+    2
+    """
+
+    _x: Optional[list[list[float]]] = None
+
+    def __init__(
+        self,
+        n_components: Optional[int] = None,
+        *,
+        kernel: KernelSpec = "linear",
+        gamma: Optional[float] = None,
+        degree: int = 3,
+        coef0: float = 1.0,
+        alpha: float = 1.0,
+        fit_inverse_transform: bool = False,
+        eigen_solver: str = "auto",
+        remove_zero_eig: bool = False,
+        negative: str = "error",
+        sign: Optional[str] = None,
+        convention: str = "sklearn",
+        precision: Optional[int] = None,
+        seed: int = 0,
+    ) -> None:
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.alpha = alpha
+        self.fit_inverse_transform = fit_inverse_transform
+        self.eigen_solver = eigen_solver
+        self.remove_zero_eig = remove_zero_eig
+        self.negative = negative
+        self.sign = sign
+        self.convention = convention
+        self.precision = precision
+        self.seed = seed
+
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """The constructor's parameters.
+
+        >>> KernelPCA(kernel="rbf").get_params()["kernel"]
+        'rbf'
+        """
+        return {name: getattr(self, name) for name in _PARAMS}
+
+    def set_params(self, **params: Any) -> "KernelPCA":
+        """Set constructor parameters; returns self.
+
+        >>> KernelPCA().set_params(gamma=2.0).gamma
+        2.0
+        """
+        for name in params:
+            if name not in _PARAMS:
+                raise PurePCAError(f"invalid parameter {name!r} for KernelPCA; valid parameters: {', '.join(_PARAMS)}")
+        for name, value in params.items():
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = KernelPCA()
+        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if v != getattr(defaults, k)]
+        return f"KernelPCA({', '.join(changed)})"
+
+    # ---------------------------------------------------------------- fitting
+
+    def _settings(self) -> tuple[Context, KernelSpec, str]:
+        kernel = canonical_kernel(self.kernel)
+        check_kernel_params(self.gamma, self.degree, self.coef0)
+        if self.convention not in _CONVENTIONS:
+            raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {self.convention!r}")
+        sign = _CONVENTIONS[self.convention] if self.sign is None else self.sign
+        if sign not in SIGN_RULES:
+            raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
+        if self.eigen_solver not in ("auto", "jacobi", "power"):
+            raise PurePCAError(f"eigen_solver must be 'auto', 'jacobi' or 'power'; got {self.eigen_solver!r}")
+        if self.negative not in ("error", "drop"):
+            raise PurePCAError(f"negative must be 'error' or 'drop'; got {self.negative!r}")
+        nc = self.n_components
+        if nc is not None and (isinstance(nc, bool) or not isinstance(nc, numbers.Integral) or nc < 1):
+            raise PurePCAError(f"n_components must be None or an int >= 1, got {nc!r}")
+        a = self.alpha
+        if isinstance(a, bool) or not isinstance(a, numbers.Real) or not math.isfinite(a) or a < 0:
+            raise PurePCAError(f"alpha must be a non-negative finite number, got {a!r}")
+        if self.fit_inverse_transform and kernel == "precomputed":
+            raise PurePCAError("fit_inverse_transform=True needs the training rows: it cannot be used with kernel='precomputed'")
+        for flag in ("fit_inverse_transform", "remove_zero_eig"):
+            if not isinstance(getattr(self, flag), bool):
+                raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        return get_context(self.precision), kernel, sign
+
+    def _kernel(self, A: Any, B: Any, ctx: Context, kernel: KernelSpec) -> list[list[Scalar]]:
+        return kernel_matrix(A, B, kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0, context=ctx)
+
+    def fit(self, X: Any, y: Any = None) -> "KernelPCA":
+        """Fit on the rows of X (or on the n x n kernel matrix when ``kernel="precomputed"``).
+
+        >>> [round(v, 12) for v in KernelPCA(1).fit([[0.0], [1.0], [3.0]]).eigenvalues_]
+        [4.666666666667]
+        """
+        ctx, kernel, sign = self._settings()
+        if kernel == "precomputed":
+            K = as_symmetric(X, name="K", context=ctx)
+            if not K:
+                raise PurePCAError("K: empty kernel matrix")
+            M = None
+        else:
+            M = as_matrix(X, name="X", context=ctx)
+            K = self._kernel(M, None, ctx, kernel)
+        n = len(K)
+        nc = self.n_components
+        if nc is not None and nc > n:
+            raise PurePCAError(f"n_components={nc} must be at most n_samples = {n}")
+        k_wanted = n if nc is None else int(nc)
+        with ctx.local():
+            Kc, stats = center_kernel(K, overwrite=True, context=ctx)
+            solver = self.eigen_solver
+            if solver == "auto":
+                solver = "power" if n > 200 and k_wanted < 10 else "jacobi"
+            if solver == "power":
+                res = subspace_iteration(Kc, k=k_wanted, seed=self.seed, context=ctx)
+                order = sorted(range(len(res.values)), key=lambda i: res.values[i], reverse=True)
+                values, vectors = [res.values[i] for i in order], [res.vectors[i] for i in order]
+                total = ctx.sum(Kc[i][i] for i in range(n))
+            else:
+                eig = jacobi_eigh(Kc, context=ctx)
+                values, vectors = eig.values, eig.vectors
+                total = ctx.sum(v for v in eig.values if v > 0)
+            values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
+            if M is not None and kernel == "linear":
+                # The sign rule acts on the axis in feature space, Xcᵀu, as PCA's does.
+                mu = [ctx.sum(col) / ctx.convert(n) for col in zip(*M)]
+                cols = [[x - m for x in col] for col, m in zip(zip(*M), mu)]
+                axes = [[ctx.dot(c, u) for c in cols] for u in vectors]
+                flips = sign_flips(axes, sign)
+            else:
+                flips = sign_flips(vectors, sign)
+            vectors = [[-x for x in u] if f else u for u, f in zip(vectors, flips)]
+        self._store(ctx, kernel, M, stats, values, vectors, total, negatives, n)
+        if self.fit_inverse_transform:
+            self._fit_inverse(M)  # type: ignore[arg-type]
+        return self
+
+    def _check_spectrum(
+        self, values: list[Scalar], vectors: list[list[Scalar]], k: int, ctx: Context
+    ) -> tuple[list[Scalar], list[list[Scalar]], list[float]]:
+        """scikit-learn's PSD check, then the choice of components."""
+        top = max(values) if values else ctx.zero
+        if not top > 0:
+            raise PurePCAError(
+                f"the centred kernel matrix has no positive eigenvalue (largest {ctx.to_float(top):.3e}): "
+                "there are no principal components (is the kernel positive semidefinite? are all rows equal?)"
+            )
+        neg_limit = -ctx.convert(SIGNIFICANT_NEGATIVE_RATIO) * top
+        neg_floor = -ctx.convert(SIGNIFICANT_NEGATIVE_VALUE)
+        negatives = [ctx.to_float(v) for v in values if v < neg_limit and v < neg_floor]
+        kept_values, kept_vectors = values[:k], vectors[:k]
+        bad = [i for i, v in enumerate(kept_values) if v < neg_limit and v < neg_floor]
+        if negatives and not bad:
+            warnings.warn(
+                f"the kernel matrix is not positive semidefinite: {len(negatives)} eigenvalue(s) are significantly "
+                f"negative (smallest {min(negatives):.3e}, largest positive {ctx.to_float(top):.3e}); "
+                "none of them is among the kept components",
+                NonPSDKernelWarning,
+                stacklevel=3,
+            )
+        if bad:
+            message = (
+                f"the kernel matrix is not positive semidefinite: {len(bad)} of the {len(kept_values)} components "
+                f"asked for have significantly negative eigenvalues (smallest {min(negatives):.3e}, "
+                f"largest positive {ctx.to_float(top):.3e})"
+            )
+            if self.negative == "error":
+                raise PurePCAError(message + "; use a positive semidefinite kernel, fewer components, or negative='drop'")
+            warnings.warn(message + "; they are dropped (negative='drop')", NonPSDKernelWarning, stacklevel=3)
+            keep = [i for i in range(len(kept_values)) if i not in bad]
+            kept_values = [kept_values[i] for i in keep]
+            kept_vectors = [kept_vectors[i] for i in keep]
+        small = ctx.convert(SMALL_POSITIVE_RATIO) * top
+        kept_values = [v if v > small else ctx.zero for v in kept_values]  # rounding noise, both signs
+        if self.remove_zero_eig or self.n_components is None:
+            keep = [i for i, v in enumerate(kept_values) if v > 0]
+            kept_values = [kept_values[i] for i in keep]
+            kept_vectors = [kept_vectors[i] for i in keep]
+        return kept_values, kept_vectors, negatives
+
+    def _store(
+        self,
+        ctx: Context,
+        kernel: KernelSpec,
+        M: Optional[list[list[Scalar]]],
+        stats: KernelStats,
+        values: list[Scalar],
+        vectors: list[list[Scalar]],
+        total: Scalar,
+        negatives: list[float],
+        n: int,
+    ) -> None:
+        f = ctx.to_float
+        nn = ctx.convert(n)
+        kernlab = self.convention == "kernlab"
+        with ctx.local():
+            # Coefficients α with scores = K̃_test·α; zero eigenvalues get zero
+            # coefficients, never a division by zero.
+            inv_roots = [ctx.one / ctx.sqrt(v) if v > 0 else ctx.zero for v in values]
+            if kernlab:
+                inv_roots = [r * ctx.sqrt(nn) for r in inv_roots]
+            self._alphas = [[x * r for x in u] for u, r in zip(vectors, inv_roots)]
+            reported = [v / nn for v in values] if kernlab else list(values)
+            ratios = [v / total for v in values]
+        self._ctx = ctx
+        self._kernel_name = kernel
+        self._stats = stats
+        self._X = M
+        self._values = values
+        self.eigenvalues_ = [f(v) for v in reported]
+        self.eigenvectors_ = [[f(x) for x in row] for row in zip(*vectors)] if vectors else [[] for _ in range(n)]
+        self.explained_variance_ratio_ = [f(r) for r in ratios]
+        self.negative_eigenvalues_ = negatives
+        self.X_fit_ = None if M is None else [[f(x) for x in row] for row in M]
+        self.n_components_ = len(values)
+        self.n_samples_ = n
+        self.n_features_in_ = None if M is None else len(M[0])
+        self.high_precision_ = None if self.precision is None else {"eigenvalues_": reported, "eigenvectors_": vectors}
+        self._x = None
+
+    def _fit_inverse(self, M: list[list[Scalar]]) -> None:
+        """Kernel ridge regression from the training scores back to X (sklearn's pre-image map)."""
+        ctx = self._ctx
+        Z = self._transform_matrix(self._centred_train())
+        Kz = self._kernel(Z, None, ctx, self._kernel_name)
+        with ctx.local():
+            a = ctx.convert(self.alpha)
+            for i in range(len(Kz)):
+                Kz[i][i] = Kz[i][i] + a
+        try:
+            L = cholesky(Kz, context=ctx)
+        except PurePCAError as err:
+            raise PurePCAError(
+                f"the pre-image map needs K(scores) + alpha·I positive definite, and it is not ({err}); "
+                "increase alpha"
+            ) from None
+        self._dual_coef = cholesky_solve(L, M, context=ctx)
+        self._z_fit = Z
+
+    # ---------------------------------------------------------------- using it
+
+    def _fitted(self) -> None:
+        if not hasattr(self, "eigenvalues_"):
+            raise NotFittedError("this KernelPCA is not fitted yet; call fit first")
+
+    def _centred_train(self) -> list[list[Scalar]]:
+        ctx = self._ctx
+        if self._X is not None:
+            K = self._kernel(self._X, self._X, ctx, self._kernel_name)
+        else:
+            raise PurePCAError("internal: a precomputed kernel keeps no training rows")
+        return center_test_kernel(K, self._stats, context=ctx)
+
+    def _transform_matrix(self, Kc: list[list[Scalar]]) -> list[list[Scalar]]:
+        ctx = self._ctx
+        with ctx.local():
+            return [[ctx.dot(row, a) for a in self._alphas] for row in Kc]
+
+    def _test_kernel(self, X: Any) -> list[list[Scalar]]:
+        ctx = self._ctx
+        if self._kernel_name == "precomputed":
+            K = as_matrix(X, name="K", context=ctx)
+            if len(K[0]) != self.n_samples_:
+                raise PurePCAError(
+                    f"K: a precomputed test kernel needs one column per training sample ({self.n_samples_}); "
+                    f"got {len(K[0])}"
+                )
+            return K
+        A = as_matrix(X, name="X", context=ctx)
+        if len(A[0]) != self.n_features_in_:
+            raise PurePCAError(f"X has {len(A[0])} features, but KernelPCA was fitted with {self.n_features_in_}")
+        return self._kernel(A, self._X, ctx, self._kernel_name)
+
+    def transform(self, X: Any) -> list[list[float]]:
+        """Scores of new rows (or of a precomputed m x n_train test kernel).
+
+        >>> kp = KernelPCA(1).fit([[0.0], [1.0], [3.0]])
+        >>> kp.transform([[2.0]])
+        [[0.6666666666666667]]
+        """
+        self._fitted()
+        ctx = self._ctx
+        Kc = center_test_kernel(self._test_kernel(X), self._stats, context=ctx)
+        return [[ctx.to_float(v) for v in row] for row in self._transform_matrix(Kc)]
+
+    def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
+        """Fit, then the scores of the training data (equal to ``fit(X).transform(X)``).
+
+        >>> [[round(v, 12) for v in row] for row in KernelPCA(1).fit_transform([[0.0], [1.0], [3.0]])]
+        [[-1.333333333333], [-0.333333333333], [1.666666666667]]
+        """
+        self.fit(X)
+        self._x = self.transform(X)
+        return [list(r) for r in self._x]
+
+    def inverse_transform(self, Z: Any) -> list[list[float]]:
+        """Pre-images of scores through the learned ridge map (needs ``fit_inverse_transform=True``).
+
+        >>> kp = KernelPCA(kernel="rbf", gamma=1.0, fit_inverse_transform=True, alpha=1e-3)
+        >>> X = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+        >>> back = kp.fit(X).inverse_transform(kp.transform(X))
+        >>> max(abs(a - b) for r, s in zip(back, X) for a, b in zip(r, s)) < 0.01
+        True
+        """
+        self._fitted()
+        if not self.fit_inverse_transform or not hasattr(self, "_dual_coef"):
+            raise NotFittedError("inverse_transform needs KernelPCA(fit_inverse_transform=True) before fit")
+        ctx = self._ctx
+        S = as_matrix(Z, name="Z", context=ctx)
+        if len(S[0]) != self.n_components_:
+            raise PurePCAError(f"Z has {len(S[0])} columns, but KernelPCA has {self.n_components_} components")
+        K = self._kernel(S, self._z_fit, ctx, self._kernel_name)
+        with ctx.local():
+            cols = list(zip(*self._dual_coef))
+            return [[ctx.to_float(ctx.dot(row, c)) for c in cols] for row in K]
+
+    # ---------------------------------------------------------- kernlab views
+
+    @property
+    def eig(self) -> list[float]:
+        """kernlab's ``eig``: the eigenvalues of K̃/n."""
+        self._fitted()
+        ctx = self._ctx
+        with ctx.local():
+            return [ctx.to_float(v / ctx.convert(self.n_samples_)) for v in self._values]
+
+    @property
+    def pcv(self) -> list[list[float]]:
+        """kernlab's ``pcv`` (n x k): the eigenvectors of K̃/n divided by the square roots of ``eig``."""
+        self._fitted()
+        ctx = self._ctx
+        with ctx.local():
+            nn = ctx.convert(self.n_samples_)
+            cols = [[x / ctx.sqrt(v / nn) if v > 0 else ctx.zero for x in u]
+                    for u, v in zip(zip(*self.eigenvectors_), self._values)]
+            return [[ctx.to_float(x) for x in row] for row in zip(*cols)]
+
+    @property
+    def rotated(self) -> list[list[float]]:
+        """kernlab's ``rotated`` (n x k): ``K̃·pcv``, the training data in kernel PC space."""
+        self._fitted()
+        pcv = self.pcv
+        ctx = self._ctx
+        Kc = center_test_kernel(self._training_kernel(), self._stats, context=ctx)
+        with ctx.local():
+            cols = list(zip(*pcv))
+            return [[ctx.to_float(ctx.dot(row, [ctx.convert(x) for x in c])) for c in cols] for row in Kc]
+
+    def _training_kernel(self) -> list[list[Scalar]]:
+        if self._X is None:
+            raise NotFittedError("rotated needs the training rows; with a precomputed kernel use transform(K)")
+        return self._kernel(self._X, self._X, self._ctx, self._kernel_name)
+
+    @property
+    def xmatrix(self) -> Optional[list[list[float]]]:
+        """kernlab's ``xmatrix``: the training rows."""
+        self._fitted()
+        return self.X_fit_

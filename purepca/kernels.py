@@ -1,0 +1,250 @@
+"""Kernel functions, kernel matrices and their centring.
+
+=================  ====================================  =========================
+kernel             k(x, y)                               parameters (default)
+=================  ====================================  =========================
+``linear``         ``x·y``                               —
+``poly``           ``(γ·x·y + c0)^degree``                γ (1/d), c0 (1), degree (3)
+``rbf``            ``exp(-γ·‖x - y‖²)``                   γ (1/d); kernlab's σ is γ
+``sigmoid``        ``tanh(γ·x·y + c0)``                   γ (1/d), c0 (1)
+``cosine``         ``x·y / (‖x‖·‖y‖)`` (0 for x or y = 0)  —
+``laplacian``      ``exp(-γ·‖x - y‖₁)``                   γ (1/d)
+a callable         ``k(x, y)``, called on rows (lists)   —
+``precomputed``    the caller passes the kernel matrix   —
+=================  ====================================  =========================
+
+``"polynomial"`` and ``"gaussian"``/``"tanh"`` are accepted as aliases of
+``poly``, ``rbf`` and ``sigmoid``; the defaults are scikit-learn's (γ = 1/d for
+d features).
+
+Centring.  With ``φ`` the feature map and ``φ̄`` the mean of the training
+points' images, the centred kernel is ``k̃(x, y) = (φ(x) - φ̄)·(φ(y) - φ̄)``.
+For the training matrix this is ``K̃ = K - 1K - K1 + 1K1`` with ``1`` the n x n
+matrix of ``1/n`` (seed 003's ``S·K·S``); entrywise,
+``K̃_ij = K_ij - r_i - r_j + t`` with ``r`` the row means and ``t`` the grand
+mean.  A test kernel ``K_t`` (m x n, test rows against training rows) is
+centred against the *training* statistics:
+``K̃_t[i][j] = K_t[i][j] - s_i - r_j + t`` with ``s_i`` the mean of test row i.
+
+>>> K = kernel_matrix([[0.0], [1.0], [2.0]])
+>>> K
+[[0.0, 0.0, 0.0], [0.0, 1.0, 2.0], [0.0, 2.0, 4.0]]
+>>> Kc, stats = center_kernel(K)
+>>> Kc
+[[1.0, 0.0, -1.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 1.0]]
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence, Union
+
+from .errors import PurePCAError
+from .linalg.matrix import as_matrix, as_symmetric
+from .numeric import FLOAT, Context, FloatContext, Scalar
+
+__all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
+
+KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine", "laplacian", "precomputed")
+_ALIASES = {"polynomial": "poly", "gaussian": "rbf", "tanh": "sigmoid"}
+
+KernelSpec = Union[str, Callable[..., Any]]
+Row = Sequence[Scalar]
+
+
+def canonical_kernel(kernel: KernelSpec) -> KernelSpec:
+    """The kernel's canonical name (aliases resolved), or the callable itself.
+
+    >>> canonical_kernel("gaussian")
+    'rbf'
+    """
+    if callable(kernel):
+        return kernel
+    if isinstance(kernel, str):
+        name = _ALIASES.get(kernel, kernel)
+        if name in KERNELS:
+            return name
+    raise PurePCAError(
+        f"kernel must be one of {', '.join(map(repr, KERNELS))} (or an alias: "
+        f"{', '.join(map(repr, _ALIASES))}) or a callable k(x, y); got {kernel!r}"
+    )
+
+
+def check_kernel_params(gamma: Any, degree: Any, coef0: Any) -> None:
+    """Reject kernel parameters out of range, naming the parameter.
+
+    >>> check_kernel_params(0.0, 3, 1.0)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: gamma must be a positive finite number (or None for 1/n_features), got 0.0
+    """
+    if gamma is not None and (
+        isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not math.isfinite(gamma) or gamma <= 0
+    ):
+        raise PurePCAError(f"gamma must be a positive finite number (or None for 1/n_features), got {gamma!r}")
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
+        raise PurePCAError(f"degree must be an int >= 1, got {degree!r}")
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not math.isfinite(coef0):
+        raise PurePCAError(f"coef0 must be a finite number, got {coef0!r}")
+
+
+def kernel_function(
+    kernel: KernelSpec = "linear",
+    n_features: int = 1,
+    *,
+    gamma: Optional[float] = None,
+    degree: int = 3,
+    coef0: float = 1.0,
+    context: Context = FLOAT,
+) -> Callable[[Row, Row], Scalar]:
+    """The function ``k(x, y)`` on two rows, with defaults resolved for ``n_features``.
+
+    Call it inside ``context.local()`` when the context is decimal.
+
+    >>> k = kernel_function("rbf", 2, gamma=0.5)
+    >>> round(k([0.0, 0.0], [1.0, 1.0]), 12)
+    0.367879441171
+    """
+    ctx = context
+    name = canonical_kernel(kernel)
+    if name == "precomputed":
+        raise PurePCAError("kernel='precomputed' has no kernel function: pass the kernel matrix itself")
+    check_kernel_params(gamma, degree, coef0)
+    if callable(name):
+        user = name
+
+        def call(x: Row, y: Row) -> Scalar:
+            value = user(list(x), list(y))
+            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+                raise PurePCAError(f"the kernel callable returned {value!r}; expected a finite real number")
+            return ctx.convert(value)
+
+        return call
+    g = ctx.convert(gamma if gamma is not None else 1.0 / n_features)
+    c0 = ctx.convert(coef0)
+    dot, fast = ctx.dot, isinstance(ctx, FloatContext)
+    if name == "linear":
+        return dot
+    if name == "poly":
+        return lambda x, y: (g * dot(x, y) + c0) ** degree
+    if name == "sigmoid":
+        return lambda x, y: ctx.tanh(g * dot(x, y) + c0)
+    if name == "rbf":
+        if fast:
+            dist = math.dist  # C loop, accurate to about an ulp
+            return lambda x, y: math.exp(-g * dist(x, y) ** 2)
+        return lambda x, y: ctx.exp(-g * ctx.sum((a - b) * (a - b) for a, b in zip(x, y)))
+    if name == "laplacian":
+        return lambda x, y: ctx.exp(-g * ctx.sum(abs(a - b) for a, b in zip(x, y)))
+
+    def cosine(x: Row, y: Row) -> Scalar:
+        nx, ny = ctx.norm(x), ctx.norm(y)
+        if nx == 0 or ny == 0:
+            return ctx.zero
+        return dot(x, y) / (nx * ny)
+
+    return cosine
+
+
+def kernel_matrix(
+    X: Any,
+    Y: Any = None,
+    kernel: KernelSpec = "linear",
+    *,
+    gamma: Optional[float] = None,
+    degree: int = 3,
+    coef0: float = 1.0,
+    context: Context = FLOAT,
+) -> list[list[Scalar]]:
+    """The kernel matrix ``K[i][j] = k(X[i], Y[j])`` (``Y = X`` when omitted).
+
+    For ``Y = None`` only one triangle is computed and mirrored, so K is
+    exactly symmetric.  Defaults follow scikit-learn (γ = 1/n_features).
+
+    >>> kernel_matrix([[1.0, 0.0], [0.0, 2.0]], kernel="poly", degree=2, gamma=1.0, coef0=0.0)
+    [[1.0, 0.0], [0.0, 16.0]]
+    >>> kernel_matrix([[1.0, 0.0]], [[3.0, 4.0]], kernel="cosine")
+    [[0.6]]
+    """
+    ctx = context
+    A = as_matrix(X, name="X", context=ctx)
+    B = None if Y is None else as_matrix(Y, name="Y", context=ctx)
+    d = len(A[0])
+    if B is not None and len(B[0]) != d:
+        raise PurePCAError(f"Y has {len(B[0])} features, but X has {d}")
+    with ctx.local():
+        k = kernel_function(kernel, d, gamma=gamma, degree=degree, coef0=coef0, context=ctx)
+        if B is not None:
+            return [[k(x, y) for y in B] for x in A]
+        n = len(A)
+        K = [[ctx.zero] * n for _ in range(n)]
+        for i in range(n):
+            xi, Ki = A[i], K[i]
+            for j in range(i, n):
+                Ki[j] = K[j][i] = k(xi, A[j])
+        return K
+
+
+@dataclass(frozen=True)
+class KernelStats:
+    """What centring needs to remember of the training kernel: its row means and grand mean."""
+
+    row_means: list[Scalar]
+    grand_mean: Scalar
+
+
+def center_kernel(
+    K: Any, *, overwrite: bool = False, context: Context = FLOAT
+) -> tuple[list[list[Scalar]], KernelStats]:
+    """Double-centre a symmetric training kernel: ``K̃_ij = K_ij - r_i - r_j + t``.
+
+    Returns the centred matrix and the statistics :func:`center_test_kernel`
+    needs.  With ``overwrite=True`` and a list-of-lists K of this context's
+    numbers, K itself is centred in place: no n x n temporary beyond K.
+
+    >>> Kc, stats = center_kernel([[2.0, 1.0], [1.0, 2.0]])
+    >>> Kc, stats.row_means, stats.grand_mean
+    ([[0.5, -0.5], [-0.5, 0.5]], [1.5, 1.5], 1.5)
+    """
+    ctx = context
+    M = K if overwrite and isinstance(K, list) else as_symmetric(K, name="K", context=ctx)
+    n = len(M)
+    if n == 0:
+        raise PurePCAError("K: empty kernel matrix")
+    with ctx.local():
+        nn = ctx.convert(n)
+        r = [ctx.sum(row) / nn for row in M]
+        t = ctx.sum(r) / nn
+        # M is K itself (overwrite) or a fresh copy: either way it is ours to change.
+        for row, ri in zip(M, r):
+            row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
+        return M, KernelStats(r, t)
+
+
+def center_test_kernel(K_test: Any, stats: KernelStats, *, context: Context = FLOAT) -> list[list[Scalar]]:
+    """Centre a test kernel (m test rows x n training rows) against the training statistics.
+
+    ``K̃_t[i][j] = K_t[i][j] - s_i - r_j + t``, where ``s_i`` is the mean of test
+    row i and ``r``, ``t`` come from :func:`center_kernel`.  Applied to the
+    training kernel itself it gives the centred training kernel.
+
+    >>> K = [[2.0, 1.0], [1.0, 2.0]]
+    >>> _, stats = center_kernel(K)
+    >>> center_test_kernel(K, stats)
+    [[0.5, -0.5], [-0.5, 0.5]]
+    """
+    ctx = context
+    M = as_matrix(K_test, name="K", context=ctx)
+    n = len(stats.row_means)
+    if len(M[0]) != n:
+        raise PurePCAError(f"K: the test kernel has {len(M[0])} columns, but there are {n} training samples")
+    with ctx.local():
+        nn = ctx.convert(n)
+        r, t = stats.row_means, stats.grand_mean
+        out = []
+        for row in M:
+            s = ctx.sum(row) / nn
+            out.append([v - s - rj + t for v, rj in zip(row, r)])
+        return out
