@@ -40,6 +40,7 @@ import numbers
 import warnings
 from typing import Any, Optional, Union
 
+from .base import Estimator
 from .conventions import SIGN_RULES, sign_flips
 from .errors import NotFittedError, PurePCAError
 from .kernels import KernelSpec, KernelStats, canonical_kernel, center_kernel, center_test_kernel, check_kernel_params, kernel_matrix
@@ -67,7 +68,7 @@ class NonPSDKernelWarning(UserWarning):
     """The kernel matrix has significantly negative eigenvalues (it is not positive semidefinite)."""
 
 
-class KernelPCA:
+class KernelPCA(Estimator):
     """Kernel principal component analysis.
 
     Parameters
@@ -117,6 +118,7 @@ class KernelPCA:
     2
     """
 
+    _PARAMS = _PARAMS
     _x: Optional[list[list[float]]] = None
 
     def __init__(
@@ -151,32 +153,6 @@ class KernelPCA:
         self.convention = convention
         self.precision = precision
         self.seed = seed
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The constructor's parameters.
-
-        >>> KernelPCA(kernel="rbf").get_params()["kernel"]
-        'rbf'
-        """
-        return {name: getattr(self, name) for name in _PARAMS}
-
-    def set_params(self, **params: Any) -> "KernelPCA":
-        """Set constructor parameters; returns self.
-
-        >>> KernelPCA().set_params(gamma=2.0).gamma
-        2.0
-        """
-        for name in params:
-            if name not in _PARAMS:
-                raise PurePCAError(f"invalid parameter {name!r} for KernelPCA; valid parameters: {', '.join(_PARAMS)}")
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        defaults = KernelPCA()
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if v != getattr(defaults, k)]
-        return f"KernelPCA({', '.join(changed)})"
 
     # ---------------------------------------------------------------- fitting
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
+from .base import Estimator
 from .covariance import Moments, _divisor, column_means, covariance_matrix
 from .errors import NotFittedError, PurePCAError
 from .linalg.jacobi import jacobi_eigh, jacobi_svd
@@ -211,7 +212,7 @@ def _orthonormal_completion(rows: list[list[Scalar]], count: int, d: int, ctx: C
     return out
 
 
-class PCA:
+class PCA(Estimator):
     """Principal component analysis.
 
     Parameters
@@ -267,6 +268,7 @@ class PCA:
     [0.0]
     """
 
+    _PARAMS = _PARAMS
     # Fitted state that is not part of the public attributes.
     _x: Optional[list[list[float]]] = None  # training scores (fit only)
     _moments: Optional[Moments] = None  # partial_fit's accumulator
@@ -295,38 +297,6 @@ class PCA:
         self.convention = convention
         self.precision = precision
         self.seed = seed
-
-    # ------------------------------------------------------------------ params
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """The constructor's parameters, as scikit-learn's ``get_params``.
-
-        >>> PCA(3).get_params()["n_components"]
-        3
-        """
-        return {name: getattr(self, name) for name in _PARAMS}
-
-    def set_params(self, **params: Any) -> "PCA":
-        """Set constructor parameters; returns self.
-
-        >>> PCA().set_params(whiten=True).whiten
-        True
-        >>> PCA().set_params(colour="red")
-        Traceback (most recent call last):
-        ...
-        purepca.errors.PurePCAError: invalid parameter 'colour' for PCA; valid parameters: n_components, center, scale, ddof, whiten, solver, sign, convention, precision, seed
-        """
-        for name in params:
-            if name not in _PARAMS:
-                raise PurePCAError(f"invalid parameter {name!r} for PCA; valid parameters: {', '.join(_PARAMS)}")
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        defaults = PCA()
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if v != getattr(defaults, k)]
-        return f"PCA({', '.join(changed)})"
 
     def _settings(self) -> tuple[Context, Convention, int, bool, str]:
         """Validate the parameters; resolve the convention and the overrides."""

@@ -90,6 +90,12 @@ def reconstruct(
         return out
 
 
+def _clipped_roots(variances: Sequence[Scalar], ctx: Context) -> list[Scalar]:
+    """``sqrt(v)``, at least ``eps`` (scikit-learn's clipping)."""
+    roots = [ctx.sqrt(v) if v > 0 else ctx.zero for v in variances]
+    return [r if r > ctx.eps else ctx.eps for r in roots]
+
+
 def whiten(scores: Rows, variances: Sequence[Scalar], *, context: Context = FLOAT) -> list[list[Scalar]]:
     """Divide score column j by ``sqrt(variances[j])``, clipped below at the
     context's ``eps`` (as scikit-learn does), so a zero-variance component
@@ -100,8 +106,7 @@ def whiten(scores: Rows, variances: Sequence[Scalar], *, context: Context = FLOA
     """
     ctx = context
     with ctx.local():
-        roots = [ctx.sqrt(v) if v > 0 else ctx.zero for v in variances]
-        roots = [r if r > ctx.eps else ctx.eps for r in roots]
+        roots = _clipped_roots(variances, ctx)
         return [[a / r for a, r in zip(z, roots)] for z in scores]
 
 
@@ -113,8 +118,7 @@ def unwhiten(scores: Rows, variances: Sequence[Scalar], *, context: Context = FL
     """
     ctx = context
     with ctx.local():
-        roots = [ctx.sqrt(v) if v > 0 else ctx.zero for v in variances]
-        roots = [r if r > ctx.eps else ctx.eps for r in roots]
+        roots = _clipped_roots(variances, ctx)
         return [[a * r for a, r in zip(z, roots)] for z in scores]
 
 

@@ -167,3 +167,13 @@ def covariance_error(C: Sequence[Sequence[float]], exact: Sequence[Sequence[Frac
             err = as_decimal(abs(Fraction(C[i][j]) - exact[i][j]))
             worst = max(worst, float(wide.divide(err, scale)))
     return worst
+
+
+def reliable(values: list[float], i: int) -> bool:
+    """Component i is defined well enough to compare: its eigenvalue is not
+    negligible and is separated from its neighbours."""
+    top = values[0]
+    if values[i] < 1e-8 * top:
+        return False
+    gaps = [abs(values[i] - values[j]) for j in (i - 1, i + 1) if 0 <= j < len(values)]
+    return all(g > 1e-6 * top for g in gaps)

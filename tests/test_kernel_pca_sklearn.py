@@ -17,6 +17,8 @@ import pytest
 np = pytest.importorskip("numpy")
 skd = pytest.importorskip("sklearn.decomposition")
 
+from helpers import reliable  # noqa: E402
+
 from purepca import KernelPCA, NonPSDKernelWarning  # noqa: E402
 
 KERNELS = {
@@ -38,14 +40,6 @@ def data(seed: int) -> tuple[list[list[float]], list[list[float]]]:
     X = [[rng.gauss(0, s) + 0.5 for s in scales] for _ in range(n)]
     new = [[rng.gauss(0, s) + 0.5 for s in scales] for _ in range(3)]
     return X, new
-
-
-def reliable(values: list[float], i: int) -> bool:
-    top = values[0]
-    if values[i] < 1e-8 * top:
-        return False
-    gaps = [abs(values[i] - values[j]) for j in (i - 1, i + 1) if 0 <= j < len(values)]
-    return all(g > 1e-6 * top for g in gaps)
 
 
 def tie(u: list[float]) -> bool:

@@ -10,6 +10,8 @@ import pytest
 np = pytest.importorskip("numpy")
 skd = pytest.importorskip("sklearn.decomposition")
 
+from helpers import reliable  # noqa: E402
+
 from purepca import PCA  # noqa: E402
 
 SOLVERS = ["jacobi", "gram", "svd", "power"]
@@ -35,16 +37,6 @@ def make_data(seed: int) -> tuple[list[list[float]], str]:
     elif kind == "integer":
         X = [[float(rng.randint(-5, 20)) for _ in range(d)] for _ in range(n)]
     return X, kind
-
-
-def reliable(values: list[float], i: int) -> bool:
-    """Component i is defined well enough to compare: its eigenvalue is not
-    negligible and is separated from its neighbours."""
-    top = values[0]
-    if values[i] < 1e-8 * top:
-        return False
-    gaps = [abs(values[i] - values[j]) for j in (i - 1, i + 1) if 0 <= j < len(values)]
-    return all(g > 1e-6 * top for g in gaps)
 
 
 def sign_tie(component: list[float]) -> bool:

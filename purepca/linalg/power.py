@@ -81,9 +81,14 @@ def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int
     return (lambda v: [dot(row, v) for row in M]), len(M)
 
 
-def _check_k(k: Any, d: int) -> None:
+def _setup(op: Any, d: Optional[int], k: Any, max_iter: Any, ctx: Context) -> tuple[Operator, int]:
+    """Validate the arguments both methods share; return the operator and d."""
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
+        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
+    apply, d = _as_operator(op, d, ctx)
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= d:
         raise PurePCAError(f"k must be an int between 1 and d = {d}, got {k!r}")
+    return apply, d
 
 
 def _default_tol(tol: Optional[float], ctx: Context) -> Scalar:
@@ -178,11 +183,8 @@ def power_iteration(
     purepca.errors.ConvergenceError: power_iteration: eigenpair 1 of 1 did not converge in 50 iterations: residual ...
     """
     ctx = context
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
-        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
     with ctx.local():
-        apply, d = _as_operator(op, d, ctx)
-        _check_k(k, d)
+        apply, d = _setup(op, d, k, max_iter, ctx)
         tol_ = _default_tol(tol, ctx)
         rng = random.Random(seed)
         dot = ctx.dot
@@ -270,11 +272,8 @@ def subspace_iteration(
     [5.618033989, 3.381966011]
     """
     ctx = context
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
-        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
     with ctx.local():
-        apply, d = _as_operator(op, d, ctx)
-        _check_k(k, d)
+        apply, d = _setup(op, d, k, max_iter, ctx)
         if block_size is None:
             b = min(d, max(2 * k, k + 8))
         elif isinstance(block_size, bool) or not isinstance(block_size, int) or not k <= block_size <= d:
