@@ -47,6 +47,7 @@ __all__ = [
     "center",
     "column_means",
     "column_std",
+    "column_variances",
     "correlation_matrix",
     "covariance_matrix",
     "standardize",
@@ -173,25 +174,52 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
         return [[x - m for x, m in zip(row, mu)] for row in M]
 
 
-def column_std(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[Scalar]:
-    """Standard deviations of the columns, divisor ``n - ddof``.
+def column_variances(X: Any, ddof: Number = 1, *, center: bool = True, context: Context = FLOAT) -> list[Scalar]:
+    """Variances of the columns, divisor ``n - ddof`` (the diagonal of the
+    covariance, in O(n·d) work); about zero with ``center=False``.
 
-    >>> column_std([[1, 5], [3, 5]])
-    [1.4142135623730951, 0.0]
+    >>> column_variances([[1, 5], [3, 5]])
+    [2.0, 0.0]
+    >>> column_variances([[1, 5], [3, 5]], center=False)
+    [10.0, 50.0]
     """
     ctx = context
+    with ctx.local():
+        return [ctx.ldexp(v, 2 * e) for v, e in _scaled_variances(X, ddof, center, ctx)]
+
+
+def _scaled_variances(X: Any, ddof: Number, center: bool, ctx: Context) -> list[tuple[Scalar, int]]:
+    """Per column, ``(v, e)`` with the variance ``v·4**e``: scaled by a power of
+    two so that neither the squares nor a standard deviation overflow."""
     M = as_matrix(X, context=ctx)
     with ctx.local():
         div = _divisor(len(M), ddof, ctx)
         cols = list(zip(*M))
-        means, centred, sums, exps = _centred_columns(cols, ctx)
         n = ctx.convert(len(M))
+        if center:
+            _, centred, sums, exps = _centred_columns(cols, ctx)
+        else:
+            exps = [ctx.scale_exponent(max(map(abs, c))) if ctx.needs_scaling else 0 for c in cols]
+            centred = [[ctx.ldexp(x, -e) for x in c] for c, e in zip(cols, exps)]
+            sums = [ctx.zero] * len(cols)
         out = []
         for c, s, e in zip(centred, sums, exps):
             ss = ctx.dot(c, c) - s * s / n
-            ss = ss if ss > 0 else ctx.zero
-            out.append(ctx.ldexp(ctx.sqrt(ss / div), e))
+            out.append((ss / div if ss > 0 else ctx.zero, e))
         return out
+
+
+def column_std(X: Any, ddof: Number = 1, *, center: bool = True, context: Context = FLOAT) -> list[Scalar]:
+    """Standard deviations of the columns, divisor ``n - ddof``.
+
+    >>> column_std([[1, 5], [3, 5]])
+    [1.4142135623730951, 0.0]
+    >>> [round(s / 1e200, 12) for s in column_std([[1e200], [3e200]])]  # squares would overflow
+    [1.414213562373]
+    """
+    ctx = context
+    with ctx.local():
+        return [ctx.ldexp(ctx.sqrt(v), e) for v, e in _scaled_variances(X, ddof, center, ctx)]
 
 
 def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[list[Scalar]]:

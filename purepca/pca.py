@@ -38,7 +38,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .base import Estimator
-from .covariance import Moments, _divisor, column_means, covariance_matrix
+from .covariance import Moments, _divisor, column_means, column_std, covariance_matrix
 from .errors import NotFittedError, PurePCAError
 from .linalg.jacobi import jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix
@@ -384,34 +384,30 @@ class PCA(Estimator):
         _divisor(n, ddof, ctx)
         with ctx.local():
             mean = column_means(M, context=ctx) if self.center else [ctx.zero] * d
-            sd = None
-            if scale or solver == "jacobi":
+            if solver == "jacobi":
                 C = covariance_matrix(M, ddof, center=self.center, context=ctx)
-                if scale:
-                    sd = self._scales([C[j][j] for j in range(d)], ctx)
-            Z = None
-            if solver != "jacobi":
+                sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx) if scale else None
+                spectrum, comps, total = self._solve_covariance(C, sd, min(n, d), ctx)
+            else:
+                # The other solvers work on the centred (scaled) data itself; the
+                # variances for scaling need only the columns, not a d x d matrix.
+                sd = self._scales(column_std(M, ddof, center=self.center, context=ctx), ctx) if scale else None
                 Z = [[(x - m) / s for x, m, s in zip(row, mean, sd)] for row in M] if sd else \
                     [[x - m for x, m in zip(row, mean)] for row in M]
-            if solver == "jacobi":
-                spectrum, comps, total = self._solve_covariance(C, sd, min(n, d), ctx)
-            elif solver == "gram":
-                spectrum, comps, total = self._solve_gram(Z, n, d, ddof, ctx)  # type: ignore[arg-type]
-            elif solver == "svd":
-                spectrum, comps, total = self._solve_svd(Z, n, d, ddof, ctx)  # type: ignore[arg-type]
-            else:
-                spectrum, comps, total = self._solve_power(Z, n, d, ddof, ctx)  # type: ignore[arg-type]
+                solve = {"gram": self._solve_gram, "svd": self._solve_svd, "power": self._solve_power}[solver]
+                spectrum, comps, total = solve(Z, n, d, ddof, ctx)
         self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
         self.feature_names_in_ = self._feature_names(X)
         self._moments = None
         self._x = self._scores(M)
         return self
 
-    def _scales(self, variances: list[Scalar], ctx: Context) -> list[Scalar]:
-        for j, v in enumerate(variances):
-            if not v > 0:
+    def _scales(self, sds: list[Scalar], ctx: Context) -> list[Scalar]:
+        """The standard deviations for ``scale=True``, refusing a constant column."""
+        for j, s in enumerate(sds):
+            if not s > 0:
                 raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
-        return [ctx.sqrt(v) for v in variances]
+        return sds
 
     def _solve_covariance(
         self, C: list[list[Scalar]], sd: Optional[list[Scalar]], r: int, ctx: Context
@@ -608,7 +604,7 @@ class PCA(Estimator):
         with ctx.local():
             C = moments.covariance(ddof, center=self.center)
             mean = moments.mean if self.center else [ctx.zero] * d
-            sd = self._scales([C[j][j] for j in range(d)], ctx) if scale else None
+            sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx) if scale else None
             spectrum, comps, total = self._solve_covariance(C, sd, min(n, d), ctx)
         self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
 
