@@ -36,7 +36,7 @@ from .covariance import (
     covariance_matrix,
     standardize,
 )
-from .errors import ConvergenceError, NotFittedError, PurePCAError
+from .errors import ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix, transpose
 from . import datasets
@@ -52,6 +52,7 @@ __all__ = [
     "Context",
     "ConvergenceError",
     "DecimalContext",
+    "DegenerateEigenvalueWarning",
     "EighResult",
     "FLOAT",
     "FloatContext",

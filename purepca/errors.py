@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["ConvergenceError", "NotFittedError", "PurePCAError"]
+__all__ = ["ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError"]
 
 
 class PurePCAError(ValueError):
@@ -46,5 +46,17 @@ class NotFittedError(PurePCAError, AttributeError):
     """A method that needs a fitted estimator was called before ``fit``.
 
     >>> issubclass(NotFittedError, AttributeError)
+    True
+    """
+
+
+class DegenerateEigenvalueWarning(UserWarning):
+    """Two eigenvalues that matter are equal to within rounding.
+
+    Their eigenvectors are then not unique: any rotation within the plane (or
+    space) they span is an equally valid answer, and two correct programs can
+    return different vectors.  Compare the subspaces, not the vectors.
+
+    >>> issubclass(DegenerateEigenvalueWarning, UserWarning)
     True
     """

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .base import Estimator
 from .covariance import Moments, _divisor, column_means, column_std, covariance_matrix
-from .errors import NotFittedError, PurePCAError
+from .errors import DegenerateEigenvalueWarning, NotFittedError, PurePCAError
 from .linalg.jacobi import jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix
 from .linalg.power import subspace_iteration
@@ -505,6 +506,7 @@ class PCA(Estimator):
                 noise = ctx.zero
             div = ctx.convert(n - ddof)
             singular = [ctx.sqrt(v * div) for v in spectrum[:k]]
+            self._report_degenerate([ctx.to_float(v) for v in spectrum], k)
         f = ctx.to_float
         self._ctx = ctx
         self._convention = conv
@@ -540,6 +542,34 @@ class PCA(Estimator):
             }
         )
         self._x = None
+
+    #: Eigenvalues closer than this, relative to the largest, count as equal.
+    DEGENERATE_GAP = 1e-10
+
+    @classmethod
+    def _report_degenerate(cls, spectrum: list[float], k: int) -> None:
+        """Warn when kept components (or the k-th and the next) have equal
+        eigenvalues to within rounding: their vectors are then not unique.
+        Eigenvalues negligible against the largest are left out (they are
+        noise, degenerate or not)."""
+        if not spectrum or not spectrum[0] > 0:
+            return
+        limit = cls.DEGENERATE_GAP * spectrum[0]
+        last = min(k + 1, len(spectrum))
+        pairs = [
+            (i, spectrum[i], spectrum[i + 1])
+            for i in range(last - 1)
+            if spectrum[i + 1] > limit and spectrum[i] - spectrum[i + 1] <= limit
+        ]
+        if pairs:
+            listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs)
+            warnings.warn(
+                f"eigenvalues {listed} are equal to within {cls.DEGENERATE_GAP:g} of the largest: the "
+                "corresponding components are not unique (any rotation within their span is as valid); "
+                "compare subspaces, not individual components",
+                DegenerateEigenvalueWarning,
+                stacklevel=4,
+            )
 
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
         """Fit, then return the scores of the training data (equal to ``fit(X).transform(X)``).

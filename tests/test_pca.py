@@ -35,6 +35,7 @@ def sylvester(k: int) -> list[list[int]]:
     return H
 
 
+@pytest.mark.filterwarnings("ignore::purepca.DegenerateEigenvalueWarning")  # the data are degenerate on purpose
 def test_fraction_picks_the_same_k_as_scikit_learn_including_exact_equality() -> None:
     np = pytest.importorskip("numpy")
     skd = pytest.importorskip("sklearn.decomposition")
@@ -411,3 +412,22 @@ def test_transform_and_inverse_transform_check_shapes() -> None:
         pca.inverse_transform([[1.0, 2.0]])
     with pytest.raises(PurePCAError, match=r"invalid parameter 'n_component' for PCA"):
         pca.set_params(n_component=2)
+
+
+def test_degenerate_eigenvalues_are_reported() -> None:
+    from purepca import DegenerateEigenvalueWarning
+
+    # Variances 4 : 1 : 1 : 1 : 1 on orthogonal columns: components 2-5 share
+    # one eigenvalue, so their vectors are not unique.
+    H = sylvester(3)
+    X = [[2.0 * row[1], row[2], row[3], row[4], row[5]] for row in H]
+    with pytest.warns(DegenerateEigenvalueWarning, match=r"eigenvalues 2 and 3 \(1.14286, 1.14286\)"):
+        PCA().fit(X)
+    with pytest.warns(DegenerateEigenvalueWarning, match=r"eigenvalues 1 and 2"):
+        PCA(1).fit([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]])  # the top-1 subspace is not unique
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        PCA(1).fit(X)  # the first component alone is well defined
+        PCA().fit([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 1.0, 1.0]])  # zero eigenvalues are not reported
