@@ -6,7 +6,8 @@ it, so one piece of code gives a fast float answer or a 50-digit reference:
 =====================  ==================================================
 ``FLOAT``              IEEE doubles; sums with :func:`math.fsum`, dot
                        products with :func:`math.sumprod` when the
-                       interpreter has it (3.12+), else ``fsum`` of products
+                       interpreter has it (3.12+), Dot2 on PyPy, else
+                       ``fsum`` of products
 ``DecimalContext(N)``  :class:`decimal.Decimal` at ``N`` significant digits
 ``get_context(x)``     ``None`` -> ``FLOAT``, an int -> ``DecimalContext(x)``,
                        a context -> itself
@@ -159,7 +160,56 @@ class Context:
 
 
 def _fsum_dot(a: Sequence[float], b: Sequence[float]) -> float:
+    """Exactly rounded sum of the rounded products (CPython < 3.12)."""
     return math.fsum(map(operator.mul, a, b))
+
+
+_SPLIT = 134217729.0  # 2**27 + 1, Dekker's splitting constant for doubles
+
+
+def _dot2(a: Sequence[float], b: Sequence[float]) -> float:
+    """Ogita–Rump–Oishi ``Dot2``: the inner product as if computed in twice the
+    working precision, then rounded (SIAM J. Sci. Comput. 26, 2005).
+
+    Each product is split exactly into ``p + e`` with Dekker's TwoProduct
+    (there is no fused multiply-add before Python 3.13) and each sum into
+    ``s + e`` with Knuth's TwoSum; the error terms are summed on the side.
+    A plain loop of float operations: PyPy's JIT compiles it to about ten
+    times the speed of ``fsum(map(mul, a, b))``; CPython interprets it
+    slowly, so it is used only on PyPy.  Should a split overflow (entries
+    beyond about 1e300), the compensated fsum answers instead.
+
+    >>> _dot2([1e16, 1.0, -1e16], [1.0, 1.0, 1.0])
+    1.0
+    """
+    s = 0.0
+    c = 0.0
+    split = _SPLIT
+    for x, y in zip(a, b):
+        p = x * y
+        t = split * x
+        xh = t - (t - x)
+        xl = x - xh
+        t = split * y
+        yh = t - (t - y)
+        yl = y - yh
+        ep = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+        t = s + p
+        z = t - s
+        c += ((s - (t - z)) + (p - z)) + ep
+        s = t
+    result = s + c
+    if result - result != 0.0:  # inf or nan: an overflow inside the splits
+        return _fsum_dot(a, b)
+    return result
+
+
+def _best_dot() -> Callable[[Sequence[float], Sequence[float]], float]:
+    if hasattr(math, "sumprod"):  # Python 3.12+: accurate and in C
+        return getattr(math, "sumprod")  # type: ignore[no-any-return]
+    if sys.implementation.name == "pypy":
+        return _dot2
+    return _fsum_dot
 
 
 class FloatContext(Context):
@@ -188,9 +238,8 @@ class FloatContext(Context):
     exp = staticmethod(math.exp)  # type: ignore[assignment]
     tanh = staticmethod(math.tanh)  # type: ignore[assignment]
     sum = staticmethod(math.fsum)  # type: ignore[assignment]
-    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(  # type: ignore[assignment]
-        getattr(math, "sumprod", _fsum_dot)
-    )
+    #: ``math.sumprod`` on 3.12+, Dot2 on PyPy, ``fsum`` of products otherwise.
+    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(_best_dot())  # type: ignore[assignment]
 
     def norm(self, v: Sequence[Scalar]) -> Scalar:
         """Euclidean norm by :func:`math.hypot`, which scales internally (no overflow).

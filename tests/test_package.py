@@ -119,3 +119,29 @@ def test_float_context_sums_are_compensated() -> None:
         assert ctx.sum([Decimal("1e30"), Decimal(1), Decimal("-1e30")]) == 1
         assert ctx.convert(0.1) == Decimal(0.1)
     assert list(_chunks([], 3)) == []
+
+
+@pytest.mark.parametrize("name", ["_fsum_dot", "_dot2"])
+def test_every_float_dot_product_is_compensated(name: str) -> None:
+    import random
+    from fractions import Fraction
+
+    from purepca import numeric
+
+    dot = getattr(numeric, name)
+    rng = random.Random(0)
+    for trial in range(30):
+        n = rng.randint(1, 300)
+        scale = 2.0 ** rng.randint(-200, 200)
+        a = [rng.gauss(0, 1) * scale for _ in range(n)]
+        b = [rng.gauss(0, 1) for _ in range(n)]
+        if trial % 3 == 0:  # heavy cancellation
+            b = [x / scale + rng.gauss(0, 1e-12) for x in a]
+            a = a + [-x for x in a]
+            b = b + b
+        exact = sum(Fraction(x) * Fraction(y) for x, y in zip(a, b))
+        bound = sum(abs(Fraction(x) * Fraction(y)) for x, y in zip(a, b)) * Fraction(2.0**-52)
+        assert abs(Fraction(dot(a, b)) - exact) <= bound
+    assert dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0]) == 1.0
+    # Entries whose Dekker split overflows (products still fine): the fallback answers.
+    assert dot([1e301, 1.0], [1e-301, 1.0]) == numeric._fsum_dot([1e301, 1.0], [1e-301, 1.0])
