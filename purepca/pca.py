@@ -595,8 +595,13 @@ class PCA(Estimator):
         ctx, conv, ddof, scale, sign = self._settings()
         M = self._read(X, ctx)
         moments = self._moments
-        if moments is None or moments.context != ctx:
+        if moments is None:
             moments = Moments(context=ctx)
+        elif moments.context != ctx:
+            raise PurePCAError(
+                f"precision changed between partial_fit calls ({moments.context.name} to {ctx.name}); "
+                "the rows seen so far were accumulated at the old precision: refit from the start"
+            )
         if moments.n and len(M[0]) != moments.d:
             raise PurePCAError(f"X has {len(M[0])} features, but partial_fit has seen {moments.d}")
         trial = Moments(context=ctx)

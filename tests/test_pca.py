@@ -175,6 +175,14 @@ def test_partial_fit_keeps_the_model_when_a_batch_is_bad() -> None:
     assert pca.components_ == before and pca.n_samples_ == 20
 
 
+def test_partial_fit_refuses_a_change_of_precision() -> None:
+    pca = PCA().partial_fit([[1.0, 2.0], [2.0, 3.5]])
+    pca.set_params(precision=30)
+    with pytest.raises(PurePCAError, match=r"precision changed between partial_fit calls \(float to decimal\(30\)\)"):
+        pca.partial_fit([[3.0, 1.0]])
+    assert pca.n_samples_ == 2
+
+
 def test_partial_fit_with_one_row_is_not_fitted_yet() -> None:
     pca = PCA().partial_fit([[1.0, 2.0]])
     with pytest.raises(NotFittedError, match=r"partial_fit has seen 1 sample; it needs 2"):
