@@ -74,6 +74,7 @@ __all__ = [
     "column_std",
     "correlation_matrix",
     "covariance_matrix",
+    "datasets",
     "get_context",
     "jacobi_eigh",
     "jacobi_svd",

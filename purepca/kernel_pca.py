@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import Any, Optional, Union
+from typing import Any, Iterable, Optional, Sequence
 
 from .base import Estimator
 from .conventions import SIGN_RULES, sign_flips
@@ -391,6 +391,8 @@ class KernelPCA(Estimator):
         >>> [[round(v, 12) for v in row] for row in KernelPCA(1).fit_transform([[0.0], [1.0], [3.0]])]
         [[-1.333333333333], [-0.333333333333], [1.666666666667]]
         """
+        if not isinstance(X, Sequence) and not hasattr(X, "shape") and not hasattr(X, "columns"):
+            X = [list(row) if isinstance(row, Iterable) else row for row in X]  # read a generator once
         self.fit(X)
         self._x = self.transform(X)
         return [list(r) for r in self._x]

@@ -204,6 +204,7 @@ def test_fit_never_mutates_input_and_fit_transform_equals_transform() -> None:
     Z = kp.fit_transform(X)
     assert X == before
     assert Z == kp.transform(X)
+    assert KernelPCA(4, kernel="rbf", gamma=1.0).fit_transform(row for row in X) == Z  # a generator, read once
 
 
 def test_precision_mode_agrees_with_floats() -> None:

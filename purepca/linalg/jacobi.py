@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Union
 
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar
@@ -197,7 +197,7 @@ def _cyclic_jacobi(
     """Diagonalise ``M`` in place, accumulating the rotations into the rows of ``V``."""
     n = len(M)
     sqrt = ctx.sqrt
-    zero, one = ctx.zero, ctx.one
+    zero = ctx.zero
     # Where a diagonal entry is zero the relative test cannot pass; there an
     # entry below tol·eps·‖A‖_F counts as zero (far below the backward error).
     floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
