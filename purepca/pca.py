@@ -50,6 +50,10 @@ from .projection import project, reconstruct, reconstruction_error, unwhiten, wh
 __all__ = ["PCA", "PCASummary"]
 
 SOLVERS = ("auto", "jacobi", "gram", "svd", "power")
+_UNDERFLOW = (
+    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
+    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
+)
 _PARAMS = ("n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed")
 
 
@@ -196,20 +200,32 @@ def components_for_fraction(ratios: Sequence[Scalar], fraction: Scalar) -> int:
     return min(len(ratios), count + 1)
 
 
-def _orthonormal_completion(rows: list[list[Scalar]], count: int, d: int, ctx: Context) -> list[list[Scalar]]:
-    """Extend orthonormal ``rows`` by unit vectors orthogonal to them, up to ``count``."""
-    out = [list(r) for r in rows]
-    for j in range(d):
+def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: Context) -> list[list[Scalar]]:
+    """``count`` orthonormal rows: the candidates in order, each orthogonalised
+    against those before it (Gram–Schmidt, twice) and normalised, then unit
+    vectors orthogonal to them all until there are ``count``.  Row i stays the
+    i-th candidate: should one collapse into the span of those before it, it
+    and the candidates after it are replaced by the completion."""
+    out: list[list[Scalar]] = []
+    basis = [[ctx.one if i == j else ctx.zero for i in range(d)] for j in range(d)]
+    collapsed = False
+    for is_candidate, v in [(True, c) for c in candidates] + [(False, e) for e in basis]:
         if len(out) >= count:
             break
-        v = [ctx.one if i == j else ctx.zero for i in range(d)]
+        if is_candidate and collapsed:
+            continue
+        original = ctx.norm(v)
         for _ in range(2):
             for u in out:
                 c = ctx.dot(u, v)
                 v = [a - c * b for a, b in zip(v, u)]
         nv = ctx.norm(v)
-        if nv > ctx.convert(0.5):
+        # A unit vector keeps at least half its length off a subspace it is not
+        # in, for some coordinate axis; a candidate is kept unless it collapsed.
+        if nv > (ctx.convert(1e-8) if is_candidate else ctx.half) * original:
             out.append([a / nv for a in v])
+        elif is_candidate:
+            collapsed = True
     return out
 
 
@@ -387,26 +403,30 @@ class PCA(Estimator):
             mean = column_means(M, context=ctx) if self.center else [ctx.zero] * d
             if solver == "jacobi":
                 C = covariance_matrix(M, ddof, center=self.center, context=ctx)
-                sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx) if scale else None
+                sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx, M) if scale else None
                 spectrum, comps, total = self._solve_covariance(C, sd, min(n, d), ctx)
             else:
                 # The other solvers work on the centred (scaled) data itself; the
                 # variances for scaling need only the columns, not a d x d matrix.
-                sd = self._scales(column_std(M, ddof, center=self.center, context=ctx), ctx) if scale else None
+                sd = self._scales(column_std(M, ddof, center=self.center, context=ctx), ctx, M) if scale else None
                 Z = [[(x - m) / s for x, m, s in zip(row, mean, sd)] for row in M] if sd else \
                     [[x - m for x, m in zip(row, mean)] for row in M]
                 solve = {"gram": self._solve_gram, "svd": self._solve_svd, "power": self._solve_power}[solver]
                 spectrum, comps, total = solve(Z, n, d, ddof, ctx)
+        if not total > 0 and any(max(col) != min(col) for col in zip(*M)):
+            raise PurePCAError(f"X: {_UNDERFLOW}")
         self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
         self.feature_names_in_ = self._feature_names(X)
         self._moments = None
         self._x = self._scores(M)
         return self
 
-    def _scales(self, sds: list[Scalar], ctx: Context) -> list[Scalar]:
+    def _scales(self, sds: list[Scalar], ctx: Context, M: Optional[list[list[Scalar]]] = None) -> list[Scalar]:
         """The standard deviations for ``scale=True``, refusing a constant column."""
         for j, s in enumerate(sds):
             if not s > 0:
+                if M is not None and max(row[j] for row in M) != min(row[j] for row in M):
+                    raise PurePCAError(f"X: column {j}: {_UNDERFLOW}")
                 raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
         return sds
 
@@ -430,14 +450,11 @@ class PCA(Estimator):
         mu = [v if v > 0 else ctx.zero for v in eig.values[:r]]
         ZT = [list(c) for c in zip(*Z)]
         negligible = (mu[0] if mu else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
-        comps: list[list[Scalar]] = []
-        for i in range(r):
-            if mu[i] <= negligible:
-                break
-            v = [ctx.dot(col, eig.vectors[i]) for col in ZT]  # Zᵀu
-            nv = ctx.norm(v)
-            comps.append([x / nv for x in v])
-        comps = _orthonormal_completion(comps, r, d, ctx)
+        # v = Zᵀu for the non-negligible eigenvalues, re-orthogonalised (the
+        # Gram matrix squares the condition, so small components lose
+        # orthogonality), then completed to r orthonormal rows.
+        candidates = [[ctx.dot(col, eig.vectors[i]) for col in ZT] for i in range(r) if mu[i] > negligible]
+        comps = _orthonormal_rows(candidates, r, d, ctx)
         return [m / div for m in mu], comps, ctx.sum(mu) / div
 
     def _solve_svd(

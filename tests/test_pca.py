@@ -412,6 +412,14 @@ def test_pca_rejects_bad_input(params: dict, X: list, message: str) -> None:
         PCA(**params).fit(X)
 
 
+def test_a_variance_that_underflows_is_not_called_constant() -> None:
+    tiny = [[0.0, 1.0], [1e-200, 2.0], [3e-200, 4.0]]
+    with pytest.raises(PurePCAError, match=r"X: the values differ, but their variance underflows a float"):
+        PCA().fit([[0.0], [1e-200]])
+    with pytest.raises(PurePCAError, match=r"X: column 0: the values differ, but their variance underflows"):
+        PCA(scale=True).fit(tiny)
+
+
 def test_transform_and_inverse_transform_check_shapes() -> None:
     pca = PCA(1).fit(random_data(10, 3))
     with pytest.raises(PurePCAError, match=r"X has 2 features, but PCA was fitted with 3"):

@@ -97,3 +97,49 @@ def test_as_matrix_names_the_first_bad_entry(n: int, d: int, data: st.DataObject
     X[i][j] = data.draw(bad_entries)
     with pytest.raises(PurePCAError, match=rf"X: row {i}, column {j} is "):
         as_matrix(X)
+
+
+@st.composite
+def pca_data(draw: st.DrawFn) -> list[list[float]]:
+    """2-12 rows, 1-6 columns (wide or tall), an offset and a scale, never constant."""
+    n = draw(st.integers(2, 12))
+    d = draw(st.integers(1, 6))
+    offset = draw(st.sampled_from([0.0, 3.0, -1e4, 1e8]))
+    scale = 10.0 ** draw(st.integers(-50, 50))
+    X = [[offset + draw(st.floats(-1, 1, allow_nan=False)) * scale for _ in range(d)] for _ in range(n)]
+    # Columns that vary, by more than a float's variance can resolve (below
+    # ~1e-154 the variance underflows: that has its own test).
+    hypothesis.assume(all(1e-140 < max(col) - min(col) for col in zip(*X)))
+    return X
+
+
+@SETTINGS
+@given(pca_data(), st.sampled_from(["jacobi", "gram", "svd"]), st.booleans(), st.booleans())
+def test_pca_properties(X: list[list[float]], solver: str, scale: bool, whiten: bool) -> None:
+    import warnings
+
+    from purepca import PCA
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate spectra are legal input here
+        pca = PCA(solver=solver, scale=scale, whiten=whiten).fit(X)
+    k, d = pca.n_components_, len(X[0])
+    assert k == min(len(X), d)
+    ev = pca.explained_variance_
+    assert all(v >= 0 for v in ev) and all(a >= b for a, b in zip(ev, ev[1:]))
+    assert math.fsum(pca.explained_variance_ratio_) <= 1 + 1e-12
+    W = pca.components_
+    for i in range(k):
+        for j in range(k):
+            g = math.fsum(a * b for a, b in zip(W[i], W[j]))
+            assert abs(g - (1.0 if i == j else 0.0)) < 1e-9
+    # With every component kept, inverse_transform undoes transform, to
+    # within rounding of the data's size (normwise: a column far smaller than
+    # the others is only as accurate as the whole; scaled columns are
+    # compared on their own scale).
+    back = pca.inverse_transform(pca.transform(X))
+    sizes = [max(abs(v) for v in col) for col in zip(*X)]
+    overall = max(sizes)
+    for j, col in enumerate(zip(*X)):
+        size = sizes[j] if scale else overall
+        assert all(abs(row[j] - x) <= 1e-8 * size for row, x in zip(back, col))
