@@ -401,6 +401,15 @@ class PCA(Estimator):
         _divisor(n, ddof, ctx)
         with ctx.local():
             mean = column_means(M, context=ctx) if self.center else [ctx.zero] * d
+            # Data whose spread is near overflow or underflow (beyond about
+            # 1e±146) are scaled by a power of two, exactly, as LAPACK's drivers
+            # do; the variances are scaled back at the end.
+            e = 0
+            if ctx.needs_scaling:
+                e = ctx.scale_exponent(max(abs(x - m) for row in M for x, m in zip(row, mean)))
+            if e:
+                M = [[ctx.ldexp(x, -e) for x in row] for row in M]
+                mean = [ctx.ldexp(m, -e) for m in mean]
             if solver == "jacobi":
                 C = covariance_matrix(M, ddof, center=self.center, context=ctx)
                 sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx, M) if scale else None
@@ -415,10 +424,10 @@ class PCA(Estimator):
                 spectrum, comps, total = solve(Z, n, d, ddof, ctx)
         if not total > 0 and any(max(col) != min(col) for col in zip(*M)):
             raise PurePCAError(f"X: {_UNDERFLOW}")
-        self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
+        self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total, e)
         self.feature_names_in_ = self._feature_names(X)
         self._moments = None
-        self._x = self._scores(M)
+        self._x = self._scores([[ctx.ldexp(x, e) for x in row] for row in M] if e else M)
         return self
 
     def _scales(self, sds: list[Scalar], ctx: Context, M: Optional[list[list[Scalar]]] = None) -> list[Scalar]:
@@ -497,12 +506,21 @@ class PCA(Estimator):
         spectrum: list[Scalar],
         comps: list[list[Scalar]],
         total: Scalar,
+        scale_exp: int = 0,
     ) -> None:
-        """Signs, choice of k, ratios and noise variance; then store everything."""
+        """Signs, choice of k, ratios and noise variance; then store everything.
+
+        ``mean``, ``sd``, ``spectrum`` and ``total`` are of the data divided by
+        ``2**scale_exp``; they are scaled back here (a variance that cannot be
+        represented becomes inf or 0; the components and ratios are unaffected).
+        """
         r = min(n, d)
         with ctx.local():
             if not total > 0:
-                raise PurePCAError("X: every feature is constant (total variance 0); there are no principal components")
+                raise PurePCAError(
+                    "X: every feature is constant (total variance 0), or varies by so little (below about "
+                    "1e-154) that its variance underflows a float; there are no principal components"
+                )
             comps = apply_sign_rule(comps, sign)
             ratios = [v / total for v in spectrum]
             nc = self.n_components
@@ -522,8 +540,14 @@ class PCA(Estimator):
             else:
                 noise = ctx.zero
             div = ctx.convert(n - ddof)
-            singular = [ctx.sqrt(v * div) for v in spectrum[:k]]
+            e = scale_exp
+            singular = [_unscale(ctx.sqrt(v * div), e, ctx) for v in spectrum[:k]]
+            roots = [_unscale(ctx.sqrt(v), e, ctx) for v in spectrum[:k]]
             self._report_degenerate([ctx.to_float(v) for v in spectrum], k)
+            spectrum = [_unscale(v, 2 * e, ctx) for v in spectrum]
+            noise = _unscale(noise, 2 * e, ctx)
+            mean = [_unscale(m, e, ctx) for m in mean]
+            sd = [_unscale(s, e, ctx) for s in sd] if sd is not None else None
         f = ctx.to_float
         self._ctx = ctx
         self._convention = conv
@@ -533,6 +557,7 @@ class PCA(Estimator):
         self._mean = mean
         self._sd = sd
         self._variance = spectrum[:k]
+        self._roots = roots
         self._components = comps[:k]
         self._noise = noise
         self.components_ = [[f(x) for x in v] for v in comps[:k]]
@@ -692,7 +717,7 @@ class PCA(Estimator):
         ctx = self._ctx
         Z = project(M, self._components, self._mean, self._sd, context=ctx)
         if self.whiten:
-            Z = whiten(Z, self._variance, context=ctx)
+            Z = whiten(Z, self._roots, context=ctx)
         f = ctx.to_float
         return [[f(v) for v in row] for row in Z]
 
@@ -709,7 +734,7 @@ class PCA(Estimator):
         if len(S[0]) != self.n_components_:
             raise PurePCAError(f"Z has {len(S[0])} columns, but PCA has {self.n_components_} components")
         if self.whiten:
-            S = unwhiten(S, self._variance, context=ctx)
+            S = unwhiten(S, self._roots, context=ctx)
         X = reconstruct(S, self._components, self._mean, self._sd, context=ctx)
         f = ctx.to_float
         return [[f(v) for v in row] for row in X]
@@ -743,8 +768,7 @@ class PCA(Estimator):
     def sdev(self) -> list[float]:
         """Standard deviations of the components (R's ``sdev``): ``sqrt(explained_variance_)``."""
         self._fitted()
-        with self._ctx.local():
-            return [self._ctx.to_float(self._ctx.sqrt(v)) for v in self._variance]
+        return [self._ctx.to_float(s) for s in self._roots]
 
     @property
     def rotation(self) -> list[list[float]]:
@@ -785,7 +809,7 @@ class PCA(Estimator):
         ctx = self._ctx
         W = self._components
         if self.whiten:
-            W = [[x * ctx.sqrt(v) for x in w] for w, v in zip(W, self._variance)]
+            W = [[x * s for x in w] for w, s in zip(W, self._roots)]
         diff = [v - self._noise if v > self._noise else ctx.zero for v in self._variance]
         return W, diff
 
@@ -886,6 +910,16 @@ class PCA(Estimator):
         """
         values = self.score_samples(X)
         return math.fsum(values) / len(values)
+
+
+def _unscale(x: Scalar, e: int, ctx: Context) -> Scalar:
+    """``x·2**e``; inf when that overflows a float (the honest answer)."""
+    if not e:
+        return x
+    try:
+        return ctx.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _pi(ctx: Context) -> Scalar:

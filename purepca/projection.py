@@ -4,7 +4,7 @@ With centre ``μ``, column scales ``s`` (1 when not scaling) and components
 ``W`` (k x d, orthonormal rows), a row ``x`` has
 
 * scores             ``z = W·((x - μ) / s)``                      (``project``)
-* whitened scores    ``z_j / sqrt(λ_j)``                          (``whiten``)
+* whitened scores    ``z_j / σ_j`` with ``σ_j = sqrt(λ_j)``        (``whiten``)
 * reconstruction     ``x̂ = (Wᵀ·z)·s + μ``                          (``reconstruct``)
 * error              ``mean over rows of ‖x - x̂‖²``               (``reconstruction_error``)
 
@@ -90,35 +90,35 @@ def reconstruct(
         return out
 
 
-def _clipped_roots(variances: Sequence[Scalar], ctx: Context) -> list[Scalar]:
-    """``sqrt(v)``, at least ``eps`` (scikit-learn's clipping)."""
-    roots = [ctx.sqrt(v) if v > 0 else ctx.zero for v in variances]
-    return [r if r > ctx.eps else ctx.eps for r in roots]
+def _clipped(deviations: Sequence[Scalar], ctx: Context) -> list[Scalar]:
+    """The standard deviations, at least ``eps`` (scikit-learn's clipping)."""
+    return [s if s > ctx.eps else ctx.eps for s in deviations]
 
 
-def whiten(scores: Rows, variances: Sequence[Scalar], *, context: Context = FLOAT) -> list[list[Scalar]]:
-    """Divide score column j by ``sqrt(variances[j])``, clipped below at the
-    context's ``eps`` (as scikit-learn does), so a zero-variance component
-    gives large but finite values instead of a division by zero.
+def whiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = FLOAT) -> list[list[Scalar]]:
+    """Divide score column j by ``deviations[j]`` (the component's standard
+    deviation ``sqrt(λ_j)``), clipped below at the context's ``eps`` as
+    scikit-learn does, so a zero-variance component gives large but finite
+    values instead of a division by zero.
 
-    >>> whiten([[2.0, 3.0]], [4.0, 9.0])
+    >>> whiten([[2.0, 3.0]], [2.0, 3.0])
     [[1.0, 1.0]]
     """
     ctx = context
     with ctx.local():
-        roots = _clipped_roots(variances, ctx)
+        roots = _clipped(deviations, ctx)
         return [[a / r for a, r in zip(z, roots)] for z in scores]
 
 
-def unwhiten(scores: Rows, variances: Sequence[Scalar], *, context: Context = FLOAT) -> list[list[Scalar]]:
+def unwhiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = FLOAT) -> list[list[Scalar]]:
     """The inverse of :func:`whiten` (with the same clipping).
 
-    >>> unwhiten([[1.0, 1.0]], [4.0, 9.0])
+    >>> unwhiten([[1.0, 1.0]], [2.0, 3.0])
     [[2.0, 3.0]]
     """
     ctx = context
     with ctx.local():
-        roots = _clipped_roots(variances, ctx)
+        roots = _clipped(deviations, ctx)
         return [[a * r for a, r in zip(z, roots)] for z in scores]
 
 

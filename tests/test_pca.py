@@ -412,12 +412,33 @@ def test_pca_rejects_bad_input(params: dict, X: list, message: str) -> None:
         PCA(**params).fit(X)
 
 
+@pytest.mark.parametrize("solver", ["jacobi", "gram", "svd"])
+@pytest.mark.parametrize("factor", [1e160, 1e-200])
+def test_data_near_overflow_or_underflow(solver: str, factor: float) -> None:
+    # The data are scaled by a power of two before anything is squared, as
+    # LAPACK's drivers do: components, ratios and scores are those of the
+    # unscaled data; only variances that no float can hold become inf or 0.
+    base = [[1.0, 2.0], [2.0, 3.5], [3.0, 1.0], [0.5, 0.2]]
+    X = [[factor * x for x in row] for row in base]
+    ref = PCA(solver=solver).fit(base)
+    pca = PCA(solver=solver).fit(X)
+    for u, v in zip(pca.components_, ref.components_):
+        assert rel_close(u, v, 1e-14)
+    assert rel_close(pca.explained_variance_ratio_, ref.explained_variance_ratio_, 1e-14)
+    assert rel_close(pca.singular_values_, [s * factor for s in ref.singular_values_], 1e-14)
+    assert rel_close(pca.sdev, [s * factor for s in ref.sdev], 1e-14)
+    assert pca.explained_variance_ == ([math.inf, math.inf] if factor > 1 else [0.0, 0.0])
+    for a, b in zip(pca.transform(X), ref.transform(base)):
+        assert rel_close(a, [x * factor for x in b], 1e-13)
+    for a, b in zip(pca.inverse_transform(pca.transform(X)), X):
+        assert rel_close(a, b, 1e-13)
+
+
 def test_a_variance_that_underflows_is_not_called_constant() -> None:
-    tiny = [[0.0, 1.0], [1e-200, 2.0], [3e-200, 4.0]]
-    with pytest.raises(PurePCAError, match=r"X: the values differ, but their variance underflows a float"):
-        PCA().fit([[0.0], [1e-200]])
     with pytest.raises(PurePCAError, match=r"X: column 0: the values differ, but their variance underflows"):
-        PCA(scale=True).fit(tiny)
+        PCA(scale=True).fit([[0.0, 1.0], [1e-200, 2.0], [3e-200, 4.0]])
+    with pytest.raises(PurePCAError, match=r"or varies by so little \(below about 1e-154\) that its variance underflows"):
+        PCA().fit_stream([[0.0], [1e-200]])  # the streaming moments are not rescaled
 
 
 def test_transform_and_inverse_transform_check_shapes() -> None:
