@@ -134,7 +134,12 @@ def kernel_function(
     if name == "rbf":
         if fast:
             dist = math.dist  # C loop, accurate to about an ulp
-            return lambda x, y: math.exp(-g * dist(x, y) ** 2)
+
+            def rbf(x: Row, y: Row) -> Scalar:
+                r = dist(x, y)
+                return math.exp(-g * r * r)  # r * r may be inf (exp gives 0); r ** 2 would raise
+
+            return rbf
         return lambda x, y: ctx.exp(-g * ctx.sum((a - b) * (a - b) for a, b in zip(x, y)))
     if name == "laplacian":
         return lambda x, y: ctx.exp(-g * ctx.sum(abs(a - b) for a, b in zip(x, y)))
@@ -143,7 +148,8 @@ def kernel_function(
         nx, ny = ctx.norm(x), ctx.norm(y)
         if nx == 0 or ny == 0:
             return ctx.zero
-        return dot(x, y) / (nx * ny)
+        # Normalise first: x·y itself may overflow where the cosine cannot.
+        return dot([a / nx for a in x], [b / ny for b in y])
 
     return cosine
 
@@ -177,13 +183,22 @@ def kernel_matrix(
     with ctx.local():
         k = kernel_function(kernel, d, gamma=gamma, degree=degree, coef0=coef0, context=ctx)
         if B is not None:
-            return [[k(x, y) for y in B] for x in A]
-        n = len(A)
-        K = [[ctx.zero] * n for _ in range(n)]
-        for i in range(n):
-            xi, Ki = A[i], K[i]
-            for j in range(i, n):
-                Ki[j] = K[j][i] = k(xi, A[j])
+            K = [[k(x, y) for y in B] for x in A]
+        else:
+            n = len(A)
+            K = [[ctx.zero] * n for _ in range(n)]
+            for i in range(n):
+                xi, Ki = A[i], K[i]
+                for j in range(i, n):
+                    Ki[j] = K[j][i] = k(xi, A[j])
+        if isinstance(ctx, FloatContext):
+            for i, row in enumerate(K):
+                if not all(map(math.isfinite, row)):
+                    j = next(j for j, v in enumerate(row) if not math.isfinite(v))
+                    raise PurePCAError(
+                        f"the kernel value k(X[{i}], {'Y' if B is not None else 'X'}[{j}]) = {row[j]!r} overflows a float; "
+                        "scale the data down (or use precision=N for decimal arithmetic)"
+                    )
         return K
 
 

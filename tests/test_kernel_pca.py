@@ -254,6 +254,17 @@ def test_transform_checks_shapes_and_fitting() -> None:
         lin.inverse_transform([[1.0, 2.0]])
 
 
+def test_kernels_near_overflow() -> None:
+    X = [[1e160 * a, 1e160 * b] for a, b in [(1, 2), (2, 3.5), (3, 1), (0.5, 0.2)]]
+    with pytest.raises(PurePCAError, match=r"the kernel value k\(X\[0\], X\[0\]\) = inf overflows a float; scale the data down"):
+        KernelPCA().fit(X)
+    # Distances that overflow give rbf values of 0, not an error; cosines never overflow.
+    assert KernelPCA(kernel="rbf").fit(X).n_components_ == 3
+    small = [[a, b] for a, b in [(1, 2), (2, 3.5), (3, 1), (0.5, 0.2)]]
+    big = KernelPCA(kernel="cosine").fit(X).eigenvalues_
+    assert all(abs(a - b) < 1e-14 for a, b in zip(big, KernelPCA(kernel="cosine").fit(small).eigenvalues_))
+
+
 def test_callable_kernel() -> None:
     def k(x: list[float], y: list[float]) -> float:
         return sum(a * b for a, b in zip(x, y))
