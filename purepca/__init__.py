@@ -8,7 +8,9 @@ float answer or a 50-digit reference (``precision=50`` / ``DecimalContext``).
 ``covariance_matrix``      two-pass covariance with compensated sums
 ``correlation_matrix``     correlation of the columns
 ``Moments``                streaming (mergeable) mean and covariance
+``eigh``                   symmetric eigenproblem: Jacobi or tridiagonal QL
 ``jacobi_eigh``            symmetric eigenproblem by cyclic Jacobi
+``tridiagonal_eigh``       Householder + implicit QL (large formed matrices)
 ``jacobi_svd``             one-sided Jacobi SVD (accurate PCA of collinear data)
 ``power_iteration``        top eigenpairs one by one (for teaching)
 ``subspace_iteration``     top-k eigenpairs, matrix-free
@@ -37,6 +39,8 @@ from .covariance import (
     standardize,
 )
 from .errors import ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError
+from .linalg.eigen import eigh
+from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix, transpose
 from . import datasets
@@ -66,6 +70,7 @@ __all__ = [
     "PCASummary",
     "PurePCAError",
     "SVDResult",
+    "TridiagonalStep",
     "as_matrix",
     "center",
     "center_kernel",
@@ -75,6 +80,7 @@ __all__ = [
     "correlation_matrix",
     "covariance_matrix",
     "datasets",
+    "eigh",
     "get_context",
     "jacobi_eigh",
     "jacobi_svd",
@@ -83,4 +89,5 @@ __all__ = [
     "standardize",
     "subspace_iteration",
     "transpose",
+    "tridiagonal_eigh",
 ]

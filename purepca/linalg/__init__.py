@@ -1,4 +1,4 @@
-"""The linear-algebra layer: plain-list matrices, Jacobi, power and subspace iteration.
+"""The linear-algebra layer: plain-list matrices, Jacobi, tridiagonal QL, power and subspace iteration.
 
 Nothing here knows about statistics.
 
@@ -7,6 +7,7 @@ Nothing here knows about statistics.
 [3.0, 2.0]
 """
 
+from .eigen import eigh
 from .jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
 from .matrix import (
     as_matrix,
@@ -21,15 +22,18 @@ from .matrix import (
     norm_fro,
     transpose,
 )
+from .tridiagonal import TridiagonalStep, tridiagonal_eigh
 
 __all__ = [
     "EighResult",
     "JacobiStep",
     "SVDResult",
+    "TridiagonalStep",
     "as_matrix",
     "as_symmetric",
     "as_vector",
     "dot",
+    "eigh",
     "identity",
     "jacobi_eigh",
     "jacobi_svd",
@@ -39,4 +43,5 @@ __all__ = [
     "norm_1",
     "norm_fro",
     "transpose",
+    "tridiagonal_eigh",
 ]

@@ -176,19 +176,29 @@ def jacobi_eigh(
     if not isinstance(max_sweeps, int) or max_sweeps < 1:
         raise PurePCAError(f"max_sweeps must be a positive int, got {max_sweeps!r}")
     M = as_symmetric(A, name="A", context=ctx, rtol=symmetry_rtol)
-    n = len(M)
     with ctx.local():
-        V = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
-        if n <= 1:
-            return EighResult([row[0] for row in M], V, 0, 0)
-        scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
-        if scale:
-            M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
-        tol_ = ctx.eps if tol is None else ctx.convert(tol)
-        sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
-        diag = [ctx.ldexp(M[i][i], scale) for i in range(n)]
-        order = sorted(range(n), key=diag.__getitem__, reverse=True)
-        return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
+        return _jacobi_eigh(M, tol, max_sweeps, ctx, trace)
+
+
+def _jacobi_eigh(
+    M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace
+) -> EighResult:
+    """The worker behind :func:`jacobi_eigh`: M validated (and ours to change),
+    inside ``ctx.local()``."""
+    n = len(M)
+    V = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
+    if n <= 1:
+        return EighResult([row[0] for row in M], V, 0, 0)
+    scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
+    if scale:
+        M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
+    else:
+        M = [list(row) for row in M]
+    tol_ = ctx.eps if tol is None else ctx.convert(tol)
+    sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
+    diag = [ctx.ldexp(M[i][i], scale) for i in range(n)]
+    order = sorted(range(n), key=diag.__getitem__, reverse=True)
+    return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
 
 
 def _cyclic_jacobi(
