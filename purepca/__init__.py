@@ -14,6 +14,7 @@ float answer or a 50-digit reference (``precision=50`` / ``DecimalContext``).
 ``jacobi_svd``             one-sided Jacobi SVD (accurate PCA of collinear data)
 ``power_iteration``        top eigenpairs one by one (for teaching)
 ``subspace_iteration``     top-k eigenpairs, matrix-free
+``lanczos``                top-k eigenpairs by block Lanczos, matrix-free
 ``DecimalContext``         arithmetic at N significant digits
 =========================  ====================================================
 
@@ -44,6 +45,7 @@ from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix, transpose
 from . import datasets
+from .linalg.krylov import lanczos
 from .linalg.power import IterationResult, power_iteration, subspace_iteration
 from .numeric import FLOAT, Context, DecimalContext, FloatContext, get_context
 from .kernel_pca import KernelPCA, NonPSDKernelWarning
@@ -85,6 +87,7 @@ __all__ = [
     "jacobi_eigh",
     "jacobi_svd",
     "kernel_matrix",
+    "lanczos",
     "power_iteration",
     "standardize",
     "subspace_iteration",

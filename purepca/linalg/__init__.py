@@ -1,4 +1,5 @@
-"""The linear-algebra layer: plain-list matrices, Jacobi, tridiagonal QL, power and subspace iteration.
+"""The linear-algebra layer: plain-list matrices, Jacobi, tridiagonal QL, Lanczos, power and
+subspace iteration.
 
 Nothing here knows about statistics.
 
@@ -9,6 +10,7 @@ Nothing here knows about statistics.
 
 from .eigen import eigh
 from .jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
+from .krylov import lanczos
 from .matrix import (
     as_matrix,
     as_symmetric,
@@ -37,6 +39,7 @@ __all__ = [
     "identity",
     "jacobi_eigh",
     "jacobi_svd",
+    "lanczos",
     "matmul",
     "matvec",
     "max_abs",
