@@ -12,7 +12,8 @@ from typing import Optional, Sequence
 
 from . import __version__
 from .datasets import toy_data
-from .pca import PCA, _r_decimals, format_table
+from .pca import PCA
+from .report import _r_decimals, format_table
 
 __all__ = ["main"]
 
@@ -29,7 +30,7 @@ def demo(precision: Optional[int] = None) -> str:
     Standard deviations (1, .., p=2):
     [1] 1.1331495 0.2215477
     <BLANKLINE>
-    Rotation (n x k) = (2 x 2), solver jacobi; the sign of each column is arbitrary, as in R:
+    Rotation (n x k) = (2 x 2), solver covariance; the sign of each column is arbitrary, as in R:
              PC1        PC2
     x1 0.6778734  0.7351787
     x2 0.7351787 -0.6778734

@@ -36,6 +36,7 @@ scaled by a power of two before squaring and unscaled after.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
@@ -80,17 +81,36 @@ def _divisor(n: int, ddof: Number, ctx: Context) -> Scalar:
     return ctx.convert(n) - ctx.convert(ddof)
 
 
-def _centred_columns(
-    cols: Sequence[Sequence[Scalar]], ctx: Context
-) -> tuple[list[Scalar], list[list[Scalar]], list[Scalar], list[int]]:
-    """Means, centred (and power-of-two scaled) columns, their sums, and the scale exponents.
+@dataclass
+class Centred:
+    """Columns centred about their rounded means, with what that rounding left.
 
-    The returned means include the first-order correction ``Σc/n``; the
-    centred columns are relative to the *rounded* mean, which is why their
-    sums are returned too.
+    ``hi[j]`` is the rounded mean the column was centred about and ``lo[j]``
+    the mean of what remained, ``Σ(x - hi)/n``: the rounding error of ``hi``,
+    so that ``hi + lo`` is the mean to about twice the working precision.
+    ``cols[j]`` holds ``x - hi[j]`` scaled by ``2**-exps[j]`` (a power of two
+    chosen so that squares neither overflow nor underflow) and ``sums[j]``
+    its sum, in the same scale.
     """
+
+    hi: list[Scalar]
+    lo: list[Scalar]
+    cols: list[list[Scalar]]
+    sums: list[Scalar]
+    exps: list[int]
+
+    @property
+    def means(self) -> list[Scalar]:
+        """The means rounded once: ``hi + lo``."""
+        return [h + l for h, l in zip(self.hi, self.lo)]
+
+
+def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
+    """Centre each column about its exactly rounded mean (``fsum``/n), scaled
+    by a power of two where its spread is near overflow or underflow."""
     n = ctx.convert(len(cols[0]))
-    means: list[Scalar] = []
+    hi: list[Scalar] = []
+    lo: list[Scalar] = []
     centred: list[list[Scalar]] = []
     sums: list[Scalar] = []
     exps: list[int] = []
@@ -101,26 +121,29 @@ def _centred_columns(
         if e:
             c = [ctx.ldexp(x, -e) for x in c]
         s = ctx.sum(c)
-        means.append(m + ctx.ldexp(s, e) / n)
+        hi.append(m)
+        lo.append(ctx.ldexp(s, e) / n)
         centred.append(c)
         sums.append(s)
         exps.append(e)
-    return means, centred, sums, exps
+    return Centred(hi, lo, centred, sums, exps)
 
 
-def _scatter(
-    cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Optional[Scalar] = None
-) -> tuple[list[Scalar], list[list[Scalar]]]:
-    """Column means and the centred cross-product matrix ``Σ (x - x̄)(x - x̄)ᵀ``.
+def _cross_products(
+    c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0
+) -> list[list[Scalar]]:
+    """``Σ (x - x̄)(x - x̄)ᵀ`` (divided by ``divisor`` when given) from centred
+    columns, with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``.
 
-    With a ``divisor`` the matrix is divided by it *before* the power-of-two
-    scaling is undone, so a covariance that fits in a float never overflows on
-    the way.
+    The division comes *before* the power-of-two scaling is undone, so a
+    covariance that fits in a float never overflows on the way.  ``gram``
+    computes the inner products (default ``ctx.gram``; a parallel one may
+    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).
     """
-    means, centred, sums, exps = _centred_columns(cols, ctx)
-    n = ctx.convert(len(cols[0]))
-    d = len(cols)
-    G = ctx.gram(centred)
+    n = ctx.convert(len(c.cols[0]))
+    d = len(c.cols)
+    sums, exps = c.sums, c.exps
+    G = (gram or ctx.gram)(c.cols)
     S = [[ctx.zero] * d for _ in range(d)]
     for i in range(d):
         si, ei = sums[i], exps[i]
@@ -129,11 +152,20 @@ def _scatter(
             v = G[i][j] - si * sums[j] / n
             if divisor is not None:
                 v = v / divisor
-            if ei or exps[j]:
-                v = ctx.ldexp(v, ei + exps[j])
+            if ei or exps[j] or shift:
+                v = ctx.ldexp(v, ei + exps[j] - shift)
             row[j] = v
             S[j][i] = v
-    return means, S
+    return S
+
+
+def _scatter(
+    cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Optional[Scalar] = None
+) -> tuple[list[Scalar], list[list[Scalar]]]:
+    """Column means and the centred cross-product matrix ``Σ (x - x̄)(x - x̄)ᵀ``
+    (divided by ``divisor`` when given)."""
+    c = _centred_columns(cols, ctx)
+    return c.means, _cross_products(c, ctx, divisor)
 
 
 def _raw_scatter(cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Scalar) -> list[list[Scalar]]:
@@ -153,7 +185,7 @@ def column_means(X: Any, *, context: Context = FLOAT) -> list[Scalar]:
     ctx = context
     M = as_matrix(X, context=ctx)
     with ctx.local():
-        return _centred_columns(list(zip(*M)), ctx)[0]
+        return _centred_columns(list(zip(*M)), ctx).means
 
 
 def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context = FLOAT) -> list[list[Scalar]]:
@@ -166,7 +198,7 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
     M = as_matrix(X, context=ctx)
     with ctx.local():
         if means is None:
-            mu = _centred_columns(list(zip(*M)), ctx)[0]
+            mu = _centred_columns(list(zip(*M)), ctx).means
         else:
             if len(means) != len(M[0]):
                 raise PurePCAError(f"means: {len(means)} values for {len(M[0])} columns")
@@ -185,19 +217,20 @@ def column_variances(X: Any, ddof: Number = 1, *, center: bool = True, context: 
     """
     ctx = context
     with ctx.local():
-        return [ctx.ldexp(v, 2 * e) for v, e in _scaled_variances(X, ddof, center, ctx)]
+        return [ctx.ldexp(v, 2 * e) for v, e in _scaled_variances(as_matrix(X, context=ctx), ddof, center, ctx)]
 
 
-def _scaled_variances(X: Any, ddof: Number, center: bool, ctx: Context) -> list[tuple[Scalar, int]]:
-    """Per column, ``(v, e)`` with the variance ``v·4**e``: scaled by a power of
-    two so that neither the squares nor a standard deviation overflow."""
-    M = as_matrix(X, context=ctx)
+def _scaled_variances(M: list[list[Scalar]], ddof: Number, center: bool, ctx: Context) -> list[tuple[Scalar, int]]:
+    """Per column of the validated M, ``(v, e)`` with the variance ``v·4**e``:
+    scaled by a power of two so that neither the squares nor a standard
+    deviation overflow."""
     with ctx.local():
         div = _divisor(len(M), ddof, ctx)
         cols = list(zip(*M))
         n = ctx.convert(len(M))
         if center:
-            _, centred, sums, exps = _centred_columns(cols, ctx)
+            cc = _centred_columns(cols, ctx)
+            centred, sums, exps = cc.cols, cc.sums, cc.exps
         else:
             exps = [ctx.scale_exponent(max(map(abs, c))) if ctx.needs_scaling else 0 for c in cols]
             centred = [[ctx.ldexp(x, -e) for x in c] for c, e in zip(cols, exps)]
@@ -217,9 +250,13 @@ def column_std(X: Any, ddof: Number = 1, *, center: bool = True, context: Contex
     >>> [round(s / 1e200, 12) for s in column_std([[1e200], [3e200]])]  # squares would overflow
     [1.414213562373]
     """
-    ctx = context
+    return _column_std(as_matrix(X, context=context), ddof, center, context)
+
+
+def _column_std(M: list[list[Scalar]], ddof: Number, center: bool, ctx: Context) -> list[Scalar]:
+    """The worker behind :func:`column_std`, on validated rows."""
     with ctx.local():
-        return [ctx.ldexp(ctx.sqrt(v), e) for v, e in _scaled_variances(X, ddof, center, ctx)]
+        return [ctx.ldexp(ctx.sqrt(v), e) for v, e in _scaled_variances(M, ddof, center, ctx)]
 
 
 def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[list[Scalar]]:
@@ -236,14 +273,14 @@ def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[l
     """
     ctx = context
     M = as_matrix(X, context=ctx)
-    sd = column_std(M, ddof, context=ctx)
+    sd = _column_std(M, ddof, True, ctx)
     for j, s in enumerate(sd):
         if s == 0:
             raise PurePCAError(
                 f"X: column {j} is constant (standard deviation 0); it cannot be scaled to unit variance"
             )
     with ctx.local():
-        mu = _centred_columns(list(zip(*M)), ctx)[0]
+        mu = _centred_columns(list(zip(*M)), ctx).means
         return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
 
 

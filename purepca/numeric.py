@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import decimal
+import itertools
 import math
 import operator
 import sys
@@ -109,6 +110,19 @@ class Context:
         """Inner product ``sum(a[i] * b[i])`` with a compensated sum."""
         raise NotImplementedError
 
+    def pi(self) -> Scalar:  # pragma: no cover - abstract
+        """π in this context."""
+        raise NotImplementedError
+
+    def dots(self, vectors: Iterable[Sequence[Scalar]], v: Sequence[Scalar]) -> list[Scalar]:
+        """``[u·v for u in vectors]``: a matrix-vector product when the vectors are rows.
+
+        >>> DecimalContext(20).dots([[1, 2], [3, 4]], [1, 1])
+        [Decimal('3'), Decimal('7')]
+        """
+        dot = self.dot
+        return [dot(u, v) for u in vectors]
+
     def gram(self, vectors: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
         """All inner products ``G[i][j] = vectors[i]·vectors[j]`` (a symmetric matrix).
 
@@ -116,11 +130,13 @@ class Context:
         [[5.0, 11.0], [11.0, 25.0]]
         """
         k = len(vectors)
-        dot = self.dot
+        dots = self.dots
         G = [[self.zero] * k for _ in range(k)]
         for i in range(k):
-            for j in range(i, k):
-                G[i][j] = G[j][i] = dot(vectors[i], vectors[j])
+            Gi = G[i]
+            for j, v in enumerate(dots(vectors[i:], vectors[i]), start=i):
+                Gi[j] = v
+                G[j][i] = v
         return G
 
     def local(self) -> contextlib.AbstractContextManager[Any]:
@@ -204,12 +220,31 @@ def _dot2(a: Sequence[float], b: Sequence[float]) -> float:
     return result
 
 
+def _fsum_dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
+    """``fsum`` of the products for each vector, with no Python frame per product."""
+    return list(map(math.fsum, map(map, itertools.repeat(operator.mul), vectors, itertools.repeat(v))))
+
+
+def _best_dots() -> Callable[[Iterable[Sequence[float]], Sequence[float]], list[float]]:
+    dot = _best_dot()
+    if dot is _fsum_dot:
+        return _fsum_dots
+
+    def dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
+        return list(map(dot, vectors, itertools.repeat(v)))
+
+    return dots
+
+
 def _best_dot() -> Callable[[Sequence[float], Sequence[float]], float]:
     if hasattr(math, "sumprod"):  # Python 3.12+: accurate and in C
         return getattr(math, "sumprod")  # type: ignore[no-any-return]
     if sys.implementation.name == "pypy":
         return _dot2
     return _fsum_dot
+
+
+_dots = _best_dots()
 
 
 class FloatContext(Context):
@@ -241,6 +276,15 @@ class FloatContext(Context):
     #: ``math.sumprod`` on 3.12+, Dot2 on PyPy, ``fsum`` of products otherwise.
     dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(_best_dot())  # type: ignore[assignment]
 
+    def dots(self, vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
+        """``[u·v for u in vectors]``, each a compensated dot, in one C-level loop
+        per product where the interpreter allows.
+
+        >>> FLOAT.dots([[1e16, 1.0, -1e16], [3.0, 4.0, 0.0]], [1.0, 1.0, 1.0])
+        [1.0, 7.0]
+        """
+        return _dots(vectors, v)
+
     def norm(self, v: Sequence[Scalar]) -> Scalar:
         """Euclidean norm by :func:`math.hypot`, which scales internally (no overflow).
 
@@ -248,6 +292,14 @@ class FloatContext(Context):
         True
         """
         return math.hypot(*v)
+
+    def pi(self) -> float:
+        """``math.pi``.
+
+        >>> FLOAT.pi() == math.pi
+        True
+        """
+        return math.pi
 
     def convert(self, x: Any) -> float:
         """Return ``x`` as a float.
@@ -346,6 +398,30 @@ class DecimalContext(Context):
     def exp(self, x: Scalar) -> Decimal:
         """Correctly rounded exponential at this precision."""
         return self._context.exp(x)
+
+    def pi(self) -> Decimal:
+        """π by Machin's formula ``16·atan(1/5) - 4·atan(1/239)``, summed with
+        ten guard digits and rounded once.
+
+        >>> str(DecimalContext(30).pi())
+        '3.14159265358979323846264338328'
+        """
+        with decimal.localcontext(self._guarded) as g:
+            tiny = Decimal(1).scaleb(-g.prec - 2)
+
+            def arctan_inv(x: int) -> Decimal:
+                x2 = Decimal(x * x)
+                term = Decimal(1) / Decimal(x)
+                total, k = term, 1
+                while term > tiny:
+                    term = term / x2
+                    piece = term / Decimal(2 * k + 1)
+                    total = total - piece if k % 2 else total + piece
+                    k += 1
+                return total
+
+            value = 16 * arctan_inv(5) - 4 * arctan_inv(239)
+        return self._context.plus(value)
 
     def sum(self, values: Iterable[Scalar]) -> Decimal:
         """Sum with ten guard digits, rounded once at the end."""

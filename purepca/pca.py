@@ -34,199 +34,32 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .base import Estimator
-from .covariance import Moments, _divisor, column_means, column_std, covariance_matrix
+from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
+from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
 from .errors import DegenerateEigenvalueWarning, NotFittedError, PurePCAError
-from .linalg.jacobi import jacobi_eigh, jacobi_svd
+from .linalg.cholesky import _spd_inverse
+from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
-from .linalg.power import subspace_iteration
-from .numeric import Context, DecimalContext, Scalar, get_context
-from .projection import project, reconstruct, reconstruction_error, unwhiten, whiten
+from .numeric import Context, Scalar, get_context
+from .parallel import check_n_jobs, parallel_gram
+from .projection import _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
+from .report import PCASummary, format_table
+from .selection import components_for_fraction, infer_dimension
+from .solvers import Spectrum, choose_solver, solve_covariance, solve_gram, solve_krylov, solve_power, solve_svd
 
-__all__ = ["PCA", "PCASummary"]
+__all__ = ["PCA", "PCASummary", "format_table"]
 
-SOLVERS = ("auto", "jacobi", "gram", "svd", "power")
+SOLVERS = ("auto", "covariance", "jacobi", "gram", "svd", "krylov", "power")
 _UNDERFLOW = (
     "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
     "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
 )
-_PARAMS = ("n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed")
-
-
-@dataclass(frozen=True)
-class PCASummary:
-    """The importance table of R's ``summary(prcomp(...))``.
-
-    ``str()`` prints it as R does (four significant digits, each column
-    formatted on its own); :meth:`to_string` takes other ``digits``.
-
-    >>> from purepca.datasets import toy_data
-    >>> print(PCA(convention="prcomp").fit(toy_data()).summary())
-    Importance of components:
-                              PC1     PC2
-    Standard deviation     1.1331 0.22155
-    Proportion of Variance 0.9632 0.03682
-    Cumulative Proportion  0.9632 1.00000
-    """
-
-    names: list[str]
-    standard_deviation: list[float]
-    proportion_of_variance: list[float]
-    cumulative_proportion: list[float]
-
-    @property
-    def rows(self) -> list[tuple[str, list[float]]]:
-        """The table as ``(label, values)`` rows."""
-        return [
-            ("Standard deviation", self.standard_deviation),
-            ("Proportion of Variance", self.proportion_of_variance),
-            ("Cumulative Proportion", self.cumulative_proportion),
-        ]
-
-    def to_string(self, digits: int = 4) -> str:
-        """The table with each column showing ``digits`` significant digits."""
-        return "Importance of components:\n" + format_table(self.names, self.rows, digits)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-
-def _r_decimals(values: Sequence[float], digits: int) -> int:
-    """Decimal places for a column, as R's ``formatReal``: each value needs
-    enough to show ``digits`` significant digits, less its trailing zeros; the
-    column takes the most any value needs."""
-    most = 0
-    for v in values:
-        if v == 0 or not math.isfinite(v):
-            continue
-        places = min(15, max(0, digits - 1 - math.floor(math.log10(abs(v)))))
-        text = f"{abs(v):.{places}f}"
-        if "." in text:
-            places = len(text.rstrip("0").split(".")[1])
-        most = max(most, places)
-    return most
-
-
-def format_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[float]]], digits: int) -> str:
-    """A right-aligned text table whose columns are formatted like R's.
-
-    >>> print(format_table(["A", "B"], [("x", [1.5, 0.25]), ("y", [2.0, 1.0])], 3))
-        A    B
-    x 1.5 0.25
-    y 2.0 1.00
-    """
-    width = max(len(label) for label, _ in rows)
-    columns = list(zip(*(values for _, values in rows)))
-    formatted = []
-    for name, col in zip(names, columns):
-        places = _r_decimals(col, digits)
-        cells = [f"{v:.{places}f}" for v in col]
-        w = max([len(name)] + [len(c) for c in cells])
-        formatted.append((name.rjust(w), [c.rjust(w) for c in cells]))
-    lines = [" " * width + "".join(" " + name for name, _ in formatted)]
-    for i, (label, _) in enumerate(rows):
-        lines.append(label.ljust(width) + "".join(" " + cells[i] for _, cells in formatted))
-    return "\n".join(lines)
-
-
-def _assess_dimension(spectrum: Sequence[float], rank: int, n_samples: int) -> float:
-    """Minka's log-likelihood of ``rank`` components (scikit-learn's ``_assess_dimension``).
-
-    T. P. Minka, "Automatic choice of dimensionality for PCA", NIPS 2000, eq. (30)–(31).
-    """
-    d = len(spectrum)
-    eps = 1e-15
-
-    if spectrum[rank - 1] < eps:
-        return -math.inf
-    pu = -rank * math.log(2.0)
-    for i in range(1, rank + 1):
-        pu += math.lgamma((d - i + 1) / 2.0) - math.log(math.pi) * (d - i + 1) / 2.0
-    pl = -math.fsum(math.log(v) for v in spectrum[:rank]) * n_samples / 2.0
-    v = max(eps, math.fsum(spectrum[rank:]) / (d - rank))
-    pv = -math.log(v) * n_samples * (d - rank) / 2.0
-    m = d * rank - rank * (rank + 1.0) / 2.0
-    pp = math.log(2.0 * math.pi) * (m + rank) / 2.0
-    padded = list(spectrum[:rank]) + [v] * (d - rank)
-    pa = 0.0
-    for i in range(rank):
-        for j in range(i + 1, d):
-            term = (spectrum[i] - spectrum[j]) * (1.0 / padded[j] - 1.0 / padded[i])
-            if term <= 0:
-                # The rank splits a group of equal eigenvalues: not identifiable.
-                # (scikit-learn raises "math domain error" here.)
-                return -math.inf
-            pa += math.log(term) + math.log(n_samples)
-    return pu + pl + pv + pp - pa / 2.0 - rank * math.log(n_samples) / 2.0
-
-
-def infer_dimension(spectrum: Sequence[float], n_samples: int) -> int:
-    """Minka's MLE of the number of components, in ``[1, len(spectrum) - 1]``.
-
-    >>> infer_dimension([5.0, 4.0, 0.011, 0.01, 0.009], 100)
-    2
-    """
-    best, best_ll = 1, -math.inf
-    for rank in range(1, len(spectrum)):
-        ll = _assess_dimension(spectrum, rank, n_samples)
-        if ll > best_ll:
-            best, best_ll = rank, ll
-    return best
-
-
-def components_for_fraction(ratios: Sequence[Scalar], fraction: Scalar) -> int:
-    """Fewest components whose cumulative ratio is *strictly greater* than ``fraction``.
-
-    scikit-learn's rule (``searchsorted(cumsum, fraction, side="right") + 1``):
-    at exact equality one more component is kept, so the variance kept always
-    exceeds what was asked.  The cumulative sums run left to right, as numpy's
-    ``cumsum`` does, so equality is decided on the same bits.
-
-    >>> components_for_fraction([0.5, 0.25, 0.25], 0.5)
-    2
-    >>> components_for_fraction([0.5, 0.25, 0.25], 0.4999)
-    1
-    """
-    running = None
-    count = 0
-    for q in ratios:
-        running = q if running is None else running + q
-        if running <= fraction:
-            count += 1
-    return min(len(ratios), count + 1)
-
-
-def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: Context) -> list[list[Scalar]]:
-    """``count`` orthonormal rows: the candidates in order, each orthogonalised
-    against those before it (Gram–Schmidt, twice) and normalised, then unit
-    vectors orthogonal to them all until there are ``count``.  Row i stays the
-    i-th candidate: should one collapse into the span of those before it, it
-    and the candidates after it are replaced by the completion."""
-    out: list[list[Scalar]] = []
-    basis = [[ctx.one if i == j else ctx.zero for i in range(d)] for j in range(d)]
-    collapsed = False
-    for is_candidate, v in [(True, c) for c in candidates] + [(False, e) for e in basis]:
-        if len(out) >= count:
-            break
-        if is_candidate and collapsed:
-            continue
-        original = ctx.norm(v)
-        for _ in range(2):
-            for u in out:
-                c = ctx.dot(u, v)
-                v = [a - c * b for a, b in zip(v, u)]
-        nv = ctx.norm(v)
-        # A unit vector keeps at least half its length off a subspace it is not
-        # in, for some coordinate axis; a candidate is kept unless it collapsed.
-        if nv > (ctx.convert(1e-8) if is_candidate else ctx.half) * original:
-            out.append([a / nv for a in v])
-        elif is_candidate:
-            collapsed = True
-    return out
+_PARAMS = (
+    "n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed", "n_jobs",
+)
 
 
 class PCA(Estimator):
@@ -251,10 +84,17 @@ class PCA(Estimator):
         Scale the scores to unit variance (with the same divisor);
         ``inverse_transform`` undoes it.  A zero-variance component is divided
         by ``eps`` instead of zero, as scikit-learn does.
-    solver : "auto", "jacobi", "gram", "svd" or "power"
-        ``auto`` picks ``power`` when an int ``n_components`` is at most a
-        tenth of ``min(n, d)`` and ``d >= 200``, ``gram`` when
-        ``n_samples < n_features``, otherwise ``jacobi``.
+    solver : "auto", "covariance", "jacobi", "gram", "svd", "krylov" or "power"
+        ``"covariance"``: eigh of the d x d covariance (Jacobi for d <= 16,
+        Householder + QL above); ``"jacobi"``: the same with Jacobi always;
+        ``"gram"``: eigh of the n x n Gram matrix; ``"svd"``: one-sided
+        Jacobi SVD of the data (the accurate path for nearly collinear data);
+        ``"krylov"``: block Lanczos for an int ``n_components``, matrix-free;
+        ``"power"``: subspace iteration (the teaching method).  ``"auto"``
+        takes ``covariance`` when n >= d, ``gram`` otherwise, and ``krylov``
+        for a few components when a cost model
+        (:func:`purepca.solvers.choose_solver`) predicts it at least twice
+        as cheap.
     sign : "max_abs_positive", "first_positive", "sum_positive", "none" or None
         The sign rule applied to each component.  None: from the convention.
     convention : "sklearn", "prcomp", "princomp" or "factominer"
@@ -264,7 +104,13 @@ class PCA(Estimator):
         digits and rounds the results to floats.  The full-precision values
         are kept in ``high_precision_``.
     seed : int
-        Seed of the start vectors of the ``power`` solver.
+        Seed of the start vectors of the ``krylov`` and ``power`` solvers.
+    n_jobs : None or int
+        Processes for the covariance or Gram sums and the Krylov products
+        (None or 1: this process only; -1: one per core).  The result has
+        the same bits whatever ``n_jobs`` is.  Where processes cannot be
+        started (Pyodide, some sandboxes) the work runs here, with a
+        ``RuntimeWarning`` that says so.
 
     Attributes
     ----------
@@ -287,7 +133,8 @@ class PCA(Estimator):
 
     _PARAMS = _PARAMS
     # Fitted state that is not part of the public attributes.
-    _x: Optional[list[list[float]]] = None  # training scores (fit only)
+    _x: Optional[list[list[float]]] = None  # training scores, once computed
+    _train: Optional[list[list[Scalar]]] = None  # training rows, until x is asked for
     _moments: Optional[Moments] = None  # partial_fit's accumulator
 
     def __init__(
@@ -303,6 +150,7 @@ class PCA(Estimator):
         convention: str = "sklearn",
         precision: Optional[int] = None,
         seed: int = 0,
+        n_jobs: Optional[int] = None,
     ) -> None:
         self.n_components = n_components
         self.center = center
@@ -314,6 +162,7 @@ class PCA(Estimator):
         self.convention = convention
         self.precision = precision
         self.seed = seed
+        self.n_jobs = n_jobs
 
     def _settings(self) -> tuple[Context, Convention, int, bool, str]:
         """Validate the parameters; resolve the convention and the overrides."""
@@ -361,17 +210,20 @@ class PCA(Estimator):
             )
         if nc == "mle" and n < d:
             raise PurePCAError(f"n_components='mle' needs n_samples >= n_features; got {n} samples and {d} features")
-        if solver == "power" and not isinstance(nc, numbers.Integral):
-            raise PurePCAError(f"solver='power' computes only the top k components: n_components must be an int, got {nc!r}")
+        if solver in ("power", "krylov") and not isinstance(nc, numbers.Integral):
+            raise PurePCAError(
+                f"solver={solver!r} computes only the top k components: n_components must be an int, got {nc!r}"
+            )
+
+    def _wanted(self) -> Optional[int]:
+        """n_components when it is an int (known before the spectrum), else None."""
+        nc = self.n_components
+        return int(nc) if isinstance(nc, numbers.Integral) and not isinstance(nc, bool) else None
 
     def _choose_solver(self, n: int, d: int) -> str:
         if self.solver != "auto":
             return self.solver
-        nc = self.n_components
-        r = min(n, d)
-        if isinstance(nc, numbers.Integral) and not isinstance(nc, bool) and d >= 200 and nc * 10 <= r:
-            return "power"
-        return "gram" if n < d else "jacobi"
+        return choose_solver(n, d, self._wanted())
 
     # --------------------------------------------------------------- fitting
 
@@ -388,109 +240,125 @@ class PCA(Estimator):
     def fit(self, X: Any, y: Any = None) -> "PCA":
         """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.
 
+        Computes the means, the spectrum and the axes, and nothing more: the
+        training scores come from :meth:`fit_transform`, or from ``x`` when
+        it is first asked for.
+
         >>> PCA().fit([[0, 0], [1, 1], [2, 2.5]]).n_components_
         2
         """
+        M = self._fit(X)
+        self._train = M
+        return self
+
+    def _fit(self, X: Any) -> list[list[Scalar]]:
+        """Validate X once, fit, and return the validated rows."""
         ctx, conv, ddof, scale, sign = self._settings()
+        jobs = check_n_jobs(self.n_jobs)
         M = self._read(X, ctx)
         n, d = len(M), len(M[0])
         if n < 2:
             raise PurePCAError(f"X: PCA needs at least 2 samples, got {n}")
         solver = self._choose_solver(n, d)
         self._check_k(n, d, solver)
-        _divisor(n, ddof, ctx)
+        div = _divisor(n, ddof, ctx)
         with ctx.local():
-            mean = column_means(M, context=ctx) if self.center else [ctx.zero] * d
+            cols = list(zip(*M))
+            c = self._centre(cols, ctx)
             # Data whose spread is near overflow or underflow (beyond about
             # 1e±146) are scaled by a power of two, exactly, as LAPACK's drivers
-            # do; the variances are scaled back at the end.
+            # do; variances are scaled back at the end.
             e = 0
             if ctx.needs_scaling:
-                e = ctx.scale_exponent(max(abs(x - m) for row in M for x, m in zip(row, mean)))
-            if e:
-                M = [[ctx.ldexp(x, -e) for x in row] for row in M]
-                mean = [ctx.ldexp(m, -e) for m in mean]
-            if solver == "jacobi":
-                C = covariance_matrix(M, ddof, center=self.center, context=ctx)
-                sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx, M) if scale else None
-                spectrum, comps, total = self._solve_covariance(C, sd, min(n, d), ctx)
+                spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
+                e = ctx.scale_exponent(spread)
+            sd = self._scales(self._column_sd(c, div, e, ctx), ctx, cols) if scale else None
+            gram = parallel_gram(ctx, jobs)
+            if solver in ("covariance", "jacobi"):
+                method = "jacobi" if solver == "jacobi" else "auto"
+                if sd is None:
+                    C = _cross_products(c, ctx, div, gram, shift=2 * e)
+                else:
+                    # The correlation from the standardised columns themselves:
+                    # no product of two standard deviations can underflow.
+                    C = _cross_products(self._standardised(c, sd, e, ctx), ctx, div, gram)
+                    for j in range(d):
+                        C[j][j] = ctx.one
+                found = solve_covariance(C, min(n, d), ctx, method)
             else:
-                # The other solvers work on the centred (scaled) data itself; the
-                # variances for scaling need only the columns, not a d x d matrix.
-                sd = self._scales(column_std(M, ddof, center=self.center, context=ctx), ctx, M) if scale else None
-                Z = [[(x - m) / s for x, m, s in zip(row, mean, sd)] for row in M] if sd else \
-                    [[x - m for x, m in zip(row, mean)] for row in M]
-                solve = {"gram": self._solve_gram, "svd": self._solve_svd, "power": self._solve_power}[solver]
-                spectrum, comps, total = solve(Z, n, d, ddof, ctx)
-        if not total > 0 and any(max(col) != min(col) for col in zip(*M)):
+                Z = self._data_matrix(c, sd, e, ctx)
+                k = self._wanted() or 0
+                if solver == "gram":
+                    found = solve_gram(Z, div, ctx, gram)
+                elif solver == "svd":
+                    found = solve_svd(Z, div, ctx)
+                elif solver == "krylov":
+                    found = solve_krylov(Z, k, div, ctx, seed=self.seed, gram=gram)
+                else:
+                    found = solve_power(Z, k, div, ctx, seed=self.seed)
+        if not found.total > 0 and any(max(col) != min(col) for col in cols):
             raise PurePCAError(f"X: {_UNDERFLOW}")
-        self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total, e)
+        self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)
         self.feature_names_in_ = self._feature_names(X)
         self._moments = None
-        self._x = self._scores([[ctx.ldexp(x, e) for x in row] for row in M] if e else M)
-        return self
+        return M
 
-    def _scales(self, sds: list[Scalar], ctx: Context, M: Optional[list[list[Scalar]]] = None) -> list[Scalar]:
+    def _centre(self, cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
+        """The columns centred about their means (``center=True``) or as they are."""
+        if self.center:
+            return _centred_columns(cols, ctx)
+        zeros = [ctx.zero] * len(cols)
+        exps = [ctx.scale_exponent(max(map(abs, col))) if ctx.needs_scaling else 0 for col in cols]
+        scaled = [[ctx.ldexp(x, -ej) for x in col] if ej else list(col) for col, ej in zip(cols, exps)]
+        return Centred(zeros, list(zeros), scaled, list(zeros), exps)
+
+    @staticmethod
+    def _column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
+        """Standard deviations of the centred columns, in units of ``2**e``."""
+        n = ctx.convert(len(c.cols[0]))
+        out = []
+        for col, s, ej in zip(c.cols, c.sums, c.exps):
+            ss = ctx.dot(col, col) - s * s / n
+            out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
+        return out
+
+    @staticmethod
+    def _standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
+        """The centred columns divided by their standard deviations (``sd`` in
+        units of ``2**e``), with their sums: what the correlation is made of."""
+        cols, sums = [], []
+        for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
+            shift = ej - e
+            cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
+            sums.append(ctx.ldexp(s, shift) / sj)
+        return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
+
+    @staticmethod
+    def _data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
+        """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the
+        mean to twice the working precision (the rounding of ``hi`` removed)."""
+        columns = []
+        for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
+            shift = ej - e
+            lo = ctx.ldexp(c.lo[j], -e)
+            if shift:
+                col = [ctx.ldexp(x, shift) for x in col]
+            if lo:
+                col = [x - lo for x in col]
+            if sd is not None:
+                s = sd[j]
+                col = [x / s for x in col]
+            columns.append(col)
+        return [list(row) for row in zip(*columns)]
+
+    def _scales(self, sds: list[Scalar], ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None) -> list[Scalar]:
         """The standard deviations for ``scale=True``, refusing a constant column."""
         for j, s in enumerate(sds):
             if not s > 0:
-                if M is not None and max(row[j] for row in M) != min(row[j] for row in M):
+                if cols is not None and max(cols[j]) != min(cols[j]):
                     raise PurePCAError(f"X: column {j}: {_UNDERFLOW}")
                 raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
         return sds
-
-    def _solve_covariance(
-        self, C: list[list[Scalar]], sd: Optional[list[Scalar]], r: int, ctx: Context
-    ) -> tuple[list[Scalar], list[list[Scalar]], Scalar]:
-        if sd is not None:
-            C = [[c / (si * sj) for c, sj in zip(row, sd)] for row, si in zip(C, sd)]
-            for j in range(len(C)):
-                C[j][j] = ctx.one
-        eig = jacobi_eigh(C, context=ctx)
-        spectrum = [v if v > 0 else ctx.zero for v in eig.values[:r]]
-        return spectrum, [list(v) for v in eig.vectors[:r]], ctx.sum(spectrum)
-
-    def _solve_gram(
-        self, Z: list[list[Scalar]], n: int, d: int, ddof: int, ctx: Context
-    ) -> tuple[list[Scalar], list[list[Scalar]], Scalar]:
-        r = min(n, d)
-        div = ctx.convert(n - ddof)
-        eig = jacobi_eigh(ctx.gram(Z), context=ctx)
-        mu = [v if v > 0 else ctx.zero for v in eig.values[:r]]
-        ZT = [list(c) for c in zip(*Z)]
-        negligible = (mu[0] if mu else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
-        # v = Zᵀu for the non-negligible eigenvalues, re-orthogonalised (the
-        # Gram matrix squares the condition, so small components lose
-        # orthogonality), then completed to r orthonormal rows.
-        candidates = [[ctx.dot(col, eig.vectors[i]) for col in ZT] for i in range(r) if mu[i] > negligible]
-        comps = _orthonormal_rows(candidates, r, d, ctx)
-        return [m / div for m in mu], comps, ctx.sum(mu) / div
-
-    def _solve_svd(
-        self, Z: list[list[Scalar]], n: int, d: int, ddof: int, ctx: Context
-    ) -> tuple[list[Scalar], list[list[Scalar]], Scalar]:
-        r = min(n, d)
-        div = ctx.convert(n - ddof)
-        svd = jacobi_svd(Z, context=ctx)
-        spectrum = [s * s / div for s in svd.values[:r]]
-        return spectrum, [list(v) for v in svd.vectors[:r]], ctx.sum(spectrum)
-
-    def _solve_power(
-        self, Z: list[list[Scalar]], n: int, d: int, ddof: int, ctx: Context
-    ) -> tuple[list[Scalar], list[list[Scalar]], Scalar]:
-        k = int(self.n_components)  # type: ignore[arg-type]
-        div = ctx.convert(n - ddof)
-        ZT = [list(c) for c in zip(*Z)]
-        dot = ctx.dot
-
-        def covariance_times(v: list[Scalar]) -> list[Scalar]:
-            Zv = [dot(row, v) for row in Z]
-            return [dot(col, Zv) / div for col in ZT]
-
-        res = subspace_iteration(covariance_times, d=d, k=k, seed=self.seed, context=ctx)
-        spectrum = [v if v > 0 else ctx.zero for v in res.values]
-        total = ctx.sum(dot(col, col) for col in ZT) / div
-        return spectrum, [list(v) for v in res.vectors], total
 
     def _finish(
         self,
@@ -501,20 +369,21 @@ class PCA(Estimator):
         n: int,
         d: int,
         solver: str,
-        mean: list[Scalar],
+        hi: list[Scalar],
+        lo: list[Scalar],
         sd: Optional[list[Scalar]],
-        spectrum: list[Scalar],
-        comps: list[list[Scalar]],
-        total: Scalar,
+        found: Spectrum,
         scale_exp: int = 0,
     ) -> None:
         """Signs, choice of k, ratios and noise variance; then store everything.
 
-        ``mean``, ``sd``, ``spectrum`` and ``total`` are of the data divided by
-        ``2**scale_exp``; they are scaled back here (a variance that cannot be
-        represented becomes inf or 0; the components and ratios are unaffected).
+        The mean is the pair ``hi + lo`` (``lo`` the rounding error of ``hi``).
+        ``sd`` and the spectrum are of the data divided by ``2**scale_exp``;
+        they are scaled back here (a variance that cannot be represented
+        becomes inf or 0; the components and ratios are unaffected).
         """
         r = min(n, d)
+        spectrum, comps, total = found.values, found.components, found.total
         with ctx.local():
             if not total > 0:
                 raise PurePCAError(
@@ -532,9 +401,11 @@ class PCA(Estimator):
                 k = components_for_fraction(ratios, ctx.convert(nc))
             else:
                 k = int(nc)
-            if k < r and solver != "power":
-                noise = ctx.sum(spectrum[k:]) / ctx.convert(len(spectrum) - k)
+            if k < r and len(spectrum) == r:
+                noise = ctx.sum(spectrum[k:]) / ctx.convert(r - k)
             elif k < r:
+                # Only the top k were computed: the rest of the variance is the
+                # total less what they hold.
                 noise = (total - ctx.sum(spectrum)) / ctx.convert(r - k)
                 noise = noise if noise > 0 else ctx.zero
             else:
@@ -546,7 +417,7 @@ class PCA(Estimator):
             self._report_degenerate([ctx.to_float(v) for v in spectrum], k)
             spectrum = [_unscale(v, 2 * e, ctx) for v in spectrum]
             noise = _unscale(noise, 2 * e, ctx)
-            mean = [_unscale(m, e, ctx) for m in mean]
+            mean = [h + l for h, l in zip(hi, lo)]
             sd = [_unscale(s, e, ctx) for s in sd] if sd is not None else None
         f = ctx.to_float
         self._ctx = ctx
@@ -555,6 +426,8 @@ class PCA(Estimator):
         self._ddof = ddof
         self.solver_ = solver
         self._mean = mean
+        self._mean_hi = list(hi)
+        self._mean_lo = list(lo)
         self._sd = sd
         self._variance = spectrum[:k]
         self._roots = roots
@@ -584,6 +457,7 @@ class PCA(Estimator):
             }
         )
         self._x = None
+        self._train = None
 
     #: Eigenvalues closer than this, relative to the largest, count as equal.
     DEGENERATE_GAP = 1e-10
@@ -619,7 +493,9 @@ class PCA(Estimator):
         >>> PCA(1).fit_transform([[0.0, 0.0], [2.0, 0.0]])
         [[-1.0], [1.0]]
         """
-        return [list(row) for row in self.fit(X).x]
+        M = self._fit(X)
+        self._x = self._scores(M)
+        return [list(row) for row in self._x]
 
     def partial_fit(self, X: Any, y: Any = None) -> "PCA":
         """Add rows and refit exactly: after any sequence of calls the model
@@ -674,16 +550,18 @@ class PCA(Estimator):
 
     def _fit_moments(self, moments: Moments, ctx: Context, conv: Convention, ddof: int, scale: bool, sign: str) -> None:
         n, d = moments.n, moments.d or 0
-        solver = "jacobi"
-        if self.solver not in ("auto", "jacobi"):
-            raise PurePCAError(f"partial_fit and fit_stream use the covariance (solver 'jacobi'); got solver={self.solver!r}")
+        if self.solver not in ("auto", "covariance", "jacobi"):
+            raise PurePCAError(
+                f"partial_fit and fit_stream use the covariance (solver 'covariance' or 'jacobi'); got solver={self.solver!r}"
+            )
+        solver = "jacobi" if self.solver == "jacobi" else "covariance"
         self._check_k(n, d, solver)
         with ctx.local():
             C = moments.covariance(ddof, center=self.center)
             mean = moments.mean if self.center else [ctx.zero] * d
             sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx) if scale else None
-            spectrum, comps, total = self._solve_covariance(C, sd, min(n, d), ctx)
-        self._finish(ctx, conv, sign, ddof, n, d, solver, mean, sd, spectrum, comps, total)
+            found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto", sd)
+        self._finish(ctx, conv, sign, ddof, n, d, solver, mean, [ctx.zero] * d, sd, found)
 
     # ------------------------------------------------------------- using it
 
@@ -715,9 +593,11 @@ class PCA(Estimator):
 
     def _scores(self, M: list[list[Scalar]]) -> list[list[float]]:
         ctx = self._ctx
-        Z = project(M, self._components, self._mean, self._sd, context=ctx)
-        if self.whiten:
-            Z = whiten(Z, self._roots, context=ctx)
+        Z = _score_rows(
+            M, self._components, self._mean_hi, self._mean_lo, self._sd, self._roots if self.whiten else None, ctx
+        )
+        if ctx.name == "float":
+            return Z
         f = ctx.to_float
         return [[f(v) for v in row] for row in Z]
 
@@ -735,7 +615,7 @@ class PCA(Estimator):
             raise PurePCAError(f"Z has {len(S[0])} columns, but PCA has {self.n_components_} components")
         if self.whiten:
             S = unwhiten(S, self._roots, context=ctx)
-        X = reconstruct(S, self._components, self._mean, self._sd, context=ctx)
+        X = _reconstruct_rows(S, self._components, self._mean_hi, self._mean_lo, self._sd, ctx)
         f = ctx.to_float
         return [[f(v) for v in row] for row in X]
 
@@ -749,8 +629,9 @@ class PCA(Estimator):
         ctx = self._ctx
         M = self._read(X, ctx)
         self._check_features(M, X)
-        S = project(M, self._components, self._mean, self._sd, context=ctx)
-        R = reconstruct(S, self._components, self._mean, self._sd, context=ctx)
+        hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
+        S = _score_rows(M, self._components, hi, lo, sd, None, ctx)
+        R = _reconstruct_rows(S, self._components, hi, lo, sd, ctx)
         return ctx.to_float(reconstruction_error(M, R, context=ctx))
 
     def get_feature_names_out(self, input_features: Any = None) -> list[str]:
@@ -785,8 +666,11 @@ class PCA(Estimator):
         """
         self._fitted()
         if self._x is None:
-            raise NotFittedError("x (the training scores) needs fit(X) or fit_transform(X); partial_fit and fit_stream keep no rows")
-        return self._x
+            if self._train is None:
+                raise NotFittedError("x (the training scores) needs fit(X) or fit_transform(X); partial_fit and fit_stream keep no rows")
+            self._x = self._scores(self._train)
+            self._train = None
+        return [list(row) for row in self._x]
 
     @property
     def component_names(self) -> list[str]:
@@ -889,14 +773,14 @@ class PCA(Estimator):
         d = self.n_features_in_
         with ctx.local():
             P = self._get_precision()
-            eig = jacobi_eigh(P, context=ctx)
+            eig = _eigh(P, "jacobi", ctx)
             if not all(v > 0 for v in eig.values):
                 raise PurePCAError("the precision matrix is not positive definite; score_samples is undefined")
             logdet = ctx.sum(ctx.ln(v) for v in eig.values)
-            const = ctx.convert(d) * ctx.ln(ctx.two * _pi(ctx)) - logdet
+            const = ctx.convert(d) * ctx.ln(ctx.two * ctx.pi()) - logdet
             out = []
             for row in M:
-                r = [a - m for a, m in zip(row, self._mean)]
+                r = [(a - h) - l for a, h, l in zip(row, self._mean_hi, self._mean_lo)]
                 Pr = [ctx.dot(p, r) for p in P]
                 out.append(ctx.to_float(-(ctx.dot(r, Pr) + const) / ctx.two))
             return out
@@ -920,33 +804,3 @@ def _unscale(x: Scalar, e: int, ctx: Context) -> Scalar:
         return ctx.ldexp(x, e)
     except OverflowError:
         return math.copysign(math.inf, x)
-
-
-def _pi(ctx: Context) -> Scalar:
-    """π in the context: ``math.pi`` for floats, Machin's formula
-    ``16·atan(1/5) - 4·atan(1/239)`` otherwise."""
-    if not isinstance(ctx, DecimalContext):
-        return ctx.convert(math.pi)
-    with ctx.local():
-        def arctan_inv(x: int) -> Scalar:
-            x2 = ctx.convert(x * x)
-            term = ctx.one / ctx.convert(x)
-            total, k = term, 1
-            while term > ctx.eps * ctx.eps:
-                term = term / x2
-                piece = term / ctx.convert(2 * k + 1)
-                total = total - piece if k % 2 else total + piece
-                k += 1
-            return total
-
-        return ctx.convert(16) * arctan_inv(5) - ctx.convert(4) * arctan_inv(239)
-
-
-def _spd_inverse(A: list[list[Scalar]], ctx: Context, what: str) -> list[list[Scalar]]:
-    """Inverse of a symmetric positive definite matrix through its eigendecomposition."""
-    eig = jacobi_eigh(A, context=ctx)
-    if not eig.values or not eig.values[-1] > 0:
-        raise PurePCAError(f"{what} is singular (smallest eigenvalue {ctx.to_float(eig.values[-1]) if eig.values else 0.0:.3e}); it has no inverse")
-    n = len(A)
-    V = eig.vectors
-    return [[ctx.sum(V[k][i] * V[k][j] / eig.values[k] for k in range(n)) for j in range(n)] for i in range(n)]

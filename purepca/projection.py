@@ -19,6 +19,7 @@ All functions take plain lists and a number context and return new lists.
 
 from __future__ import annotations
 
+from operator import add, sub
 from typing import Optional, Sequence
 
 from .errors import PurePCAError
@@ -134,3 +135,75 @@ def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLO
     with ctx.local():
         total = ctx.sum(ctx.sum((a - b) * (a - b) for a, b in zip(x, y)) for x, y in zip(X, reconstructed))
         return total / ctx.convert(len(X))
+
+
+# ----------------------------------------------------------- fast workers
+#
+# The estimators call these on rows they have validated already.  The mean
+# comes as a pair: ``hi`` (the rounded mean the rows are centred about) and
+# ``lo`` (its rounding error, ``Σ(x - hi)/n``).  ``x - hi`` is exact for rows
+# near the mean (Sterbenz), and ``lo`` enters once per component as the
+# constant ``w·lo``, so scores of data with a large common offset are as
+# accurate as scores of centred data.
+
+
+def _score_weights(
+    components: Rows,
+    lo: Optional[Sequence[Scalar]],
+    scale: Optional[Sequence[Scalar]],
+    deviations: Optional[Sequence[Scalar]],
+    ctx: Context,
+) -> tuple[list[list[Scalar]], Optional[list[Scalar]]]:
+    """Rows ``w/scale/deviation`` (scaling and whitening folded into the
+    components, so a row costs k dot products and nothing more) and the
+    constants ``w·lo`` to subtract (None when ``lo`` is zero)."""
+    W = [list(w) for w in components]
+    if scale is not None:
+        W = [[w / s for w, s in zip(row, scale)] for row in W]
+    if deviations is not None:
+        W = [[w / r for w in row] for row, r in zip(W, _clipped(deviations, ctx))]
+    offsets = ctx.dots(W, lo) if lo is not None and any(lo) else None
+    return W, offsets
+
+
+def _score_rows(
+    M: Rows,
+    components: Rows,
+    hi: Sequence[Scalar],
+    lo: Optional[Sequence[Scalar]],
+    scale: Optional[Sequence[Scalar]],
+    deviations: Optional[Sequence[Scalar]],
+    ctx: Context,
+) -> list[list[Scalar]]:
+    """Scores ``W·((x - hi - lo)/scale)`` (divided by ``deviations`` when
+    whitening) of validated rows."""
+    with ctx.local():
+        W, offsets = _score_weights(components, lo, scale, deviations, ctx)
+        dots = ctx.dots
+        if offsets is None:
+            return [dots(W, list(map(sub, row, hi))) for row in M]
+        return [list(map(sub, dots(W, list(map(sub, row, hi))), offsets)) for row in M]
+
+
+def _reconstruct_rows(
+    S: Rows,
+    components: Rows,
+    hi: Sequence[Scalar],
+    lo: Optional[Sequence[Scalar]],
+    scale: Optional[Sequence[Scalar]],
+    ctx: Context,
+) -> list[list[Scalar]]:
+    """Rows ``((Wᵀ·z)·scale + lo) + hi`` of validated scores (the small parts
+    are added first, the mean last)."""
+    with ctx.local():
+        columns = [list(c) for c in zip(*components)]
+        dots = ctx.dots
+        out = []
+        for z in S:
+            x = dots(columns, z)
+            if scale is not None:
+                x = [a * s for a, s in zip(x, scale)]
+            if lo is not None:
+                x = list(map(add, x, lo))
+            out.append(list(map(add, x, hi)))
+        return out

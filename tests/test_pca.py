@@ -364,10 +364,16 @@ def test_fit_never_mutates_its_input() -> None:
 
 
 def test_auto_solver_choice() -> None:
-    assert PCA()._choose_solver(100, 10) == "jacobi"
+    # The full paths by shape; Krylov for a few components where the cost
+    # model predicts it at least twice as cheap (purepca.solvers.choose_solver).
+    assert PCA()._choose_solver(100, 10) == "covariance"
     assert PCA()._choose_solver(5, 10) == "gram"
-    assert PCA(3)._choose_solver(1000, 300) == "power"
-    assert PCA(100)._choose_solver(1000, 300) == "jacobi"
+    assert PCA(3)._choose_solver(1000, 300) == "krylov"
+    assert PCA(100)._choose_solver(1000, 300) == "covariance"
+    assert PCA(5)._choose_solver(10_000, 50) == "covariance"
+    assert PCA(5)._choose_solver(200, 1_000) == "krylov"
+    assert PCA(0.9)._choose_solver(200, 1_000) == "gram"
+    assert PCA(solver="svd")._choose_solver(200, 1_000) == "svd"
 
 
 def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
@@ -396,7 +402,7 @@ def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
         ({}, [[1, 2]], r"X: PCA needs at least 2 samples, got 1"),
         ({"scale": True}, [[1, 2], [1, 4], [1, 5]], r"X: column 0 is constant \(standard deviation 0\); scale=True cannot scale it"),
         ({}, [[1, 2], [1, 2]], r"X: every feature is constant \(total variance 0\)"),
-        ({"solver": "lapack"}, [[1, 2], [3, 4]], r"solver must be one of 'auto', 'jacobi', 'gram', 'svd', 'power'; got 'lapack'"),
+        ({"solver": "lapack"}, [[1, 2], [3, 4]], r"solver must be one of 'auto', 'covariance', 'jacobi', 'gram', 'svd', 'krylov', 'power'; got 'lapack'"),
         ({"solver": "power"}, [[1, 2], [3, 4]], r"solver='power' computes only the top k components: n_components must be an int, got None"),
         ({"sign": "positive"}, [[1, 2], [3, 4]], r"sign must be one of 'max_abs_positive', 'first_positive', 'sum_positive', 'none' or None; got 'positive'"),
         ({"convention": "matlab"}, [[1, 2], [3, 4]], r"convention must be one of 'sklearn', 'prcomp', 'princomp', 'factominer'; got 'matlab'"),
@@ -435,8 +441,13 @@ def test_data_near_overflow_or_underflow(solver: str, factor: float) -> None:
 
 
 def test_a_variance_that_underflows_is_not_called_constant() -> None:
-    with pytest.raises(PurePCAError, match=r"X: column 0: the values differ, but their variance underflows"):
-        PCA(scale=True).fit([[0.0, 1.0], [1e-200, 2.0], [3e-200, 4.0]])
+    # A spread of 1e-200 squares to below the float range, but correlation PCA
+    # is made from the standardised columns, so it is computed, not refused:
+    # it equals the correlation PCA of the same column times 1e200.
+    tiny = PCA(scale=True).fit([[0.0, 1.0], [1e-200, 2.0], [3e-200, 4.0]])
+    plain = PCA(scale=True).fit([[0.0, 1.0], [1.0, 2.0], [3.0, 4.0]])
+    assert max(abs(a - b) for a, b in zip(tiny.explained_variance_, plain.explained_variance_)) < 1e-14
+    assert max(abs(a - b) for r, q in zip(tiny.components_, plain.components_) for a, b in zip(r, q)) < 1e-14
     with pytest.raises(PurePCAError, match=r"or varies by so little \(below about 1e-154\) that its variance underflows"):
         PCA().fit_stream([[0.0], [1e-200]])  # the streaming moments are not rescaled
 

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from ..errors import PurePCAError
 from ..numeric import FLOAT, Context, Scalar
+from .eigen import _eigh
 from .matrix import as_matrix, as_symmetric
 
 __all__ = ["cholesky", "cholesky_solve"]
@@ -79,3 +80,15 @@ def cholesky_solve(L: Sequence[Sequence[Scalar]], B: Any, *, context: Context = 
                 x[i] = (y[i] - ctx.sum(L[r][i] * x[r] for r in range(i + 1, n))) / L[i][i]
             out.append(x)
         return [list(r) for r in zip(*out)]
+
+
+def _spd_inverse(A: list[list[Scalar]], ctx: Context, what: str) -> list[list[Scalar]]:
+    """Inverse of a validated symmetric positive definite matrix through its
+    eigendecomposition (Jacobi: the small eigenvalues keep their relative
+    accuracy, which the inverse magnifies); ``what`` names it in the error."""
+    eig = _eigh(A, "jacobi", ctx)
+    if not eig.values or not eig.values[-1] > 0:
+        raise PurePCAError(f"{what} is singular (smallest eigenvalue {ctx.to_float(eig.values[-1]) if eig.values else 0.0:.3e}); it has no inverse")
+    n = len(A)
+    V = eig.vectors
+    return [[ctx.sum(V[k][i] * V[k][j] / eig.values[k] for k in range(n)) for j in range(n)] for i in range(n)]

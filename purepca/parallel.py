@@ -1,0 +1,154 @@
+"""Work split across processes, with the same bits as one process.
+
+=============================  ================================================
+``check_n_jobs(n_jobs)``       None/1 -> 1, -1 -> one per core, else an int >= 1
+``parallel_gram(ctx, jobs)``   a Gram-matrix function that splits the inner
+                               products over ``jobs`` processes (None for 1)
+=============================  ================================================
+
+Why the bits do not change.  Each entry of a Gram matrix (a covariance before
+its correction, a kernel-free Gram of rows) is one compensated dot product of
+two whole vectors.  The processes share out the *entries*, never the terms
+of a sum, and every entry is computed by the same function on the same
+numbers as in one process: the result is identical, whatever the number of
+processes and however the work is shared.
+
+The vectors reach the workers by ``fork`` where the platform has it (nothing
+is copied until written); elsewhere they are pickled once per worker.  Where
+no process can be started at all (Pyodide, a sandbox without ``fork`` or
+semaphores), the work runs in this process with a ``RuntimeWarning`` saying
+so.  The standard library's :mod:`multiprocessing` is the only machinery.
+
+>>> from purepca.numeric import FLOAT
+>>> parallel_gram(FLOAT, 1) is None
+True
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any, Callable, Optional, Sequence
+
+from .errors import PurePCAError
+from .numeric import Context, DecimalContext, Scalar, get_context
+
+__all__ = ["check_n_jobs", "parallel_gram"]
+
+Gram = Callable[[list[list[Scalar]]], list[list[Scalar]]]
+
+# The vectors of the Gram matrix being computed, inherited by forked workers
+# (or set by the initializer of spawned ones).
+_SHARED: Optional[Sequence[Sequence[Scalar]]] = None
+
+
+def check_n_jobs(n_jobs: Any) -> int:
+    """The number of processes ``n_jobs`` asks for.
+
+    >>> check_n_jobs(None), check_n_jobs(2), check_n_jobs(-1) >= 1
+    (1, 2, True)
+    """
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (n_jobs >= 1 or n_jobs == -1):
+        raise PurePCAError(f"n_jobs must be None, a positive int or -1 (one process per core), got {n_jobs!r}")
+    if n_jobs == -1:
+        return max(1, os.cpu_count() or 1)
+    return int(n_jobs)
+
+
+def _precision_of(ctx: Context) -> Optional[int]:
+    return ctx.digits if isinstance(ctx, DecimalContext) else None
+
+
+def _set_shared(vectors: Sequence[Sequence[Scalar]]) -> None:
+    global _SHARED
+    _SHARED = vectors
+
+
+def _gram_rows(task: tuple[Optional[int], list[int]]) -> list[tuple[int, list[Scalar]]]:
+    """Worker: rows ``i`` of the upper triangle, ``[v_i·v_j for j >= i]``."""
+    precision, rows = task
+    ctx = get_context(precision)
+    vectors = _SHARED
+    assert vectors is not None
+    dots = ctx.dots
+    with ctx.local():
+        return [(i, dots(vectors[i:], vectors[i])) for i in rows]
+
+
+def _share_rows(k: int, jobs: int) -> list[list[int]]:
+    """Rows of the upper triangle dealt to ``jobs`` parts of about equal work
+    (row i has k - i entries): longest first, each to the lightest part."""
+    parts: list[list[int]] = [[] for _ in range(jobs)]
+    load = [0] * jobs
+    for i in range(k):
+        j = load.index(min(load))
+        parts[j].append(i)
+        load[j] += k - i
+    return parts
+
+
+def _in_processes(vectors: list[list[Scalar]], ctx: Context, jobs: int) -> list[list[Scalar]]:
+    import multiprocessing
+
+    k = len(vectors)
+    parts = _share_rows(k, jobs)
+    precision = _precision_of(ctx)
+    methods = multiprocessing.get_all_start_methods()
+    mp: Any
+    if "fork" in methods:
+        mp = multiprocessing.get_context("fork")
+        _set_shared(vectors)
+        pool = mp.Pool(jobs - 1)
+    else:  # pragma: no cover - platforms without fork
+        mp = multiprocessing.get_context(methods[0])
+        pool = mp.Pool(jobs - 1, initializer=_set_shared, initargs=(vectors,))
+    try:
+        pending = pool.map_async(_gram_rows, [(precision, part) for part in parts[1:]])
+        _set_shared(vectors)
+        rows = _gram_rows((precision, parts[0]))
+        for chunk in pending.get():
+            rows.extend(chunk)
+    finally:
+        pool.close()
+        pool.join()
+        _set_shared(None)  # type: ignore[arg-type]
+    G: list[list[Scalar]] = [[ctx.zero] * k for _ in range(k)]
+    for i, values in rows:
+        Gi = G[i]
+        for j, v in enumerate(values, start=i):
+            Gi[j] = v
+            G[j][i] = v
+    return G
+
+
+def parallel_gram(ctx: Context, jobs: int) -> Optional[Gram]:
+    """A function ``vectors -> Gram matrix`` that uses ``jobs`` processes (this
+    one and ``jobs - 1`` workers), or None when ``jobs`` is 1.
+
+    >>> from purepca.numeric import FLOAT
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     parallel_gram(FLOAT, 2)([[1.0, 2.0], [3.0, 4.0]])
+    [[5.0, 11.0], [11.0, 25.0]]
+    """
+    if jobs <= 1:
+        return None
+
+    def gram(vectors: list[list[Scalar]]) -> list[list[Scalar]]:
+        if len(vectors) < 2:
+            return ctx.gram(vectors)
+        try:
+            return _in_processes(vectors, ctx, min(jobs, len(vectors)))
+        except (OSError, ImportError, NotImplementedError, RuntimeError) as err:
+            warnings.warn(
+                f"n_jobs={jobs}: worker processes cannot be started here ({type(err).__name__}: {err}); "
+                "computing in this process instead (same result, one core)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return ctx.gram(vectors)
+
+    return gram

@@ -1,0 +1,354 @@
+"""The solvers: from centred (and scaled) data to variances and principal axes.
+
+================================  =============================================
+``Spectrum``                      variances (descending), axes (rows), the
+                                  total variance and the solver that ran
+``solve_covariance(C, r)``        eigh of the d x d covariance or correlation
+``solve_gram(Z, div)``            eigh of the n x n Gram matrix ``Z·Zᵀ``,
+                                  mapped back by ``Zᵀ·u`` (for n < d)
+``solve_svd(Z, div)``             one-sided Jacobi SVD of Z itself
+``solve_krylov(Z, k, div)``       block Lanczos for the top k, on whichever
+                                  operator is cheapest (see below)
+``solve_power(Z, k, div)``        subspace iteration (the teaching method)
+``choose_solver(n, d, k)``        the cost model behind ``solver="auto"``
+``kernel_eigenpairs(K, k)``       top (algebraically) or all eigenpairs of a
+                                  centred kernel, for Kernel PCA
+================================  =============================================
+
+Z is the n x d matrix of centred (scaled) rows; ``div`` the variance divisor
+``n - ddof``.  Every solver returns the variances of the data (eigenvalues of
+``ZᵀZ/div``), never negative, in descending order.
+
+The cost model counts work in units of one element of a compensated dot
+product (``fsum(map(mul, a, b))``, about 12 ns in CPython 3.11), with the
+measured constants of each piece: a dot product of length m costs
+``m + 40`` (the call), a row operation in a list comprehension about 4 per
+element, the tridiagonal eigensolver about ``17·n³`` (5.5 s at n = 300).  It
+is a model, not a stopwatch: it only has to rank the paths, and ``solver_``
+records which one ran.
+
+>>> from purepca import FLOAT
+>>> solve_covariance([[2.0, 0.0], [0.0, 1.0]], 2, FLOAT).values
+[2.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from .linalg.eigen import _eigh, choose_eigh_method
+from .linalg.jacobi import jacobi_svd
+from .linalg.krylov import _default_tol, _lanczos
+from .linalg.power import subspace_iteration
+from .numeric import Context, Scalar
+
+__all__ = [
+    "Spectrum",
+    "choose_solver",
+    "kernel_eigenpairs",
+    "solve_covariance",
+    "solve_gram",
+    "solve_krylov",
+    "solve_power",
+    "solve_svd",
+]
+
+#: ``vectors -> their Gram matrix``; ``ctx.gram`` or a parallel one.
+Gram = Callable[[list[list[Scalar]]], list[list[Scalar]]]
+
+_CALL = 40  # a dot product's call, in elements
+_ROW_OP = 4  # an element of a list-comprehension row operation
+_TRIDIAGONAL = 17  # x n³ for the tridiagonal eigensolver
+_JACOBI = 60  # x n³ for Jacobi (several sweeps)
+
+
+@dataclass(frozen=True)
+class Spectrum:
+    """What a solver found: ``values`` (variances, descending), ``components``
+    (unit axes as rows, one per value), ``total`` (the total variance, also
+    of what was not computed) and ``solver`` (which path ran)."""
+
+    values: list[Scalar]
+    components: list[list[Scalar]]
+    total: Scalar
+    solver: str
+
+
+def _clip(values: list[Scalar], ctx: Context) -> list[Scalar]:
+    return [v if v > 0 else ctx.zero for v in values]
+
+
+def _eigh_cost(n: int) -> float:
+    return float(_JACOBI * n**3 if choose_eigh_method(n) == "jacobi" else _TRIDIAGONAL * n**3)
+
+
+def _krylov_products(k: int) -> int:
+    """Products with the operator a thick-restart Lanczos needs for k pairs (measured, rounded up)."""
+    return 60 + 12 * k
+
+
+def _krylov_costs(n: int, d: int, k: int) -> dict[str, float]:
+    """Predicted cost of each operator form of the Krylov path."""
+    p = _krylov_products(k)
+    basis = max(2 * k + 8, 24)
+    data = p * (n * (d + _CALL) + d * (n + _CALL)) + p * basis * d * (1 + _ROW_OP) * 2
+    covariance = d * d / 2 * (n + _CALL) + p * d * (d + _CALL) + p * basis * d * (1 + _ROW_OP) * 2
+    gram = n * n / 2 * (d + _CALL) + p * n * (n + _CALL) + p * basis * n * (1 + _ROW_OP) * 2 + k * d * (n + _CALL)
+    return {"data": data, "covariance": covariance, "gram": gram}
+
+
+def _full_cost(n: int, d: int) -> float:
+    if n >= d:
+        return d * d / 2 * (n + _CALL) + _eigh_cost(d)
+    r = n
+    return n * n / 2 * (d + _CALL) + _eigh_cost(n) + r * d * (n + _CALL) + 2 * r * r * d * (1 + _ROW_OP)
+
+
+def choose_solver(n: int, d: int, k: Optional[int]) -> str:
+    """The path ``solver="auto"`` takes for n x d data and k wanted components
+    (None: all, or a count known only after the spectrum).
+
+    The full paths: ``"covariance"`` when n >= d, else ``"gram"``.  With an
+    int k, ``"krylov"`` when the model predicts it at least twice as cheap
+    (a margin for the model's error: the full path gives every eigenvalue).
+
+    >>> choose_solver(10_000, 50, None), choose_solver(200, 1_000, None)
+    ('covariance', 'gram')
+    >>> choose_solver(10_000, 50, 5), choose_solver(200, 1_000, 5), choose_solver(2_000, 2_000, 5)
+    ('covariance', 'krylov', 'krylov')
+    """
+    full = "covariance" if n >= d else "gram"
+    if k is None or k >= min(n, d):
+        return full
+    if 2 * min(_krylov_costs(n, d, k).values()) < _full_cost(n, d):
+        return "krylov"
+    return full
+
+
+def solve_covariance(
+    C: list[list[Scalar]], r: int, ctx: Context, method: str = "auto", sd: Optional[list[Scalar]] = None
+) -> Spectrum:
+    """Eigen of the covariance C (the correlation when ``sd`` is given); keeps r pairs.
+
+    >>> from purepca import FLOAT
+    >>> solve_covariance([[4.0, 0.0], [0.0, 1.0]], 2, FLOAT, sd=[2.0, 1.0]).values
+    [1.0, 1.0]
+    """
+    with ctx.local():
+        if sd is not None:
+            C = [[c / (si * sj) for c, sj in zip(row, sd)] for row, si in zip(C, sd)]
+            for j in range(len(C)):
+                C[j][j] = ctx.one
+        resolved = choose_eigh_method(len(C), method)
+        eig = _eigh(C, resolved, ctx)
+        spectrum = _clip(eig.values[:r], ctx)
+        return Spectrum(spectrum, [list(v) for v in eig.vectors[:r]], ctx.sum(spectrum), "covariance")
+
+
+def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: Context) -> list[list[Scalar]]:
+    """``count`` orthonormal rows: the candidates in order, each orthogonalised
+    against those before it (Gram–Schmidt, twice) and normalised, then unit
+    vectors orthogonal to them all until there are ``count``.  Row i stays the
+    i-th candidate: should one collapse into the span of those before it, it
+    and the candidates after it are replaced by the completion."""
+    out: list[list[Scalar]] = []
+    collapsed = False
+    dot = ctx.dot
+
+    def units() -> Any:
+        for j in range(d):
+            yield [ctx.one if i == j else ctx.zero for i in range(d)]
+
+    def pool() -> Any:
+        for c in candidates:
+            yield True, c
+        for e in units():
+            yield False, e
+
+    for is_candidate, v in pool():
+        if len(out) >= count:
+            break
+        if is_candidate and collapsed:
+            continue
+        original = ctx.norm(v)
+        for _ in range(2):
+            for u in out:
+                c = dot(u, v)
+                if c:
+                    v = [a - c * b for a, b in zip(v, u)]
+        nv = ctx.norm(v)
+        # A unit vector keeps at least half its length off a subspace it is not
+        # in, for some coordinate axis; a candidate is kept unless it collapsed.
+        if nv > (ctx.convert(1e-8) if is_candidate else ctx.half) * original:
+            out.append([a / nv for a in v])
+        elif is_candidate:
+            collapsed = True
+    return out
+
+
+def solve_gram(Z: list[list[Scalar]], div: Scalar, ctx: Context, gram: Optional[Gram] = None) -> Spectrum:
+    """PCA through the n x n Gram matrix ``Z·Zᵀ`` (seed 003, Remark 1): its
+    eigenvalues are ``div`` times the variances, and ``v = Zᵀu/‖Zᵀu‖``.
+
+    >>> s = solve_gram([[1.0, 1.0, 0.0], [-1.0, -1.0, 0.0]], 1.0, __import__("purepca").FLOAT)
+    >>> s.values, [round(x, 12) for x in s.components[0]]
+    ([4.0, 0.0], [0.707106781187, 0.707106781187, 0.0])
+    """
+    n, d = len(Z), len(Z[0])
+    r = min(n, d)
+    with ctx.local():
+        eig = _eigh((gram or ctx.gram)(Z), choose_eigh_method(n), ctx)
+        mu = _clip(eig.values[:r], ctx)
+        ZT = [list(c) for c in zip(*Z)]
+        negligible = (mu[0] if mu else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
+        dot = ctx.dot
+        # v = Zᵀu for the non-negligible eigenvalues, re-orthogonalised (the
+        # Gram matrix squares the condition, so small components lose
+        # orthogonality), then completed to r orthonormal rows.
+        candidates = [[dot(col, eig.vectors[i]) for col in ZT] for i in range(r) if mu[i] > negligible]
+        comps = _orthonormal_rows(candidates, r, d, ctx)
+        return Spectrum([m / div for m in mu], comps, ctx.sum(mu) / div, "gram")
+
+
+def solve_svd(Z: list[list[Scalar]], div: Scalar, ctx: Context) -> Spectrum:
+    """PCA by the one-sided Jacobi SVD of Z: the variances are ``σ²/div`` and
+    the condition number is never squared (the accurate path for nearly
+    collinear data).
+
+    >>> solve_svd([[3.0, 0.0], [0.0, 4.0], [0.0, 0.0]], 1.0, __import__("purepca").FLOAT).values
+    [16.0, 9.0]
+    """
+    r = min(len(Z), len(Z[0]))
+    with ctx.local():
+        svd = jacobi_svd(Z, context=ctx)
+        spectrum = [s * s / div for s in svd.values[:r]]
+        return Spectrum(spectrum, [list(v) for v in svd.vectors[:r]], ctx.sum(spectrum), "svd")
+
+
+def _total_variance(ZT: list[list[Scalar]], div: Scalar, ctx: Context) -> Scalar:
+    dot = ctx.dot
+    return ctx.sum(dot(col, col) for col in ZT) / div
+
+
+def solve_krylov(
+    Z: list[list[Scalar]],
+    k: int,
+    div: Scalar,
+    ctx: Context,
+    *,
+    seed: int = 0,
+    gram: Optional[Gram] = None,
+    form: Optional[str] = None,
+) -> Spectrum:
+    """The top k by block Lanczos (:mod:`purepca.linalg.krylov`), on the
+    operator the cost model finds cheapest: ``"data"`` applies
+    ``v -> Zᵀ(Z·v)/div`` without forming any matrix (large n and d);
+    ``"covariance"`` forms ``ZᵀZ/div`` first (n much larger than d);
+    ``"gram"`` forms ``Z·Zᵀ`` and maps back (d much larger than n).
+
+    >>> Z = [[2.0, 0.0, 0.0], [-2.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, -1.0, 0.0]]
+    >>> s = solve_krylov(Z, 1, 1.0, __import__("purepca").FLOAT)
+    >>> [round(v, 12) for v in s.values], [abs(round(x, 12)) for x in s.components[0]]
+    ([8.0], [1.0, 0.0, 0.0])
+    """
+    n, d = len(Z), len(Z[0])
+    costs = _krylov_costs(n, d, k)
+    form = form or min(costs, key=costs.__getitem__)
+    with ctx.local():
+        dot = ctx.dot
+        ZT = [list(c) for c in zip(*Z)]
+        total = _total_variance(ZT, div, ctx)
+        if form == "gram":
+            K = (gram or ctx.gram)(Z)
+            dim = n
+            apply = _matrix_operator(K, ctx)
+        elif form == "covariance":
+            C = (gram or ctx.gram)(ZT)
+            dim = d
+            apply = _matrix_operator(C, ctx)
+        else:
+            dim = d
+
+            def apply(V: list[list[Scalar]]) -> list[list[Scalar]]:
+                out = []
+                for v in V:
+                    Zv = [dot(row, v) for row in Z]
+                    out.append([dot(col, Zv) for col in ZT])
+                return out
+
+        b = min(dim, max(2, min(k, 4)))
+        m = min(dim, max(2 * k + 2 * b, 24))
+        res = _lanczos(apply, dim, k, "largest", b, m, _default_tol(dim, ctx), 200, seed, ctx)
+        values = _clip(res.values, ctx)
+        if form == "gram":
+            negligible = (values[0] if values else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
+            candidates = [[dot(col, u) for col in ZT] for u, mu in zip(res.vectors, values) if mu > negligible]
+            comps = _orthonormal_rows(candidates, k, d, ctx)
+        else:
+            comps = [list(v) for v in res.vectors]
+        return Spectrum([v / div for v in values], comps, total, "krylov")
+
+
+def _matrix_operator(A: list[list[Scalar]], ctx: Context) -> Callable[[list[list[Scalar]]], list[list[Scalar]]]:
+    dot = ctx.dot
+
+    def apply(V: list[list[Scalar]]) -> list[list[Scalar]]:
+        return [[dot(row, v) for row in A] for v in V]
+
+    return apply
+
+
+def solve_power(Z: list[list[Scalar]], k: int, div: Scalar, ctx: Context, *, seed: int = 0) -> Spectrum:
+    """The top k by subspace iteration on ``v -> Zᵀ(Z·v)/div`` (the teaching path).
+
+    >>> solve_power([[2.0, 0.0], [-2.0, 0.0], [0.0, 1.0], [0.0, -1.0]], 1, 1.0, __import__("purepca").FLOAT).values
+    [8.0]
+    """
+    d = len(Z[0])
+    with ctx.local():
+        ZT = [list(c) for c in zip(*Z)]
+        dot = ctx.dot
+
+        def covariance_times(v: list[Scalar]) -> list[Scalar]:
+            Zv = [dot(row, v) for row in Z]
+            return [dot(col, Zv) / div for col in ZT]
+
+        res = subspace_iteration(covariance_times, d=d, k=k, seed=seed, context=ctx)
+        return Spectrum(_clip(res.values, ctx), [list(v) for v in res.vectors], _total_variance(ZT, div, ctx), "power")
+
+
+def kernel_eigenpairs(
+    K: list[list[Scalar]], k: Optional[int], solver: str, ctx: Context, *, seed: int = 0
+) -> tuple[list[Scalar], list[list[Scalar]], str]:
+    """Eigenpairs of a centred kernel matrix, largest *algebraically* first.
+
+    ``solver``: ``"jacobi"`` or ``"tridiagonal"`` (every pair), ``"krylov"``
+    (the top k by Lanczos), ``"power"`` (the k largest in magnitude, by
+    subspace iteration: kept for teaching) or ``"auto"`` (Krylov when k is
+    given and the cost model finds it cheaper, else the full eigh).  Returns
+    ``(values, vectors, solver that ran)``.
+
+    >>> kernel_eigenpairs([[1.0, -1.0], [-1.0, 1.0]], None, "auto", __import__("purepca").FLOAT)[0]
+    [2.0, 0.0]
+    """
+    n = len(K)
+    with ctx.local():
+        if solver == "auto":
+            full = _eigh_cost(n)
+            if k is not None and k < n and 2 * _krylov_products(k) * n * (n + _CALL) < full:
+                solver = "krylov"
+            else:
+                solver = choose_eigh_method(n)
+        if solver == "krylov" and k is not None:
+            b = min(n, max(2, min(k, 4)))
+            m = min(n, max(2 * k + 2 * b, 24))
+            res = _lanczos(_matrix_operator(K, ctx), n, k, "largest", b, m, _default_tol(n, ctx), 200, seed, ctx)
+            return list(res.values), [list(v) for v in res.vectors], solver
+        if solver == "power" and k is not None:
+            res = subspace_iteration(K, k=k, seed=seed, context=ctx)
+            order = sorted(range(len(res.values)), key=lambda i: res.values[i], reverse=True)
+            return [res.values[i] for i in order], [res.vectors[i] for i in order], solver
+        method = solver if solver in ("jacobi", "tridiagonal") else choose_eigh_method(n)
+        eig = _eigh(K, method, ctx)
+        return eig.values, eig.vectors, method
