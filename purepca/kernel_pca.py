@@ -43,12 +43,19 @@ from typing import Any, Iterable, Optional, Sequence
 from .base import Estimator
 from .conventions import SIGN_RULES, sign_flips
 from .errors import NotFittedError, PurePCAError
-from .kernels import KernelSpec, KernelStats, canonical_kernel, center_kernel, center_test_kernel, check_kernel_params, kernel_matrix
+from .kernels import (
+    KernelSpec,
+    KernelStats,
+    _kernel_matrix,
+    canonical_kernel,
+    center_kernel,
+    center_test_kernel,
+    check_kernel_params,
+)
 from .linalg.cholesky import cholesky, cholesky_solve
-from .linalg.jacobi import jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
-from .linalg.power import subspace_iteration
 from .numeric import Context, Scalar, get_context
+from .solvers import kernel_eigenpairs
 
 __all__ = ["KernelPCA", "NonPSDKernelWarning"]
 
@@ -57,6 +64,7 @@ _PARAMS = (
     "eigen_solver", "remove_zero_eig", "negative", "sign", "convention", "precision", "seed",
 )
 _CONVENTIONS = {"sklearn": "max_abs_positive", "kernlab": "none"}
+EIGEN_SOLVERS = ("auto", "jacobi", "tridiagonal", "krylov", "power")
 
 # scikit-learn's thresholds (utils.validation._check_psd_eigenvalues, float64).
 SIGNIFICANT_NEGATIVE_RATIO = 1e-5
@@ -85,11 +93,15 @@ class KernelPCA(Estimator):
     fit_inverse_transform : bool
         Learn the pre-image map (kernel ridge regression from the scores back
         to X, solved by Cholesky).
-    eigen_solver : "auto", "jacobi" or "power"
-        ``jacobi`` finds every eigenvalue; ``power`` (subspace iteration) only
-        the top k.  ``auto``: ``power`` when an int ``n_components`` is at most
-        n/10 and n > 100 (Jacobi on an n x n kernel is O(n³) interpreted work
-        per sweep), ``jacobi`` otherwise.
+    eigen_solver : "auto", "jacobi", "tridiagonal", "krylov" or "power"
+        ``jacobi`` and ``tridiagonal`` find every eigenvalue (Householder +
+        QL is several times faster for n > 16 and as accurate on a kernel,
+        whose entries are rounded anyway); ``krylov`` (block Lanczos) finds
+        the k algebraically largest; ``power`` (subspace iteration, for
+        teaching) the k largest in magnitude.  ``auto``: ``krylov`` when an
+        int ``n_components`` is given and the cost model finds it cheaper
+        (:func:`purepca.solvers.kernel_eigenpairs`), else Jacobi for n <= 16
+        and the tridiagonal method above.
     remove_zero_eig : bool
         Drop components with zero eigenvalue (always done when n_components
         is None).
@@ -102,7 +114,7 @@ class KernelPCA(Estimator):
     sign : sign rule or None (from the convention)
     convention : "sklearn" or "kernlab"
     precision : None or int (decimal digits; see :class:`purepca.PCA`)
-    seed : int, start vectors of the power solver
+    seed : int, start vectors of the krylov and power solvers
 
     Attributes
     ----------
@@ -164,8 +176,8 @@ class KernelPCA(Estimator):
         sign = _CONVENTIONS[self.convention] if self.sign is None else self.sign
         if sign not in SIGN_RULES:
             raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
-        if self.eigen_solver not in ("auto", "jacobi", "power"):
-            raise PurePCAError(f"eigen_solver must be 'auto', 'jacobi' or 'power'; got {self.eigen_solver!r}")
+        if self.eigen_solver not in EIGEN_SOLVERS:
+            raise PurePCAError(f"eigen_solver must be one of {', '.join(map(repr, EIGEN_SOLVERS))}; got {self.eigen_solver!r}")
         if self.negative not in ("error", "drop"):
             raise PurePCAError(f"negative must be 'error' or 'drop'; got {self.negative!r}")
         nc = self.n_components
@@ -182,7 +194,8 @@ class KernelPCA(Estimator):
         return get_context(self.precision), kernel, sign
 
     def _kernel(self, A: Any, B: Any, ctx: Context, kernel: KernelSpec) -> list[list[Scalar]]:
-        return kernel_matrix(A, B, kernel, gamma=self.gamma, degree=self.degree, coef0=self.coef0, context=ctx)
+        # A and B are validated rows (the training rows, new rows or scores).
+        return _kernel_matrix(A, B, kernel, self.gamma, self.degree, self.coef0, ctx)
 
     def fit(self, X: Any, y: Any = None) -> "KernelPCA":
         """Fit on the rows of X (or on the n x n kernel matrix when ``kernel="precomputed"``).
@@ -206,21 +219,12 @@ class KernelPCA(Estimator):
         k_wanted = n if nc is None else int(nc)
         with ctx.local():
             Kc, stats = center_kernel(K, overwrite=True, context=ctx)
-            solver = self.eigen_solver
-            if solver == "auto":
-                # Jacobi on n x n costs O(n³) interpreted operations per sweep
-                # (about 17 s at n = 200); a few top components of a larger
-                # kernel are far cheaper by subspace iteration.
-                solver = "power" if nc is not None and n > 100 and 10 * k_wanted <= n else "jacobi"
-            if solver == "power":
-                res = subspace_iteration(Kc, k=k_wanted, seed=self.seed, context=ctx)
-                order = sorted(range(len(res.values)), key=lambda i: res.values[i], reverse=True)
-                values, vectors = [res.values[i] for i in order], [res.vectors[i] for i in order]
-                total = ctx.sum(Kc[i][i] for i in range(n))
+            k_top = None if nc is None else k_wanted
+            values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=self.seed)
+            if len(values) < n:
+                total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
             else:
-                eig = jacobi_eigh(Kc, context=ctx)
-                values, vectors = eig.values, eig.vectors
-                total = ctx.sum(v for v in eig.values if v > 0)
+                total = ctx.sum(v for v in values if v > 0)
             values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
             if M is not None and kernel == "linear":
                 # The sign rule acts on the axis in feature space, Xcᵀu, as PCA's does.

@@ -177,9 +177,22 @@ def kernel_matrix(
     ctx = context
     A = as_matrix(X, name="X", context=ctx)
     B = None if Y is None else as_matrix(Y, name="Y", context=ctx)
+    if B is not None and len(B[0]) != len(A[0]):
+        raise PurePCAError(f"Y has {len(B[0])} features, but X has {len(A[0])}")
+    return _kernel_matrix(A, B, kernel, gamma, degree, coef0, ctx)
+
+
+def _kernel_matrix(
+    A: list[list[Scalar]],
+    B: Optional[list[list[Scalar]]],
+    kernel: KernelSpec,
+    gamma: Optional[float],
+    degree: int,
+    coef0: float,
+    ctx: Context,
+) -> list[list[Scalar]]:
+    """The worker behind :func:`kernel_matrix`, on validated rows of equal width."""
     d = len(A[0])
-    if B is not None and len(B[0]) != d:
-        raise PurePCAError(f"Y has {len(B[0])} features, but X has {d}")
     with ctx.local():
         k = kernel_function(kernel, d, gamma=gamma, degree=degree, coef0=coef0, context=ctx)
         if B is not None:
