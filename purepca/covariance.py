@@ -404,8 +404,15 @@ class Moments:
             self._add_chunk(chunk)
 
     def _add_chunk(self, chunk: list[Any]) -> None:
+        self._add_rows(as_matrix(chunk, name="rows", context=self.context, row_offset=self.n))
+
+    def _add_validated(self, M: list[list[Scalar]]) -> None:
+        """Add rows validated already (by a caller that read them), ``chunk_size`` at a time."""
+        for start in range(0, len(M), self.chunk_size):
+            self._add_rows(M[start:start + self.chunk_size])
+
+    def _add_rows(self, M: list[list[Scalar]]) -> None:
         ctx = self.context
-        M = as_matrix(chunk, name="rows", context=ctx, row_offset=self.n)
         d = len(M[0])
         if self.n and d != len(self._shift):
             raise PurePCAError(f"rows: row {self.n} has {d} values, expected {len(self._shift)} (as before)")

@@ -46,13 +46,13 @@ from .errors import NotFittedError, PurePCAError
 from .kernels import (
     KernelSpec,
     KernelStats,
+    _center_test_kernel,
     _kernel_matrix,
     canonical_kernel,
     center_kernel,
-    center_test_kernel,
     check_kernel_params,
 )
-from .linalg.cholesky import cholesky, cholesky_solve
+from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import Context, Scalar, get_context
 from .solvers import kernel_eigenpairs
@@ -334,13 +334,13 @@ class KernelPCA(Estimator):
             for i in range(len(Kz)):
                 Kz[i][i] = Kz[i][i] + a
         try:
-            L = cholesky(Kz, context=ctx)
+            L = _cholesky(Kz, ctx)
         except PurePCAError as err:
             raise PurePCAError(
                 f"the pre-image map needs K(scores) + alpha·I positive definite, and it is not ({err}); "
                 "increase alpha"
             ) from None
-        self._dual_coef = cholesky_solve(L, M, context=ctx)
+        self._dual_coef = _cholesky_solve(L, M, ctx)
         self._z_fit = Z
 
     # ---------------------------------------------------------------- using it
@@ -355,7 +355,7 @@ class KernelPCA(Estimator):
             K = self._kernel(self._X, self._X, ctx, self._kernel_name)
         else:
             raise PurePCAError("internal: a precomputed kernel keeps no training rows")
-        return center_test_kernel(K, self._stats, context=ctx)
+        return _center_test_kernel(K, self._stats, ctx)
 
     def _transform_matrix(self, Kc: list[list[Scalar]]) -> list[list[Scalar]]:
         ctx = self._ctx
@@ -386,7 +386,7 @@ class KernelPCA(Estimator):
         """
         self._fitted()
         ctx = self._ctx
-        Kc = center_test_kernel(self._test_kernel(X), self._stats, context=ctx)
+        Kc = _center_test_kernel(self._test_kernel(X), self._stats, ctx)
         return [[ctx.to_float(v) for v in row] for row in self._transform_matrix(Kc)]
 
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
@@ -449,7 +449,7 @@ class KernelPCA(Estimator):
         self._fitted()
         pcv = self.pcv
         ctx = self._ctx
-        Kc = center_test_kernel(self._training_kernel(), self._stats, context=ctx)
+        Kc = _center_test_kernel(self._training_kernel(), self._stats, ctx)
         with ctx.local():
             cols = list(zip(*pcv))
             return [[ctx.to_float(ctx.dot(row, [ctx.convert(x) for x in c])) for c in cols] for row in Kc]

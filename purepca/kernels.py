@@ -263,11 +263,16 @@ def center_test_kernel(K_test: Any, stats: KernelStats, *, context: Context = FL
     >>> center_test_kernel(K, stats)
     [[0.5, -0.5], [-0.5, 0.5]]
     """
-    ctx = context
-    M = as_matrix(K_test, name="K", context=ctx)
+    M = as_matrix(K_test, name="K", context=context)
     n = len(stats.row_means)
     if len(M[0]) != n:
         raise PurePCAError(f"K: the test kernel has {len(M[0])} columns, but there are {n} training samples")
+    return _center_test_kernel(M, stats, context)
+
+
+def _center_test_kernel(M: list[list[Scalar]], stats: KernelStats, ctx: Context) -> list[list[Scalar]]:
+    """The worker behind :func:`center_test_kernel`, on a validated m x n kernel."""
+    n = len(stats.row_means)
     with ctx.local():
         nn = ctx.convert(n)
         r, t = stats.row_means, stats.grand_mean

@@ -524,7 +524,7 @@ class PCA(Estimator):
             raise PurePCAError(f"X has {len(M[0])} features, but partial_fit has seen {moments.d}")
         trial = Moments(context=ctx)
         trial.merge(moments)
-        trial.update_many(M)
+        trial._add_validated(M)
         if trial.n >= 2:
             self._fit_moments(trial, ctx, conv, ddof, scale, sign)
             self.feature_names_in_ = self._feature_names(X)

@@ -38,9 +38,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .linalg.eigen import _eigh, choose_eigh_method
-from .linalg.jacobi import jacobi_svd
+from .linalg.jacobi import _jacobi_svd
 from .linalg.krylov import _default_tol, _lanczos
-from .linalg.power import subspace_iteration
+from .linalg.power import _default_tol as _power_tol
+from .linalg.power import _subspace_iteration
 from .numeric import Context, Scalar
 
 __all__ = [
@@ -221,7 +222,7 @@ def solve_svd(Z: list[list[Scalar]], div: Scalar, ctx: Context) -> Spectrum:
     """
     r = min(len(Z), len(Z[0]))
     with ctx.local():
-        svd = jacobi_svd(Z, context=ctx)
+        svd = _jacobi_svd(Z, None, 50, "auto", ctx)
         spectrum = [s * s / div for s in svd.values[:r]]
         return Spectrum(spectrum, [list(v) for v in svd.vectors[:r]], ctx.sum(spectrum), "svd")
 
@@ -314,7 +315,8 @@ def solve_power(Z: list[list[Scalar]], k: int, div: Scalar, ctx: Context, *, see
             Zv = [dot(row, v) for row in Z]
             return [dot(col, Zv) / div for col in ZT]
 
-        res = subspace_iteration(covariance_times, d=d, k=k, seed=seed, context=ctx)
+        b = min(d, max(2 * k, k + 8))
+        res = _subspace_iteration(covariance_times, d, k, b, _power_tol(None, ctx), 1_000, seed, ctx)
         return Spectrum(_clip(res.values, ctx), [list(v) for v in res.vectors], _total_variance(ZT, div, ctx), "power")
 
 
@@ -346,7 +348,13 @@ def kernel_eigenpairs(
             res = _lanczos(_matrix_operator(K, ctx), n, k, "largest", b, m, _default_tol(n, ctx), 200, seed, ctx)
             return list(res.values), [list(v) for v in res.vectors], solver
         if solver == "power" and k is not None:
-            res = subspace_iteration(K, k=k, seed=seed, context=ctx)
+            b = min(n, max(2 * k, k + 8))
+            dot = ctx.dot
+
+            def times_k(v: list[Scalar]) -> list[Scalar]:
+                return [dot(row, v) for row in K]
+
+            res = _subspace_iteration(times_k, n, k, b, _power_tol(None, ctx), 1_000, seed, ctx)
             order = sorted(range(len(res.values)), key=lambda i: res.values[i], reverse=True)
             return [res.values[i] for i in order], [res.vectors[i] for i in order], solver
         method = solver if solver in ("jacobi", "tridiagonal") else choose_eigh_method(n)

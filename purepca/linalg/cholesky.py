@@ -34,8 +34,11 @@ def cholesky(A: Any, *, context: Context = FLOAT) -> list[list[Scalar]]:
     ...
     purepca.errors.PurePCAError: A is not positive definite: pivot 1 is -3.0 (the leading 2 x 2 minor is not positive definite)
     """
-    ctx = context
-    M = as_symmetric(A, name="A", context=ctx)
+    return _cholesky(as_symmetric(A, name="A", context=context), context)
+
+
+def _cholesky(M: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
+    """The worker behind :func:`cholesky`, on a validated symmetric matrix."""
     n = len(M)
     L = [[ctx.zero] * n for _ in range(n)]
     with ctx.local():
@@ -62,8 +65,11 @@ def cholesky_solve(L: Sequence[Sequence[Scalar]], B: Any, *, context: Context = 
     >>> cholesky_solve([[2.0, 0.0], [1.0, 1.0]], [[4.0, 2.0], [3.0, 1.0]])
     [[0.5, 0.5], [1.0, 0.0]]
     """
-    ctx = context
-    R = as_matrix(B, name="B", context=ctx)
+    return _cholesky_solve(L, as_matrix(B, name="B", context=context), context)
+
+
+def _cholesky_solve(L: Sequence[Sequence[Scalar]], R: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
+    """The worker behind :func:`cholesky_solve`, on validated right-hand sides."""
     n = len(L)
     if len(R) != n:
         raise PurePCAError(f"B has {len(R)} rows, but L is {n} x {n}")

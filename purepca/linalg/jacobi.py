@@ -346,19 +346,26 @@ def jacobi_svd(
     if qr not in ("auto", True, False):
         raise PurePCAError(f"qr must be 'auto', True or False, got {qr!r}")
     M = as_matrix(X, name="X", context=ctx)
-    n, d = len(M), len(M[0])
     with ctx.local():
-        scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
-        cols = [[ctx.ldexp(x, -scale) for x in col] for col in zip(*M)]
-        if qr is True or (qr == "auto" and n > d):
-            cols = _householder_r(cols, ctx)
-        m = len(cols[0])
-        tol_ = ctx.sqrt(ctx.convert(m)) * ctx.eps if tol is None else ctx.convert(tol)
-        W = [[ctx.one if i == j else ctx.zero for j in range(d)] for i in range(d)]
-        sweeps, rotations = _one_sided_jacobi(cols, W, tol_, max_sweeps, ctx)
-        sigma = [ctx.ldexp(ctx.norm(c), scale) for c in cols]
-        order = sorted(range(d), key=sigma.__getitem__, reverse=True)
-        return SVDResult([sigma[i] for i in order], [W[i] for i in order], sweeps, rotations)
+        return _jacobi_svd(M, tol, max_sweeps, qr, ctx)
+
+
+def _jacobi_svd(
+    M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, qr: Union[bool, str], ctx: Context
+) -> SVDResult:
+    """The worker behind :func:`jacobi_svd`: M validated, inside ``ctx.local()``."""
+    n, d = len(M), len(M[0])
+    scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
+    cols = [[ctx.ldexp(x, -scale) for x in col] for col in zip(*M)]
+    if qr is True or (qr == "auto" and n > d):
+        cols = _householder_r(cols, ctx)
+    m = len(cols[0])
+    tol_ = ctx.sqrt(ctx.convert(m)) * ctx.eps if tol is None else ctx.convert(tol)
+    W = [[ctx.one if i == j else ctx.zero for j in range(d)] for i in range(d)]
+    sweeps, rotations = _one_sided_jacobi(cols, W, tol_, max_sweeps, ctx)
+    sigma = [ctx.ldexp(ctx.norm(c), scale) for c in cols]
+    order = sorted(range(d), key=sigma.__getitem__, reverse=True)
+    return SVDResult([sigma[i] for i in order], [W[i] for i in order], sweeps, rotations)
 
 
 def _one_sided_jacobi(

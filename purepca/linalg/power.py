@@ -35,7 +35,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar
-from .jacobi import jacobi_eigh
+from .jacobi import _jacobi_eigh
 from .matrix import as_symmetric, as_vector
 
 __all__ = ["IterationResult", "power_iteration", "subspace_iteration"]
@@ -280,37 +280,43 @@ def subspace_iteration(
             raise PurePCAError(f"block_size must be an int between k = {k} and d = {d}, got {block_size!r}")
         else:
             b = block_size
-        tol_ = _default_tol(tol, ctx)
-        rng = random.Random(seed)
-        dot = ctx.dot
-        Q = _orthonormalize([_random_vector(rng, d, ctx) for _ in range(b)], rng, ctx)
-        history: list[Scalar] = []
-        worst = ctx.zero
-        for it in range(1, max_iter + 1):
-            AQ = [apply(q) for q in Q]
-            H = [[dot(Q[i], AQ[j]) for j in range(b)] for i in range(b)]
-            # Qᵀ·A·Q is symmetric up to rounding; average the two triangles.
-            H = [[(H[i][j] + H[j][i]) * ctx.half for j in range(b)] for i in range(b)]
-            ritz = jacobi_eigh(H, context=ctx)
-            order = sorted(range(b), key=lambda i: (-abs(ritz.values[i]), -ritz.values[i]))
-            theta = [ritz.values[i] for i in order]
-            Y = [ritz.vectors[i] for i in order]
-            Qt = list(zip(*Q))
-            AQt = list(zip(*AQ))
-            X = [[dot(y, col) for col in Qt] for y in Y]
-            AX = [[dot(y, col) for col in AQt] for y in Y]
-            scale = abs(theta[0])
-            res = [ctx.norm(_axpy(-theta[i], X[i], AX[i])) for i in range(k)]
-            worst = max(res)
-            history.append(worst)
-            if worst <= tol_ * scale or worst == 0:
-                return IterationResult(theta[:k], [list(x) for x in X[:k]], it, res)
-            Q = _orthonormalize(AX, rng, ctx)
-        factor = _factor(history, ctx)
-        raise ConvergenceError(
-            f"subspace_iteration did not converge in {max_iter} iterations: largest residual "
-            f"{float(worst):.3e} (tolerance {float(tol_ * scale):.3e}); it shrank by a factor "
-            f"{factor:.6f} per iteration, which estimates |λ_(b+1)/λ_k|: increase block_size or max_iter",
-            iterations=max_iter,
-            residual=float(worst),
-        )
+        return _subspace_iteration(apply, d, k, b, _default_tol(tol, ctx), max_iter, seed, ctx)
+
+
+def _subspace_iteration(
+    apply: Operator, d: int, k: int, b: int, tol_: Scalar, max_iter: int, seed: int, ctx: Context
+) -> IterationResult:
+    """The worker behind :func:`subspace_iteration`: arguments checked, inside ``ctx.local()``."""
+    rng = random.Random(seed)
+    dot = ctx.dot
+    Q = _orthonormalize([_random_vector(rng, d, ctx) for _ in range(b)], rng, ctx)
+    history: list[Scalar] = []
+    worst = ctx.zero
+    for it in range(1, max_iter + 1):
+        AQ = [apply(q) for q in Q]
+        H = [[dot(Q[i], AQ[j]) for j in range(b)] for i in range(b)]
+        # Qᵀ·A·Q is symmetric up to rounding; average the two triangles.
+        H = [[(H[i][j] + H[j][i]) * ctx.half for j in range(b)] for i in range(b)]
+        ritz = _jacobi_eigh(H, None, 50, ctx, None)
+        order = sorted(range(b), key=lambda i: (-abs(ritz.values[i]), -ritz.values[i]))
+        theta = [ritz.values[i] for i in order]
+        Y = [ritz.vectors[i] for i in order]
+        Qt = list(zip(*Q))
+        AQt = list(zip(*AQ))
+        X = [[dot(y, col) for col in Qt] for y in Y]
+        AX = [[dot(y, col) for col in AQt] for y in Y]
+        scale = abs(theta[0])
+        res = [ctx.norm(_axpy(-theta[i], X[i], AX[i])) for i in range(k)]
+        worst = max(res)
+        history.append(worst)
+        if worst <= tol_ * scale or worst == 0:
+            return IterationResult(theta[:k], [list(x) for x in X[:k]], it, res)
+        Q = _orthonormalize(AX, rng, ctx)
+    factor = _factor(history, ctx)
+    raise ConvergenceError(
+        f"subspace_iteration did not converge in {max_iter} iterations: largest residual "
+        f"{float(worst):.3e} (tolerance {float(tol_ * scale):.3e}); it shrank by a factor "
+        f"{factor:.6f} per iteration, which estimates |λ_(b+1)/λ_k|: increase block_size or max_iter",
+        iterations=max_iter,
+        residual=float(worst),
+    )

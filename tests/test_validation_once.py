@@ -1,0 +1,76 @@
+"""Validate at the boundary, compute inside: every public call validates its input once.
+
+The validator turns each row with ``_convert_row``; a validation of a matrix
+converts its row 0 exactly once, so the number of row-0 conversions during a
+call counts the validations it made.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+import pytest
+
+import purepca.linalg.matrix as matrix_module
+from purepca import PCA, KernelPCA, column_means, column_std, correlation_matrix, covariance_matrix
+
+
+def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int:
+    original = matrix_module._convert_row
+    count = 0
+
+    def counting(row: Any, i: int, name: str, context: Any) -> Any:
+        nonlocal count
+        if i == 0:
+            count += 1
+        return original(row, i, name, context)
+
+    monkeypatch.setattr(matrix_module, "_convert_row", counting)
+    try:
+        call()
+    finally:
+        monkeypatch.setattr(matrix_module, "_convert_row", original)
+    return count
+
+
+def data(n: int = 40, d: int = 6, seed: int = 0) -> list[list[float]]:
+    rng = random.Random(seed)
+    return [[rng.gauss(0.0, 1.0 + j) for j in range(d)] for _ in range(n)]
+
+
+@pytest.mark.parametrize("solver", ["auto", "covariance", "jacobi", "gram", "svd", "krylov", "power"])
+@pytest.mark.parametrize("scale", [False, True])
+def test_pca_fit_validates_x_once(monkeypatch: pytest.MonkeyPatch, solver: str, scale: bool) -> None:
+    X = data()
+    k = 2 if solver in ("krylov", "power") else None
+    assert validations(monkeypatch, lambda: PCA(k, solver=solver, scale=scale).fit(X)) == 1
+    assert validations(monkeypatch, lambda: PCA(k, solver=solver, scale=scale).fit_transform(X)) == 1
+
+
+def test_pca_methods_validate_their_input_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    X = data()
+    pca = PCA(3, whiten=True).fit(X)
+    Z = pca.transform(X)
+    for call in (
+        lambda: pca.transform(X),
+        lambda: pca.inverse_transform(Z),
+        lambda: pca.reconstruction_error(X),
+        lambda: pca.score_samples(X),
+        lambda: pca.partial_fit(X),
+    ):
+        assert validations(monkeypatch, call) == 1
+    assert validations(monkeypatch, lambda: PCA().fit(X).x) == 1  # the scores come from the rows already read
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"n_components": 3}, {"kernel": "rbf", "fit_inverse_transform": True}])
+def test_kernel_pca_validates_once(monkeypatch: pytest.MonkeyPatch, kwargs: dict) -> None:
+    X = data(30, 3)
+    assert validations(monkeypatch, lambda: KernelPCA(**kwargs).fit(X)) == 1
+    kp = KernelPCA(**kwargs).fit(X)
+    assert validations(monkeypatch, lambda: kp.transform(X)) == 1
+
+
+@pytest.mark.parametrize("function", [column_means, column_std, covariance_matrix, correlation_matrix])
+def test_statistics_validate_once(monkeypatch: pytest.MonkeyPatch, function: Callable[[Any], Any]) -> None:
+    assert validations(monkeypatch, lambda: function(data())) == 1
