@@ -39,6 +39,7 @@ ones first.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
@@ -94,6 +95,10 @@ class JacobiStep:
 
 
 Trace = Optional[Callable[[JacobiStep], None]]
+
+#: Rotate rows in place with plain loops (PyPy's JIT compiles them) rather
+#: than build new rows with list comprehensions (CPython's fastest loop).
+_IN_PLACE = sys.implementation.name == "pypy"
 
 
 def _rotation(alpha: Scalar, beta: Scalar, gamma: Scalar, ctx: Context) -> tuple[Scalar, Scalar, Scalar, Scalar]:
@@ -239,23 +244,49 @@ def _cyclic_jacobi(
                 app, aqq = Mp[p], Mq[q]
                 t, c, s, tau = _rotation(app, aqq, apq, ctx)
                 h = t * apq
-                newp = [g - s * (k + g * tau) for g, k in zip(Mp, Mq)]
-                newq = [k + s * (g - k * tau) for g, k in zip(Mp, Mq)]
-                newp[p] = app - h
-                newq[q] = aqq + h
-                newp[q] = newq[p] = zero
-                M[p], M[q] = newp, newq
-                # Symmetry: column p (q) of every row is the new row p (q).
-                for row, x, y in zip(M, newp, newq):
-                    row[p] = x
-                    row[q] = y
+                if _IN_PLACE:
+                    # PyPy: one plain loop updating rows p and q, columns p and
+                    # q and the two eigenvector rows in place, which the JIT
+                    # compiles to machine code (a new list per rotation costs more).
+                    Vp, Vq = V[p], V[q]
+                    for i in range(n):
+                        g = Mp[i]
+                        k = Mq[i]
+                        x = g - s * (k + g * tau)
+                        y = k + s * (g - k * tau)
+                        Mp[i] = x
+                        Mq[i] = y
+                        row = M[i]
+                        row[p] = x
+                        row[q] = y
+                        g = Vp[i]
+                        k = Vq[i]
+                        Vp[i] = g - s * (k + g * tau)
+                        Vq[i] = k + s * (g - k * tau)
+                    newp, newq = Mp, Mq
+                    Mp[p] = M[p][p] = app - h
+                    Mq[q] = M[q][q] = aqq + h
+                    Mp[q] = Mq[p] = zero
+                else:
+                    # CPython: a list comprehension per row is the fastest loop.
+                    newp = [g - s * (k + g * tau) for g, k in zip(Mp, Mq)]
+                    newq = [k + s * (g - k * tau) for g, k in zip(Mp, Mq)]
+                    M[p], M[q] = newp, newq
+                    newp[p] = app - h
+                    newq[q] = aqq + h
+                    newp[q] = newq[p] = zero
+                    # Symmetry: column p (q) of every row is the new row p (q).
+                    for row, x, y in zip(M, newp, newq):
+                        row[p] = x
+                        row[q] = y
                 root_diag[p] = sqrt(abs(newp[p]))
                 root_diag[q] = sqrt(abs(newq[q]))
                 Mp = newp
                 tol_p = tol * root_diag[p]
-                Vp, Vq = V[p], V[q]
-                V[p] = [g - s * (k + g * tau) for g, k in zip(Vp, Vq)]
-                V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
+                if not _IN_PLACE:
+                    Vp, Vq = V[p], V[q]
+                    V[p] = [g - s * (k + g * tau) for g, k in zip(Vp, Vq)]
+                    V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
                 rotations += 1
                 if trace is not None:
                     off2 = off2 - ctx.two * apq * apq

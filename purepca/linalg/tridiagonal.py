@@ -50,7 +50,7 @@ from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar
-from .jacobi import EighResult
+from .jacobi import _IN_PLACE, EighResult
 from .matrix import as_symmetric, max_abs
 
 __all__ = ["TridiagonalStep", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
@@ -239,8 +239,15 @@ def tridiagonal_ql(
                     p = c * d[i] - s * g
                     d[i + 1] = h + s * (c * g + s * d[i])
                     zi, zj = Z[i], Z[i + 1]
-                    Z[i + 1] = [s * a + c * b for a, b in zip(zi, zj)]
-                    Z[i] = [c * a - s * b for a, b in zip(zi, zj)]
+                    if _IN_PLACE:  # PyPy: a plain loop the JIT compiles
+                        for t in range(len(zi)):
+                            a = zi[t]
+                            b = zj[t]
+                            zj[t] = s * a + c * b
+                            zi[t] = c * a - s * b
+                    else:  # CPython: list comprehensions are the fastest loop
+                        Z[i + 1] = [s * a + c * b for a, b in zip(zi, zj)]
+                        Z[i] = [c * a - s * b for a, b in zip(zi, zj)]
                 rotations += m - l
                 p = -s * s2 * c3 * el1 * e[l] / dl1
                 e[l] = s * p
