@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from .errors import PurePCAError
-from .numeric import Context, DecimalContext, Scalar, get_context
+from .numeric import Context, GramWork, Scalar
 
 __all__ = ["check_n_jobs", "parallel_gram"]
 
@@ -39,7 +39,7 @@ Gram = Callable[[list[list[Scalar]]], list[list[Scalar]]]
 
 # The vectors of the Gram matrix being computed, inherited by forked workers
 # (or set by the initializer of spawned ones).
-_SHARED: Optional[Sequence[Sequence[Scalar]]] = None
+_SHARED: Optional[GramWork] = None
 
 
 def check_n_jobs(n_jobs: Any) -> int:
@@ -57,24 +57,17 @@ def check_n_jobs(n_jobs: Any) -> int:
     return int(n_jobs)
 
 
-def _precision_of(ctx: Context) -> Optional[int]:
-    return ctx.digits if isinstance(ctx, DecimalContext) else None
-
-
-def _set_shared(vectors: Sequence[Sequence[Scalar]]) -> None:
+def _set_shared(work: Optional[GramWork]) -> None:
     global _SHARED
-    _SHARED = vectors
+    _SHARED = work
 
 
-def _gram_rows(task: tuple[Optional[int], list[int]]) -> list[tuple[int, list[Scalar]]]:
-    """Worker: rows ``i`` of the upper triangle, ``[v_i·v_j for j >= i]``."""
-    precision, rows = task
-    ctx = get_context(precision)
-    vectors = _SHARED
-    assert vectors is not None
-    dots = ctx.dots
-    with ctx.local():
-        return [(i, dots(vectors[i:], vectors[i])) for i in rows]
+def _gram_rows(rows: list[int]) -> list[tuple[int, list[Scalar]]]:
+    """Worker: the rows ``i`` of the upper triangle of the shared Gram work."""
+    work = _SHARED
+    assert work is not None
+    with work.ctx.local():
+        return [(i, work.row(i)) for i in rows]
 
 
 def _share_rows(k: int, jobs: int) -> list[list[int]]:
@@ -89,43 +82,38 @@ def _share_rows(k: int, jobs: int) -> list[list[int]]:
     return parts
 
 
-def _in_processes(vectors: list[list[Scalar]], ctx: Context, jobs: int) -> list[list[Scalar]]:
+def _in_processes(work: GramWork, jobs: int) -> list[list[Scalar]]:
     import multiprocessing
 
-    k = len(vectors)
-    parts = _share_rows(k, jobs)
-    precision = _precision_of(ctx)
+    parts = _share_rows(work.k, jobs)
     methods = multiprocessing.get_all_start_methods()
     mp: Any
     if "fork" in methods:
         mp = multiprocessing.get_context("fork")
-        _set_shared(vectors)
+        _set_shared(work)
         pool = mp.Pool(jobs - 1)
     else:  # pragma: no cover - platforms without fork
         mp = multiprocessing.get_context(methods[0])
-        pool = mp.Pool(jobs - 1, initializer=_set_shared, initargs=(vectors,))
+        pool = mp.Pool(jobs - 1, initializer=_set_shared, initargs=(work,))
     try:
-        pending = pool.map_async(_gram_rows, [(precision, part) for part in parts[1:]])
-        _set_shared(vectors)
-        rows = _gram_rows((precision, parts[0]))
+        pending = pool.map_async(_gram_rows, parts[1:])
+        _set_shared(work)
+        rows = _gram_rows(parts[0])
         for chunk in pending.get():
             rows.extend(chunk)
     finally:
         pool.close()
         pool.join()
-        _set_shared(None)  # type: ignore[arg-type]
-    G: list[list[Scalar]] = [[ctx.zero] * k for _ in range(k)]
-    for i, values in rows:
-        Gi = G[i]
-        for j, v in enumerate(values, start=i):
-            Gi[j] = v
-            G[j][i] = v
-    return G
+        _set_shared(None)
+    return work.assemble(rows)
 
 
-def parallel_gram(ctx: Context, jobs: int) -> Optional[Gram]:
+def parallel_gram(ctx: Context, jobs: int, fast: bool = False) -> Optional[Gram]:
     """A function ``vectors -> Gram matrix`` that uses ``jobs`` processes (this
-    one and ``jobs - 1`` workers), or None when ``jobs`` is 1.
+    one and ``jobs - 1`` workers), or None when ``jobs`` is 1.  With ``fast``
+    the entries are those of :meth:`~purepca.numeric.Context.fast_gram`,
+    otherwise those of :meth:`~purepca.numeric.Context.gram`: the same bits
+    either way as in one process.
 
     >>> from purepca.numeric import FLOAT
     >>> import warnings
@@ -138,10 +126,11 @@ def parallel_gram(ctx: Context, jobs: int) -> Optional[Gram]:
         return None
 
     def gram(vectors: list[list[Scalar]]) -> list[list[Scalar]]:
+        work = GramWork(vectors, ctx, fast)
         if len(vectors) < 2:
-            return ctx.gram(vectors)
+            return work.compute()
         try:
-            return _in_processes(vectors, ctx, min(jobs, len(vectors)))
+            return _in_processes(work, min(jobs, len(vectors)))
         except (OSError, ImportError, NotImplementedError, RuntimeError) as err:
             warnings.warn(
                 f"n_jobs={jobs}: worker processes cannot be started here ({type(err).__name__}: {err}); "
@@ -149,6 +138,6 @@ def parallel_gram(ctx: Context, jobs: int) -> Optional[Gram]:
                 RuntimeWarning,
                 stacklevel=2,
             )
-            return ctx.gram(vectors)
+            return work.compute()
 
     return gram

@@ -273,7 +273,10 @@ class PCA(Estimator):
                 spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
                 e = ctx.scale_exponent(spread)
             sd = self._scales(self._column_sd(c, div, e, ctx), ctx, cols) if scale else None
-            gram = parallel_gram(ctx, jobs)
+            # The sums of products: compensated dot products, or where those are
+            # slow (CPython < 3.12) the polarization Gram, whose error is below
+            # what the eigensolver adds (numeric.GramWork); over n_jobs processes.
+            gram = parallel_gram(ctx, jobs, fast=True) or ctx.fast_gram
             if solver in ("covariance", "jacobi"):
                 method = "jacobi" if solver == "jacobi" else "auto"
                 if sd is None:

@@ -34,6 +34,9 @@ records which one ran.
 
 from __future__ import annotations
 
+import itertools
+import math
+import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -42,7 +45,7 @@ from .linalg.jacobi import _jacobi_svd
 from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
 from .linalg.power import _subspace_iteration
-from .numeric import Context, Scalar
+from .numeric import Context, GramWork, PolarRows, Scalar
 
 __all__ = [
     "Spectrum",
@@ -149,13 +152,23 @@ def solve_covariance(
 
 def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: Context) -> list[list[Scalar]]:
     """``count`` orthonormal rows: the candidates in order, each orthogonalised
-    against those before it (Gram–Schmidt, twice) and normalised, then unit
-    vectors orthogonal to them all until there are ``count``.  Row i stays the
-    i-th candidate: should one collapse into the span of those before it, it
-    and the candidates after it are replaced by the completion."""
+    against those before it and normalised, then unit vectors orthogonal to
+    them all until there are ``count``.  Row i stays the i-th candidate:
+    should one collapse into the span of those before it, it and the
+    candidates after it are replaced by the completion.
+
+    Classical Gram–Schmidt, repeated when a pass removed more than half of
+    the vector's length (Kahan and Parlett's "twice is enough" test), so the
+    rows are orthonormal to working precision.  The basis is also kept by
+    coordinates, so that removing its span from a vector is one dot product
+    per coordinate (``ctx.dots``) rather than one row operation per basis
+    vector: the same arithmetic, a fraction of the interpreter's work.
+    """
     out: list[list[Scalar]] = []
+    by_coordinate: list[list[Scalar]] = [[] for _ in range(d)]
     collapsed = False
-    dot = ctx.dot
+    dots = ctx.dots
+    basis = _UnitRows(ctx) if _UnitRows.useful(ctx) else None
 
     def units() -> Any:
         for j in range(d):
@@ -172,20 +185,83 @@ def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: C
             break
         if is_candidate and collapsed:
             continue
+        if basis is not None:
+            # Near unit norm (exactly, by a power of two): the polarization
+            # products below are then accurate to a few eps absolute.
+            v = basis.unit(v)
         original = ctx.norm(v)
-        for _ in range(2):
-            for u in out:
-                c = dot(u, v)
-                if c:
-                    v = [a - c * b for a, b in zip(v, u)]
+        before = original
+        for _ in range(3):
+            if not out:
+                break
+            if basis is not None:
+                c = basis.dots(v)
+                v = [a - b for a, b in zip(v, basis.combine(by_coordinate, c))]
+            else:
+                v = [a - b for a, b in zip(v, dots(by_coordinate, dots(out, v)))]
+            after = ctx.norm(v)
+            if after > ctx.half * before:
+                break
+            before = after
         nv = ctx.norm(v)
         # A unit vector keeps at least half its length off a subspace it is not
         # in, for some coordinate axis; a candidate is kept unless it collapsed.
-        if nv > (ctx.convert(1e-8) if is_candidate else ctx.half) * original:
-            out.append([a / nv for a in v])
+        if nv > 0 and nv > (ctx.convert(1e-8) if is_candidate else ctx.half) * original:
+            u = [a / nv for a in v]
+            out.append(u)
+            if basis is not None:
+                basis.add(u)
+            for column, x in zip(by_coordinate, u):
+                column.append(x)
         elif is_candidate:
             collapsed = True
     return out
+
+
+class _UnitRows:
+    """Inner products with a growing orthonormal basis by polarization
+    (:class:`~purepca.numeric.PolarRows`, for unit rows): ``u·v =
+    (1 + ‖v‖² - ‖u - v‖²)/2`` for v scaled to a norm near one."""
+
+    @staticmethod
+    def useful(ctx: Context) -> bool:
+        return GramWork([], ctx, fast=True).polar
+
+    def __init__(self, ctx: Context) -> None:
+        self.rows = PolarRows([], ctx)
+        self.coordinate_squares: list[float] = []  # Σ_j u_j[t]², per coordinate t
+
+    def dots(self, v: list[Scalar]) -> list[Scalar]:
+        return self.rows.dots(v)
+
+    def add(self, u: list[Scalar]) -> None:
+        w = self.rows.work
+        w.units.append(u)
+        w.exps.append(0)
+        w.squares.append(math.fsum(map(operator.mul, u, u)))
+        w.k += 1
+        squares = self.coordinate_squares
+        if not squares:
+            squares.extend([0.0] * len(u))
+        for t, x in enumerate(u):
+            squares[t] += x * x
+
+    @staticmethod
+    def unit(v: list[Scalar]) -> list[Scalar]:
+        norm = math.hypot(*v)
+        if not norm > 0 or not math.isfinite(norm):
+            return v
+        e = math.frexp(norm)[1]
+        return [math.ldexp(x, -e) for x in v]
+
+    def combine(self, by_coordinate: list[list[Scalar]], c: list[Scalar]) -> list[Scalar]:
+        """``[row·c for row in by_coordinate]`` (rows of norm <= 1, c of norm <= 1)."""
+        cc = math.fsum(map(operator.mul, c, c))
+        dist = math.dist
+        return [
+            (sq + cc - r * r) * 0.5 if sq else 0.0
+            for sq, r in zip(self.coordinate_squares, map(dist, by_coordinate, itertools.repeat(c)))
+        ]
 
 
 def solve_gram(Z: list[list[Scalar]], div: Scalar, ctx: Context, gram: Optional[Gram] = None) -> Spectrum:
@@ -203,11 +279,11 @@ def solve_gram(Z: list[list[Scalar]], div: Scalar, ctx: Context, gram: Optional[
         mu = _clip(eig.values[:r], ctx)
         ZT = [list(c) for c in zip(*Z)]
         negligible = (mu[0] if mu else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
-        dot = ctx.dot
         # v = Zᵀu for the non-negligible eigenvalues, re-orthogonalised (the
         # Gram matrix squares the condition, so small components lose
         # orthogonality), then completed to r orthonormal rows.
-        candidates = [[dot(col, eig.vectors[i]) for col in ZT] for i in range(r) if mu[i] > negligible]
+        columns = PolarRows(ZT, ctx)
+        candidates = [columns.dots(eig.vectors[i]) for i in range(r) if mu[i] > negligible]
         comps = _orthonormal_rows(candidates, r, d, ctx)
         return Spectrum([m / div for m in mu], comps, ctx.sum(mu) / div, "gram")
 
