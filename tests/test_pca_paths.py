@@ -36,7 +36,7 @@ def assert_same_top(a: PCA, b: PCA, k: int) -> None:
             assert chord < 1e-10, (i, chord)
 
 
-@pytest.mark.parametrize("shape", [(300, 60), (40, 150), (120, 120)])
+@pytest.mark.parametrize("shape", [(300, 60), (40, 90), (80, 70)])
 def test_krylov_top5_equals_the_full_jacobi_path(shape: tuple[int, int]) -> None:
     n, d = shape
     X = lowrank(n, d, 10, 0.1, seed=n + d)
