@@ -83,6 +83,9 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
         raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
 
 
+_FLOATS_ONLY = {float}
+
+
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
     if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
         raise PurePCAError(
@@ -90,7 +93,7 @@ def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
             "expected a 2-D input with one row per sample"
         )
     values = list(row)
-    if context is FLOAT and all(type(v) is float for v in values):
+    if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:
         # Fast path for the common case: a list of Python floats.  A finite
         # sum proves every entry finite; otherwise check one by one.
         total = sum(values)
