@@ -48,7 +48,17 @@ from .parallel import check_n_jobs, parallel_gram
 from .projection import _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .selection import components_for_fraction, infer_dimension
-from .solvers import Spectrum, choose_solver, solve_covariance, solve_gram, solve_krylov, solve_power, solve_svd
+from .solvers import (
+    Spectrum,
+    choose_solver,
+    krylov_form,
+    solve_covariance,
+    solve_gram,
+    solve_krylov,
+    solve_krylov_covariance,
+    solve_power,
+    solve_svd,
+)
 
 __all__ = ["PCA", "PCASummary", "format_table"]
 
@@ -277,7 +287,9 @@ class PCA(Estimator):
             # slow (CPython < 3.12) the polarization Gram, whose error is below
             # what the eigensolver adds (numeric.GramWork); over n_jobs processes.
             gram = parallel_gram(ctx, jobs, fast=True) or ctx.fast_gram
-            if solver in ("covariance", "jacobi"):
+            k = self._wanted() or 0
+            formed = solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, k) == "covariance")
+            if formed:
                 method = "jacobi" if solver == "jacobi" else "auto"
                 if sd is None:
                     C = _cross_products(c, ctx, div, gram, shift=2 * e)
@@ -287,10 +299,12 @@ class PCA(Estimator):
                     C = _cross_products(self._standardised(c, sd, e, ctx), ctx, div, gram)
                     for j in range(d):
                         C[j][j] = ctx.one
-                found = solve_covariance(C, min(n, d), ctx, method)
+                if solver == "krylov":
+                    found = solve_krylov_covariance(C, k, ctx, seed=self.seed)
+                else:
+                    found = solve_covariance(C, min(n, d), ctx, method)
             else:
                 Z = self._data_matrix(c, sd, e, ctx)
-                k = self._wanted() or 0
                 if solver == "gram":
                     found = solve_gram(Z, div, ctx, gram)
                 elif solver == "svd":

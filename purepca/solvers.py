@@ -8,7 +8,8 @@
                                   mapped back by ``Zᵀ·u`` (for n < d)
 ``solve_svd(Z, div)``             one-sided Jacobi SVD of Z itself
 ``solve_krylov(Z, k, div)``       block Lanczos for the top k, on whichever
-                                  operator is cheapest (see below)
+                                  operator is cheapest (``krylov_form``)
+``solve_krylov_covariance(C, k)``  the same on a formed covariance
 ``solve_power(Z, k, div)``        subspace iteration (the teaching method)
 ``choose_solver(n, d, k)``        the cost model behind ``solver="auto"``
 ``kernel_eigenpairs(K, k)``       top (algebraically) or all eigenpairs of a
@@ -53,7 +54,9 @@ __all__ = [
     "kernel_eigenpairs",
     "solve_covariance",
     "solve_gram",
+    "krylov_form",
     "solve_krylov",
+    "solve_krylov_covariance",
     "solve_power",
     "solve_svd",
 ]
@@ -95,7 +98,7 @@ def _krylov_products(k: int) -> int:
 def _krylov_costs(n: int, d: int, k: int) -> dict[str, float]:
     """Predicted cost of each operator form of the Krylov path."""
     p = _krylov_products(k)
-    basis = max(2 * k + 8, 24)
+    basis = max(2 * k + 4, 20)
     data = p * (n * (d + _CALL) + d * (n + _CALL)) + p * basis * d * (1 + _ROW_OP) * 2
     covariance = d * d / 2 * (n + _CALL) + p * d * (d + _CALL) + p * basis * d * (1 + _ROW_OP) * 2
     gram = n * n / 2 * (d + _CALL) + p * n * (n + _CALL) + p * basis * n * (1 + _ROW_OP) * 2 + k * d * (n + _CALL)
@@ -330,8 +333,7 @@ def solve_krylov(
     ([8.0], [1.0, 0.0, 0.0])
     """
     n, d = len(Z), len(Z[0])
-    costs = _krylov_costs(n, d, k)
-    form = form or min(costs, key=costs.__getitem__)
+    form = form or krylov_form(n, d, k)
     with ctx.local():
         dot = ctx.dot
         ZT = [list(c) for c in zip(*Z)]
@@ -354,8 +356,7 @@ def solve_krylov(
                     out.append([dot(col, Zv) for col in ZT])
                 return out
 
-        b = min(dim, max(2, min(k, 4)))
-        m = min(dim, max(2 * k + 2 * b, 24))
+        b, m = _lanczos_sizes(k, dim)
         res = _lanczos(apply, dim, k, "largest", b, m, _default_tol(dim, ctx), 200, seed, ctx)
         values = _clip(res.values, ctx)
         if form == "gram":
@@ -365,6 +366,40 @@ def solve_krylov(
         else:
             comps = [list(v) for v in res.vectors]
         return Spectrum([v / div for v in values], comps, total, "krylov")
+
+
+def _lanczos_sizes(k: int, dim: int) -> tuple[int, int]:
+    """Block size and basis size of the Krylov paths (lanczos's defaults)."""
+    b = min(dim, 2)
+    return b, min(dim, max(2 * k + 2 * b, 20))
+
+
+def krylov_form(n: int, d: int, k: int) -> str:
+    """The operator the Krylov path applies for n x d data and k pairs:
+    ``"data"``, ``"covariance"`` or ``"gram"``, the cheapest by the cost model.
+
+    >>> krylov_form(10_000, 50, 5), krylov_form(200, 1_000, 5), krylov_form(2_000, 2_000, 5)
+    ('covariance', 'gram', 'data')
+    """
+    costs = _krylov_costs(n, d, k)
+    return min(costs, key=costs.__getitem__)
+
+
+def solve_krylov_covariance(C: list[list[Scalar]], k: int, ctx: Context, *, seed: int = 0) -> Spectrum:
+    """The top k of a formed d x d covariance (or correlation) by block Lanczos:
+    the Krylov path when n is much larger than d, where forming C once costs
+    less than applying the data again and again.
+
+    >>> from purepca import FLOAT
+    >>> [round(v, 12) for v in solve_krylov_covariance([[3.0, 1.0], [1.0, 3.0]], 1, FLOAT).values]
+    [4.0]
+    """
+    d = len(C)
+    with ctx.local():
+        b, m = _lanczos_sizes(k, d)
+        res = _lanczos(_matrix_operator(C, ctx), d, k, "largest", b, m, _default_tol(d, ctx), 200, seed, ctx)
+        total = ctx.sum(C[i][i] for i in range(d))
+        return Spectrum(_clip(res.values, ctx), [list(v) for v in res.vectors], total, "krylov")
 
 
 def _matrix_operator(A: list[list[Scalar]], ctx: Context) -> Callable[[list[list[Scalar]]], list[list[Scalar]]]:
@@ -419,8 +454,7 @@ def kernel_eigenpairs(
             else:
                 solver = choose_eigh_method(n)
         if solver == "krylov" and k is not None:
-            b = min(n, max(2, min(k, 4)))
-            m = min(n, max(2 * k + 2 * b, 24))
+            b, m = _lanczos_sizes(k, n)
             res = _lanczos(_matrix_operator(K, ctx), n, k, "largest", b, m, _default_tol(n, ctx), 200, seed, ctx)
             return list(res.values), [list(v) for v in res.vectors], solver
         if solver == "power" and k is not None:

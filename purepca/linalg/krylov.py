@@ -129,10 +129,11 @@ def lanczos(
     k : number of eigenpairs
     which : ``"largest"`` (algebraically: what a kernel or covariance needs)
         or ``"magnitude"``
-    block_size : vectors per block, default ``min(k, 4)`` (at least 2 when
-        d allows): the largest multiplicity found with certainty
+    block_size : vectors per block, default 2: the largest multiplicity
+        found with certainty (larger ones are found in practice, as rounding
+        and the restarts bring in the missing directions, but not promised)
     max_basis : vectors kept before a restart, default
-        ``min(d, max(2k + 2·block_size, 24))``
+        ``min(d, max(2k + 2·block_size, 20))``
     tol : stop when every residual is ``<= tol·max|θ|``; default the larger
         of ``eps**0.8`` and ``64·sqrt(d)·eps`` (above the rounding floor of a
         residual)
@@ -198,7 +199,7 @@ def _checked_block(op: Callable[..., Any], d: int, ctx: Context) -> BlockOperato
 
 def _block_size(block_size: Any, k: int, d: int) -> int:
     if block_size is None:
-        return min(d, max(2, min(k, 4)))
+        return min(d, 2)
     if isinstance(block_size, bool) or not isinstance(block_size, int) or not 1 <= block_size <= d:
         raise PurePCAError(f"block_size must be an int between 1 and d = {d}, got {block_size!r}")
     return block_size
@@ -206,7 +207,7 @@ def _block_size(block_size: Any, k: int, d: int) -> int:
 
 def _basis_size(max_basis: Any, k: int, b: int, d: int) -> int:
     if max_basis is None:
-        return min(d, max(2 * k + 2 * b, 24))
+        return min(d, max(2 * k + 2 * b, 20))
     if isinstance(max_basis, bool) or not isinstance(max_basis, int) or not min(d, k + b) <= max_basis:
         raise PurePCAError(f"max_basis must be an int of at least min(d, k + block_size) = {min(d, k + b)}, got {max_basis!r}")
     return min(d, max_basis)
