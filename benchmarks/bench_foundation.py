@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from purepca import covariance_matrix, jacobi_eigh  # noqa: E402
+from textbook import textbook_jacobi  # noqa: E402
 
 try:
     import numpy
@@ -54,40 +56,6 @@ def textbook_covariance(X: list[list[float]]) -> list[list[float]]:
                 s += (X[k][i] - mean[i]) * (X[k][j] - mean[j])
             C[i][j] = s / (n - 1)
     return C
-
-
-def textbook_jacobi(A: list[list[float]], tol: float = 1e-15, max_sweeps: int = 50) -> list[float]:
-    """Cyclic Jacobi as in a linear-algebra course: for each (p, q), build the
-    rotation and update the whole matrix entry by entry (A ← JᵀAJ, V ← VJ)."""
-    n = len(A)
-    a = [row[:] for row in A]
-    v = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
-    for _ in range(max_sweeps):
-        off = math.sqrt(sum(a[i][j] ** 2 for i in range(n) for j in range(n) if i != j))
-        norm = math.sqrt(sum(a[i][j] ** 2 for i in range(n) for j in range(n)))
-        if off <= tol * norm:
-            break
-        for p in range(n - 1):
-            for q in range(p + 1, n):
-                if a[p][q] == 0.0:
-                    continue
-                theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
-                t = (1.0 if theta >= 0 else -1.0) / (abs(theta) + math.sqrt(theta * theta + 1))
-                c = 1 / math.sqrt(t * t + 1)
-                s = t * c
-                for k in range(n):  # A ← A·J (columns p and q)
-                    akp, akq = a[k][p], a[k][q]
-                    a[k][p] = c * akp - s * akq
-                    a[k][q] = s * akp + c * akq
-                for k in range(n):  # A ← Jᵀ·A (rows p and q)
-                    apk, aqk = a[p][k], a[q][k]
-                    a[p][k] = c * apk - s * aqk
-                    a[q][k] = s * apk + c * aqk
-                for k in range(n):  # V ← V·J
-                    vkp, vkq = v[k][p], v[k][q]
-                    v[k][p] = c * vkp - s * vkq
-                    v[k][q] = s * vkp + c * vkq
-    return sorted((a[i][i] for i in range(n)), reverse=True)
 
 
 def median_time(fn: Callable[[], Any], repeats: int, budget: float) -> float:

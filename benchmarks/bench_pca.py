@@ -48,6 +48,9 @@ from typing import Any, Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from textbook import textbook_jacobi  # noqa: E402  (the same textbook Jacobi in both benchmarks)
 
 # ----------------------------------------------------------------- workers
 #
@@ -88,42 +91,6 @@ def textbook_covariance(X: list[list[float]]) -> list[list[float]]:
             for j in range(d):
                 Ci[j] += ci * c[j]
     return [[v / (n - 1) for v in row] for row in C]
-
-
-def textbook_jacobi(A: list[list[float]], tol: float = 1e-15, max_sweeps: int = 50) -> tuple[list[float], list[list[float]]]:
-    import math
-
-    n = len(A)
-    a = [row[:] for row in A]
-    v = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
-    for _ in range(max_sweeps):
-        off = math.sqrt(sum(a[i][j] ** 2 for i in range(n) for j in range(n) if i != j))
-        norm = math.sqrt(sum(a[i][j] ** 2 for i in range(n) for j in range(n)))
-        if off <= tol * norm:
-            break
-        for p in range(n - 1):
-            for q in range(p + 1, n):
-                if a[p][q] == 0.0:
-                    continue
-                theta = (a[q][q] - a[p][p]) / (2 * a[p][q])
-                t = (1.0 if theta >= 0 else -1.0) / (abs(theta) + math.sqrt(theta * theta + 1))
-                c = 1 / math.sqrt(t * t + 1)
-                s = t * c
-                for k in range(n):
-                    akp, akq = a[k][p], a[k][q]
-                    a[k][p] = c * akp - s * akq
-                    a[k][q] = s * akp + c * akq
-                for k in range(n):
-                    apk, aqk = a[p][k], a[q][k]
-                    a[p][k] = c * apk - s * aqk
-                    a[q][k] = s * apk + c * aqk
-                for k in range(n):
-                    vkp, vkq = v[k][p], v[k][q]
-                    v[k][p] = c * vkp - s * vkq
-                    v[k][q] = s * vkp + c * vkq
-    values = [a[i][i] for i in range(n)]
-    order = sorted(range(n), key=values.__getitem__, reverse=True)
-    return [values[i] for i in order], [[v[k][i] for k in range(n)] for i in order]
 
 
 def textbook_power(apply: Any, d: int, k: int, tol: float = 1e-10, max_iter: int = 5000) -> list[list[float]]:
@@ -179,10 +146,12 @@ def textbook_transform(X: list[list[float]], mean: list[float], W: list[list[flo
 
 def _run_worker(spec: dict[str, Any]) -> dict[str, Any]:
     impl, op = spec["impl"], spec["op"]
-    if spec.get("root"):
-        sys.path.insert(0, spec["root"])
-    else:
-        sys.path.insert(0, str(ROOT))
+    root = spec.get("root") or str(ROOT)
+    sys.path.insert(0, root)
+    import purepca
+
+    if not str(Path(purepca.__file__).resolve()).startswith(str(Path(root).resolve())):
+        raise SystemExit(f"worker: purepca came from {purepca.__file__}, not from {root}")
     n, d, k = spec.get("n", 0), spec.get("d", 0), spec.get("k")
     X = _data(n, d, spec.get("seed", 0), spec.get("kind", "gauss")) if n else None
     t0 = time.perf_counter()

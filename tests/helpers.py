@@ -10,7 +10,7 @@ import math
 import random
 import sys
 from fractions import Fraction
-from typing import List, Sequence
+from typing import Any, List, Sequence
 
 Matrix = List[List[float]]
 
@@ -177,3 +177,31 @@ def reliable(values: list[float], i: int) -> bool:
         return False
     gaps = [abs(values[i] - values[j]) for j in (i - 1, i + 1) if 0 <= j < len(values)]
     return all(g > 1e-6 * top for g in gaps)
+
+
+def random_symmetric(n: int, seed: int) -> Matrix:
+    """A symmetric matrix with entries uniform in [-1, 1]."""
+    rng = random.Random(seed)
+    A = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i, n):
+            A[i][j] = A[j][i] = rng.uniform(-1.0, 1.0)
+    return A
+
+
+def check_lapack_ratios(solver: Any, kind: int, n: int, threshold: float = 20.0) -> None:
+    """LAPACK's checks of an eigensolver on its test matrix type ``kind``:
+    no mutation, sizes, descending finite values, and the decomposition and
+    orthogonality ratios below ``threshold``."""
+    A = lapack_matrix(kind, n)
+    original = [row[:] for row in A]
+    r = solver(A)
+    assert A == original, "input was mutated"
+    assert len(r.values) == n and len(r.vectors) == n
+    assert all(a >= b for a, b in zip(r.values, r.values[1:])), "not in descending order"
+    assert all(math.isfinite(v) for v in r.values)
+    decomposition = decomposition_ratio(A, r.values, r.vectors)
+    orthogonality = orthogonality_ratio(r.vectors)
+    assert decomposition < threshold, f"type {kind}, n={n}: ‖A - VᵀΛV‖ ratio {decomposition:.2f}"
+    assert orthogonality < threshold, f"type {kind}, n={n}: ‖I - VVᵀ‖ ratio {orthogonality:.2f}"
+

@@ -7,18 +7,9 @@ import random
 from decimal import Decimal
 
 import pytest
-from helpers import ULP, decomposition_ratio, orthogonality_ratio, qdq, random_orthogonal
+from helpers import ULP, decomposition_ratio, orthogonality_ratio, qdq, random_orthogonal, random_symmetric
 
 from purepca import ConvergenceError, DecimalContext, JacobiStep, PurePCAError, jacobi_eigh, jacobi_svd
-
-
-def random_symmetric(n: int, seed: int) -> list[list[float]]:
-    rng = random.Random(seed)
-    A = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i, n):
-            A[i][j] = A[j][i] = rng.uniform(-1.0, 1.0)
-    return A
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -13,15 +13,7 @@ import math
 import random
 
 import pytest
-from helpers import (
-    IS_PYPY,
-    ULP,
-    decomposition_ratio,
-    lapack_matrix,
-    orthogonality_ratio,
-    qdq,
-    random_orthogonal,
-)
+from helpers import IS_PYPY, ULP, check_lapack_ratios, lapack_matrix, qdq, random_orthogonal
 
 from purepca import DecimalContext, jacobi_eigh
 
@@ -33,17 +25,7 @@ THRESHOLD = 20.0
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("kind", TYPES)
 def test_jacobi_eigh_lapack_ratios(kind: int, n: int) -> None:
-    A = lapack_matrix(kind, n)
-    original = [row[:] for row in A]
-    r = jacobi_eigh(A)
-    assert A == original, "input was mutated"
-    assert len(r.values) == n and len(r.vectors) == n
-    assert all(a >= b for a, b in zip(r.values, r.values[1:])), "not in descending order"
-    assert all(math.isfinite(v) for v in r.values)
-    decomposition = decomposition_ratio(A, r.values, r.vectors)
-    orthogonality = orthogonality_ratio(r.vectors)
-    assert decomposition < THRESHOLD, f"type {kind}, n={n}: ‖A - VᵀΛV‖ ratio {decomposition:.2f}"
-    assert orthogonality < THRESHOLD, f"type {kind}, n={n}: ‖I - VVᵀ‖ ratio {orthogonality:.2f}"
+    check_lapack_ratios(jacobi_eigh, kind, n, THRESHOLD)
 
 
 def relative_accuracy_bound(n: int) -> float:

@@ -7,14 +7,7 @@ import random
 from decimal import Decimal
 
 import pytest
-from helpers import (
-    IS_PYPY,
-    decomposition_ratio,
-    lapack_matrix,
-    orthogonality_ratio,
-    qdq,
-    random_orthogonal,
-)
+from helpers import IS_PYPY, check_lapack_ratios, orthogonality_ratio, qdq, random_orthogonal, random_symmetric
 
 from purepca import ConvergenceError, DecimalContext, PurePCAError
 from purepca.linalg import eigh, jacobi_eigh, tridiagonal_eigh
@@ -35,26 +28,7 @@ def cases() -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("kind,n", cases())
 def test_tridiagonal_eigh_lapack_ratios(kind: int, n: int) -> None:
-    A = lapack_matrix(kind, n)
-    original = [row[:] for row in A]
-    r = tridiagonal_eigh(A)
-    assert A == original, "input was mutated"
-    assert len(r.values) == n and len(r.vectors) == n
-    assert all(a >= b for a, b in zip(r.values, r.values[1:])), "not in descending order"
-    assert all(math.isfinite(v) for v in r.values)
-    decomposition = decomposition_ratio(A, r.values, r.vectors)
-    orthogonality = orthogonality_ratio(r.vectors)
-    assert decomposition < THRESHOLD, f"type {kind}, n={n}: ‖A - VᵀΛV‖ ratio {decomposition:.2f}"
-    assert orthogonality < THRESHOLD, f"type {kind}, n={n}: ‖I - VVᵀ‖ ratio {orthogonality:.2f}"
-
-
-def random_symmetric(n: int, seed: int) -> list[list[float]]:
-    rng = random.Random(seed)
-    A = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i, n):
-            A[i][j] = A[j][i] = rng.uniform(-1.0, 1.0)
-    return A
+    check_lapack_ratios(tridiagonal_eigh, kind, n, THRESHOLD)
 
 
 @pytest.mark.parametrize("seed", range(4))
