@@ -236,8 +236,14 @@ def dot(x: Sequence[Scalar], y: Sequence[Scalar], context: Context = FLOAT) -> S
     """
     if len(x) != len(y):
         raise PurePCAError(f"dot: vectors of lengths {len(x)} and {len(y)}")
+    if not x:
+        return context.zero
+    # Validated into the context's numbers: math.sumprod (3.12+) would keep
+    # ints as ints, and a Decimal must not meet a float.
+    u = as_vector(x, name="x", context=context)
+    v = as_vector(y, name="y", context=context)
     with context.local():
-        return context.dot(x, y)
+        return context.dot(u, v)
 
 
 def matvec(A: Sequence[Sequence[Scalar]], x: Sequence[Scalar], context: Context = FLOAT) -> list[Scalar]:
@@ -248,9 +254,12 @@ def matvec(A: Sequence[Sequence[Scalar]], x: Sequence[Scalar], context: Context 
     """
     if A and len(A[0]) != len(x):
         raise PurePCAError(f"matvec: matrix has {len(A[0])} columns but the vector has {len(x)} entries")
-    d = context.dot
+    if not A:
+        return []
+    M = as_matrix(A, name="A", context=context)
+    v = as_vector(x, name="x", context=context)
     with context.local():
-        return [d(row, x) for row in A]
+        return context.dots(M, v)
 
 
 def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> list[list[Scalar]]:
@@ -261,10 +270,12 @@ def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]], context
     """
     if A and len(A[0]) != len(B):
         raise PurePCAError(f"matmul: shapes {len(A)}x{len(A[0])} and {len(B)}x{len(B[0]) if B else 0} do not match")
-    cols = transpose(B)
-    d = context.dot
+    if not A:
+        return []
+    M = as_matrix(A, name="A", context=context)
+    cols = transpose(as_matrix(B, name="B", context=context))
     with context.local():
-        return [[d(row, col) for col in cols] for row in A]
+        return [context.dots(cols, row) for row in M]
 
 
 def identity(n: int, context: Context = FLOAT) -> list[list[Scalar]]:
