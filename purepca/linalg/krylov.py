@@ -70,7 +70,7 @@ def _orthonormal_block(
     twice); a vector that collapses (the Krylov space became invariant) is
     replaced by a fresh random one, so the basis keeps growing until it fills
     the space.  Returns at most ``d - len(basis)`` vectors."""
-    dot = ctx.dot
+    dots = ctx.dots
     out: list[list[Scalar]] = []
     limit = ctx.convert(64) * ctx.eps
     room = d - len(basis)
@@ -79,15 +79,11 @@ def _orthonormal_block(
             break
         for _attempt in range(6):
             original = ctx.norm(v)
-            for _pass in range(2):
-                for u in basis:
-                    c = dot(u, v)
-                    if c:
-                        v = [a - c * b for a, b in zip(v, u)]
-                for u in out:
-                    c = dot(u, v)
-                    if c:
-                        v = [a - c * b for a, b in zip(v, u)]
+            for _pass in range(2):  # classical Gram-Schmidt, twice
+                for vectors in (basis, out):
+                    for c, u in zip(dots(vectors, v), vectors):
+                        if c:
+                            v = [a - c * b for a, b in zip(v, u)]
             nv = ctx.norm(v)
             if nv > 0 and nv > limit * original:
                 out.append([x / nv for x in v])
@@ -100,9 +96,8 @@ def _orthonormal_block(
 
 def _combine(Y: Sequence[Sequence[Scalar]], vectors: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
     """Rows ``Σ_l Y[i][l]·vectors[l]``: one dot product per coordinate."""
-    dot = ctx.dot
     columns = list(zip(*vectors))
-    return [[dot(y, col) for col in columns] for y in Y]
+    return [ctx.dots(columns, y) for y in Y]
 
 
 def lanczos(
@@ -233,7 +228,6 @@ def _lanczos(
 ) -> IterationResult:
     """The worker: arguments checked, inside ``ctx.local()``."""
     rng = random.Random(seed)
-    dot = ctx.dot
     basis = _orthonormal_block([_random_vector(rng, d, ctx) for _ in range(b)], [], rng, ctx, d)
     images = apply_block(basis)
     products = len(basis)
@@ -252,7 +246,7 @@ def _lanczos(
             products += len(block)
             newest = len(block)
         size = len(basis)
-        H = [[dot(basis[i], images[j]) for j in range(size)] for i in range(size)]
+        H = [ctx.dots(images, b) for b in basis]
         H = [[(H[i][j] + H[j][i]) * ctx.half for j in range(size)] for i in range(size)]
         ritz = _eigh(H, choose_eigh_method(size), ctx)
         if which == "largest":
