@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from purepca import PCA, PurePCAError
+from purepca import PCA, PurePCAError, parallel
 from purepca.parallel import _share_rows, check_n_jobs, parallel_gram
 from purepca.numeric import FLOAT, DecimalContext
 
@@ -28,7 +28,8 @@ def data(n: int, d: int, seed: int = 0) -> list[list[float]]:
         ((20, 300), {"n_components": 3, "solver": "krylov"}),
     ],
 )
-def test_n_jobs_gives_the_same_bits(shape: tuple[int, int], kwargs: dict) -> None:
+def test_n_jobs_gives_the_same_bits(shape: tuple[int, int], kwargs: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)  # use processes even for small data
     X = data(*shape)
     one = PCA(**kwargs).fit(X)
     two = PCA(n_jobs=2, **kwargs).fit(X)
@@ -38,7 +39,8 @@ def test_n_jobs_gives_the_same_bits(shape: tuple[int, int], kwargs: dict) -> Non
     assert one.transform(X) == two.transform(X)
 
 
-def test_parallel_gram_equals_the_serial_one_in_both_contexts() -> None:
+def test_parallel_gram_equals_the_serial_one_in_both_contexts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
     rng = random.Random(3)
     vectors = [[rng.gauss(0.0, 1.0) for _ in range(50)] for _ in range(9)]
     assert parallel_gram(FLOAT, 3)(vectors) == FLOAT.gram(vectors)  # type: ignore[misc]
@@ -46,6 +48,14 @@ def test_parallel_gram_equals_the_serial_one_in_both_contexts() -> None:
     with ctx.local():
         dec = [[ctx.convert(x) for x in v] for v in vectors]
     assert parallel_gram(ctx, 2)(dec) == ctx.gram(dec)  # type: ignore[misc]
+
+
+def test_small_sums_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("no process should start for a 3 x 3 Gram matrix")
+
+    monkeypatch.setattr(multiprocessing, "get_context", refuse)
+    assert parallel_gram(FLOAT, 2)([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]) == FLOAT.gram([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # type: ignore[misc]
 
 
 def test_rows_are_shared_out_evenly() -> None:
@@ -56,6 +66,7 @@ def test_rows_are_shared_out_evenly() -> None:
 
 
 def test_without_processes_it_warns_and_computes_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
     def refuse(*args: object, **kwargs: object) -> None:
         raise OSError("no semaphores in this sandbox")
 
