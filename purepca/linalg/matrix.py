@@ -87,7 +87,9 @@ _FLOATS_ONLY = {float}
 
 
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
-    if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+    kind = type(row)
+    # Lists and tuples skip the abstract-base-class check (slow per row).
+    if kind is not list and kind is not tuple and (isinstance(row, (str, bytes)) or not isinstance(row, Iterable)):
         raise PurePCAError(
             f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
             "expected a 2-D input with one row per sample"
