@@ -4,6 +4,8 @@
 ``check_n_jobs(n_jobs)``       None/1 -> 1, -1 -> one per core, else an int >= 1
 ``parallel_gram(ctx, jobs)``   a Gram-matrix function that splits the inner
                                products over ``jobs`` processes (None for 1)
+``ParallelProducts(Z, ...)``   ``V -> [Zᵀ(Z·v) for v in V]`` with the rows of Z
+                               and of Zᵀ shared out (the Krylov operator)
 =============================  ================================================
 
 Why the bits do not change.  Each entry of a Gram matrix (a covariance before
@@ -33,7 +35,7 @@ from typing import Any, Callable, Optional
 from .errors import PurePCAError
 from .numeric import Context, GramWork, Scalar
 
-__all__ = ["MIN_PARALLEL_WORK", "check_n_jobs", "parallel_gram"]
+__all__ = ["MIN_PARALLEL_WORK", "ParallelProducts", "check_n_jobs", "parallel_gram"]
 
 Gram = Callable[[list[list[Scalar]]], list[list[Scalar]]]
 
@@ -146,3 +148,91 @@ def parallel_gram(ctx: Context, jobs: int, fast: bool = False) -> Optional[Gram]
             return work.compute()
 
     return gram
+
+
+# The data of the Krylov operator, inherited by forked workers: (Z, Zᵀ, ctx).
+_DATA: Optional[tuple[list[list[Scalar]], list[list[Scalar]], Context]] = None
+
+
+def _set_data(data: Optional[tuple[list[list[Scalar]], list[list[Scalar]], Context]]) -> None:
+    global _DATA
+    _DATA = data
+
+
+def _products(task: tuple[int, int, int, list[list[Scalar]]]) -> list[list[Scalar]]:
+    """Worker: rows ``a:b`` of Z (``which = 0``) or of Zᵀ (1) times each vector."""
+    which, a, b, vectors = task
+    assert _DATA is not None
+    Z, ZT, ctx = _DATA
+    M = (Z if which == 0 else ZT)[a:b]
+    with ctx.local():
+        return [ctx.dots(M, v) for v in vectors]
+
+
+class ParallelProducts:
+    """The Krylov operator ``V -> [Zᵀ(Z·v) for v in V]`` over ``jobs`` processes.
+
+    Each product is one dot product per row of Z, then one per row of Zᵀ
+    (a column of Z); the processes share out the rows, never the terms of a
+    sum, so the result has the same bits as one process.  A ``with`` block
+    keeps the workers for the whole Lanczos run; where they cannot start, the
+    products run here with a ``RuntimeWarning``.
+
+    >>> from purepca.numeric import FLOAT
+    >>> Z = [[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]]
+    >>> with ParallelProducts(Z, [list(c) for c in zip(*Z)], FLOAT, 1) as apply:
+    ...     apply([[1.0, 0.0]])
+    [[2.0, 1.0]]
+    """
+
+    def __init__(self, Z: list[list[Scalar]], ZT: list[list[Scalar]], ctx: Context, jobs: int) -> None:
+        self.Z, self.ZT, self.ctx, self.jobs = Z, ZT, ctx, jobs
+        self.pool: Any = None
+
+    def __enter__(self) -> "ParallelProducts":
+        if self.jobs > 1:
+            import multiprocessing
+
+            try:
+                methods = multiprocessing.get_all_start_methods()
+                data = (self.Z, self.ZT, self.ctx)
+                if "fork" in methods:
+                    _set_data(data)
+                    self.pool = multiprocessing.get_context("fork").Pool(self.jobs - 1)
+                else:  # pragma: no cover - platforms without fork
+                    mp = multiprocessing.get_context(methods[0])
+                    self.pool = mp.Pool(self.jobs - 1, initializer=_set_data, initargs=(data,))
+            except (OSError, ImportError, NotImplementedError, RuntimeError) as err:
+                warnings.warn(
+                    f"n_jobs={self.jobs}: worker processes cannot be started here ({type(err).__name__}: {err}); "
+                    "computing in this process instead (same result, one core)",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+                self.pool = None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool.join()
+            self.pool = None
+        _set_data(None)
+
+    def _times(self, which: int, vectors: list[list[Scalar]]) -> list[list[Scalar]]:
+        """Rows of Z (0) or Zᵀ (1) times each vector: ``[[row·v for row] for v]``."""
+        M = self.Z if which == 0 else self.ZT
+        if self.pool is None:
+            return [self.ctx.dots(M, v) for v in vectors]
+        parts = self.jobs
+        size = -(-len(M) // parts)
+        bounds = [(a, min(a + size, len(M))) for a in range(0, len(M), size)]
+        pending = self.pool.map_async(_products, [(which, a, b, vectors) for a, b in bounds[1:]])
+        _set_data((self.Z, self.ZT, self.ctx))
+        first = _products((which, bounds[0][0], bounds[0][1], vectors))
+        rest = pending.get()
+        return [sum((chunk[i] for chunk in rest), first[i]) for i in range(len(vectors))]
+
+    def __call__(self, V: list[list[Scalar]]) -> list[list[Scalar]]:
+        return self._times(1, self._times(0, V))
+

@@ -310,7 +310,7 @@ class PCA(Estimator):
                 elif solver == "svd":
                     found = solve_svd(Z, div, ctx)
                 elif solver == "krylov":
-                    found = solve_krylov(Z, k, div, ctx, seed=self.seed, gram=gram)
+                    found = solve_krylov(Z, k, div, ctx, seed=self.seed, gram=gram, jobs=jobs)
                 else:
                     found = solve_power(Z, k, div, ctx, seed=self.seed)
         if not found.total > 0 and any(max(col) != min(col) for col in cols):

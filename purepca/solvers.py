@@ -47,6 +47,7 @@ from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
 from .linalg.power import _subspace_iteration
 from .numeric import Context, GramWork, PolarRows, Scalar
+from .parallel import ParallelProducts
 
 __all__ = [
     "Spectrum",
@@ -68,6 +69,9 @@ _CALL = 40  # a dot product's call, in elements
 _ROW_OP = 4  # an element of a list-comprehension row operation
 _TRIDIAGONAL = 17  # x n³ for the tridiagonal eigensolver
 _JACOBI = 60  # x n³ for Jacobi (several sweeps)
+#: n·d from which the Krylov products use n_jobs processes (a product then
+#: takes tens of milliseconds, more than sending the vectors costs).
+MIN_PARALLEL_PRODUCT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -320,6 +324,7 @@ def solve_krylov(
     seed: int = 0,
     gram: Optional[Gram] = None,
     form: Optional[str] = None,
+    jobs: int = 1,
 ) -> Spectrum:
     """The top k by block Lanczos (:mod:`purepca.linalg.krylov`), on the
     operator the cost model finds cheapest: ``"data"`` applies
@@ -335,9 +340,9 @@ def solve_krylov(
     n, d = len(Z), len(Z[0])
     form = form or krylov_form(n, d, k)
     with ctx.local():
-        dot = ctx.dot
         ZT = [list(c) for c in zip(*Z)]
         total = _total_variance(ZT, div, ctx)
+        apply: Callable[[list[list[Scalar]]], list[list[Scalar]]]
         if form == "gram":
             K = (gram or ctx.gram)(Z)
             dim = n
@@ -348,20 +353,20 @@ def solve_krylov(
             apply = _matrix_operator(C, ctx)
         else:
             dim = d
-
-            def apply(V: list[list[Scalar]]) -> list[list[Scalar]]:
-                out = []
-                for v in V:
-                    Zv = [dot(row, v) for row in Z]
-                    out.append([dot(col, Zv) for col in ZT])
-                return out
-
         b, m = _lanczos_sizes(k, dim)
-        res = _lanczos(apply, dim, k, "largest", b, m, _default_tol(dim, ctx), 200, seed, ctx)
+        tol = _default_tol(dim, ctx)
+        if form == "data":
+            # v -> Zᵀ(Z·v), never forming a matrix; over n_jobs processes when
+            # each product is large enough to pay for them (same bits).
+            with ParallelProducts(Z, ZT, ctx, jobs if n * d >= MIN_PARALLEL_PRODUCT else 1) as products:
+                res = _lanczos(products, dim, k, "largest", b, m, tol, 200, seed, ctx)
+        else:
+            res = _lanczos(apply, dim, k, "largest", b, m, tol, 200, seed, ctx)
         values = _clip(res.values, ctx)
         if form == "gram":
             negligible = (values[0] if values else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
-            candidates = [[dot(col, u) for col in ZT] for u, mu in zip(res.vectors, values) if mu > negligible]
+            columns = PolarRows(ZT, ctx)
+            candidates = [columns.dots(u) for u, mu in zip(res.vectors, values) if mu > negligible]
             comps = _orthonormal_rows(candidates, k, d, ctx)
         else:
             comps = [list(v) for v in res.vectors]

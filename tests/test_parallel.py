@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from purepca import PCA, PurePCAError, parallel
+from purepca import PCA, PurePCAError, parallel, solvers
 from purepca.parallel import _share_rows, check_n_jobs, parallel_gram
 from purepca.numeric import FLOAT, DecimalContext
 
@@ -37,6 +37,18 @@ def test_n_jobs_gives_the_same_bits(shape: tuple[int, int], kwargs: dict, monkey
     assert one.components_ == two.components_
     assert one.explained_variance_ == two.explained_variance_
     assert one.transform(X) == two.transform(X)
+
+
+@pytest.mark.parametrize("form", ["data", "gram", "covariance"])
+def test_krylov_products_over_processes_give_the_same_bits(form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WORK", 0)
+    monkeypatch.setattr(solvers, "MIN_PARALLEL_PRODUCT", 0)
+    X = data(60, 40, seed=2)
+    mean = [sum(c) / len(X) for c in zip(*X)]
+    Z = [[x - m for x, m in zip(row, mean)] for row in X]
+    one = solvers.solve_krylov(Z, 3, 59.0, FLOAT, form=form, gram=FLOAT.fast_gram)
+    two = solvers.solve_krylov(Z, 3, 59.0, FLOAT, form=form, jobs=2, gram=parallel_gram(FLOAT, 2, fast=True))
+    assert one == two
 
 
 def test_parallel_gram_equals_the_serial_one_in_both_contexts(monkeypatch: pytest.MonkeyPatch) -> None:
