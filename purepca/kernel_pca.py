@@ -55,7 +55,7 @@ from .kernels import (
 from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import Context, Scalar, get_context
-from .solvers import kernel_eigenpairs
+from .solvers import kernel_eigenpairs, report_degenerate
 
 __all__ = ["KernelPCA", "NonPSDKernelWarning"]
 
@@ -225,6 +225,7 @@ class KernelPCA(Estimator):
                 total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
             else:
                 total = ctx.sum(v for v in values if v > 0)
+            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=3)
             values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
             if M is not None and kernel == "linear":
                 # The sign rule acts on the axis in feature space, Xcᵀu, as PCA's does.

@@ -49,9 +49,11 @@ from .projection import _reconstruct_rows, _score_rows, reconstruction_error, un
 from .report import PCASummary, format_table
 from .selection import components_for_fraction, infer_dimension
 from .solvers import (
+    DEGENERATE_GAP,
     Spectrum,
     choose_solver,
     krylov_form,
+    report_degenerate,
     solve_covariance,
     solve_gram,
     solve_krylov,
@@ -431,7 +433,8 @@ class PCA(Estimator):
             e = scale_exp
             singular = [_unscale(ctx.sqrt(v * div), e, ctx) for v in spectrum[:k]]
             roots = [_unscale(ctx.sqrt(v), e, ctx) for v in spectrum[:k]]
-            self._report_degenerate([ctx.to_float(v) for v in spectrum], k)
+            beyond = [] if found.next_value is None else [found.next_value]
+            self._report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k)
             spectrum = [_unscale(v, 2 * e, ctx) for v in spectrum]
             noise = _unscale(noise, 2 * e, ctx)
             mean = [h + l for h, l in zip(hi, lo)]
@@ -477,32 +480,11 @@ class PCA(Estimator):
         self._train = None
 
     #: Eigenvalues closer than this, relative to the largest, count as equal.
-    DEGENERATE_GAP = 1e-10
+    DEGENERATE_GAP = DEGENERATE_GAP
 
     @classmethod
     def _report_degenerate(cls, spectrum: list[float], k: int) -> None:
-        """Warn when kept components (or the k-th and the next) have equal
-        eigenvalues to within rounding: their vectors are then not unique.
-        Eigenvalues negligible against the largest are left out (they are
-        noise, degenerate or not)."""
-        if not spectrum or not spectrum[0] > 0:
-            return
-        limit = cls.DEGENERATE_GAP * spectrum[0]
-        last = min(k + 1, len(spectrum))
-        pairs = [
-            (i, spectrum[i], spectrum[i + 1])
-            for i in range(last - 1)
-            if spectrum[i + 1] > limit and spectrum[i] - spectrum[i + 1] <= limit
-        ]
-        if pairs:
-            listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs)
-            warnings.warn(
-                f"eigenvalues {listed} are equal to within {cls.DEGENERATE_GAP:g} of the largest: the "
-                "corresponding components are not unique (any rotation within their span is as valid); "
-                "compare subspaces, not individual components",
-                DegenerateEigenvalueWarning,
-                stacklevel=4,
-            )
+        report_degenerate(spectrum, k, stacklevel=6)
 
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
         """Fit, then return the scores of the training data (equal to ``fit(X).transform(X)``).

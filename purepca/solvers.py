@@ -38,9 +38,11 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .errors import DegenerateEigenvalueWarning
 from .linalg.eigen import _eigh, choose_eigh_method
 from .linalg.jacobi import _jacobi_svd
 from .linalg.krylov import _default_tol, _lanczos
@@ -50,9 +52,11 @@ from .numeric import Context, GramWork, PolarRows, Scalar
 from .parallel import ParallelProducts
 
 __all__ = [
+    "DEGENERATE_GAP",
     "Spectrum",
     "choose_solver",
     "kernel_eigenpairs",
+    "report_degenerate",
     "solve_covariance",
     "solve_gram",
     "krylov_form",
@@ -78,12 +82,54 @@ MIN_PARALLEL_PRODUCT = 1_000_000
 class Spectrum:
     """What a solver found: ``values`` (variances, descending), ``components``
     (unit axes as rows, one per value), ``total`` (the total variance, also
-    of what was not computed) and ``solver`` (which path ran)."""
+    of what was not computed), ``solver`` (which path ran) and, from the
+    top-k paths, ``next_value`` (the (k+1)-th eigenvalue)."""
 
     values: list[Scalar]
     components: list[list[Scalar]]
     total: Scalar
     solver: str
+    #: The eigenvalue after the last one returned, when a top-k path found it
+    #: (so that a tie at the boundary of the kept components is reported).
+    next_value: Optional[Scalar] = None
+
+
+#: Eigenvalues closer than this, relative to the largest, count as equal.
+DEGENERATE_GAP = 1e-10
+
+
+def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2) -> None:
+    """Warn (:class:`~purepca.errors.DegenerateEigenvalueWarning`) when kept
+    eigenvalues, or the k-th and the next, are equal to within
+    ``DEGENERATE_GAP`` of the largest: their vectors are then not unique.
+    Eigenvalues negligible against the largest are left out (they are noise,
+    degenerate or not).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     report_degenerate([3.0, 1.0, 1.0], 2)
+    >>> str(caught[0].message)[:38]
+    'eigenvalues 2 and 3 (1, 1) are equal t'
+    """
+    if not spectrum or not spectrum[0] > 0:
+        return
+    limit = DEGENERATE_GAP * spectrum[0]
+    last = min(k + 1, len(spectrum))
+    pairs = [
+        (i, spectrum[i], spectrum[i + 1])
+        for i in range(last - 1)
+        if spectrum[i + 1] > limit and spectrum[i] - spectrum[i + 1] <= limit
+    ]
+    if pairs:
+        listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs)
+        warnings.warn(
+            f"eigenvalues {listed} are equal to within {DEGENERATE_GAP:g} of the largest: the "
+            "corresponding components are not unique (any rotation within their span is as valid); "
+            "compare subspaces, not individual components",
+            DegenerateEigenvalueWarning,
+            stacklevel=stacklevel,
+        )
 
 
 def _clip(values: list[Scalar], ctx: Context) -> list[Scalar]:
@@ -353,24 +399,26 @@ def solve_krylov(
             apply = _matrix_operator(C, ctx)
         else:
             dim = d
-        b, m = _lanczos_sizes(k, dim)
+        kk = min(k + 1, dim)  # one more, to see a tie at the boundary
+        b, m = _lanczos_sizes(kk, dim)
         tol = _default_tol(dim, ctx)
         if form == "data":
             # v -> Zᵀ(Z·v), never forming a matrix; over n_jobs processes when
             # each product is large enough to pay for them (same bits).
             with ParallelProducts(Z, ZT, ctx, jobs if n * d >= MIN_PARALLEL_PRODUCT else 1) as products:
-                res = _lanczos(products, dim, k, "largest", b, m, tol, 200, seed, ctx)
+                res = _lanczos(products, dim, kk, "largest", b, m, tol, 200, seed, ctx)
         else:
-            res = _lanczos(apply, dim, k, "largest", b, m, tol, 200, seed, ctx)
-        values = _clip(res.values, ctx)
+            res = _lanczos(apply, dim, kk, "largest", b, m, tol, 200, seed, ctx)
+        clipped = _clip(res.values, ctx)
+        values, following = clipped[:k], (clipped[k] / div if kk > k else None)
         if form == "gram":
             negligible = (values[0] if values else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
             columns = PolarRows(ZT, ctx)
-            candidates = [columns.dots(u) for u, mu in zip(res.vectors, values) if mu > negligible]
+            candidates = [columns.dots(u) for u, mu in zip(res.vectors[:k], values) if mu > negligible]
             comps = _orthonormal_rows(candidates, k, d, ctx)
         else:
-            comps = [list(v) for v in res.vectors]
-        return Spectrum([v / div for v in values], comps, total, "krylov")
+            comps = [list(v) for v in res.vectors[:k]]
+        return Spectrum([v / div for v in values], comps, total, "krylov", following)
 
 
 def _lanczos_sizes(k: int, dim: int) -> tuple[int, int]:
@@ -401,10 +449,13 @@ def solve_krylov_covariance(C: list[list[Scalar]], k: int, ctx: Context, *, seed
     """
     d = len(C)
     with ctx.local():
-        b, m = _lanczos_sizes(k, d)
-        res = _lanczos(_matrix_operator(C, ctx), d, k, "largest", b, m, _default_tol(d, ctx), 200, seed, ctx)
+        kk = min(k + 1, d)  # one more, to see a tie at the boundary
+        b, m = _lanczos_sizes(kk, d)
+        res = _lanczos(_matrix_operator(C, ctx), d, kk, "largest", b, m, _default_tol(d, ctx), 200, seed, ctx)
         total = ctx.sum(C[i][i] for i in range(d))
-        return Spectrum(_clip(res.values, ctx), [list(v) for v in res.vectors], total, "krylov")
+        values = _clip(res.values, ctx)
+        following = values[k] if kk > k else None
+        return Spectrum(values[:k], [list(v) for v in res.vectors[:k]], total, "krylov", following)
 
 
 def _matrix_operator(A: list[list[Scalar]], ctx: Context) -> Callable[[list[list[Scalar]]], list[list[Scalar]]]:
@@ -432,9 +483,13 @@ def solve_power(Z: list[list[Scalar]], k: int, div: Scalar, ctx: Context, *, see
             Zv = [dot(row, v) for row in Z]
             return [dot(col, Zv) / div for col in ZT]
 
-        b = min(d, max(2 * k, k + 8))
-        res = _subspace_iteration(covariance_times, d, k, b, _power_tol(None, ctx), 1_000, seed, ctx)
-        return Spectrum(_clip(res.values, ctx), [list(v) for v in res.vectors], _total_variance(ZT, div, ctx), "power")
+        kk = min(k + 1, d)  # one more, to see a tie at the boundary
+        b = min(d, max(2 * kk, kk + 8))
+        res = _subspace_iteration(covariance_times, d, kk, b, _power_tol(None, ctx), 1_000, seed, ctx)
+        values = _clip(res.values, ctx)
+        following = values[k] if kk > k else None
+        total = _total_variance(ZT, div, ctx)
+        return Spectrum(values[:k], [list(v) for v in res.vectors[:k]], total, "power", following)
 
 
 def kernel_eigenpairs(
@@ -446,7 +501,8 @@ def kernel_eigenpairs(
     (the top k by Lanczos), ``"power"`` (the k largest in magnitude, by
     subspace iteration: kept for teaching) or ``"auto"`` (Krylov when k is
     given and the cost model finds it cheaper, else the full eigh).  Returns
-    ``(values, vectors, solver that ran)``.
+    ``(values, vectors, solver that ran)``; the top-k solvers return k + 1
+    pairs where there are that many (the last shows a tie at the boundary).
 
     >>> kernel_eigenpairs([[1.0, -1.0], [-1.0, 1.0]], None, "auto", __import__("purepca").FLOAT)[0]
     [2.0, 0.0]
@@ -460,17 +516,19 @@ def kernel_eigenpairs(
             else:
                 solver = choose_eigh_method(n)
         if solver == "krylov" and k is not None:
-            b, m = _lanczos_sizes(k, n)
-            res = _lanczos(_matrix_operator(K, ctx), n, k, "largest", b, m, _default_tol(n, ctx), 200, seed, ctx)
+            kk = min(k + 1, n)  # one more, to see a tie at the boundary
+            b, m = _lanczos_sizes(kk, n)
+            res = _lanczos(_matrix_operator(K, ctx), n, kk, "largest", b, m, _default_tol(n, ctx), 200, seed, ctx)
             return list(res.values), [list(v) for v in res.vectors], solver
         if solver == "power" and k is not None:
-            b = min(n, max(2 * k, k + 8))
+            kk = min(k + 1, n)
+            b = min(n, max(2 * kk, kk + 8))
             dot = ctx.dot
 
             def times_k(v: list[Scalar]) -> list[Scalar]:
                 return [dot(row, v) for row in K]
 
-            res = _subspace_iteration(times_k, n, k, b, _power_tol(None, ctx), 1_000, seed, ctx)
+            res = _subspace_iteration(times_k, n, kk, b, _power_tol(None, ctx), 1_000, seed, ctx)
             order = sorted(range(len(res.values)), key=lambda i: res.values[i], reverse=True)
             return [res.values[i] for i in order], [res.vectors[i] for i in order], solver
         method = solver if solver in ("jacobi", "tridiagonal") else choose_eigh_method(n)

@@ -102,3 +102,30 @@ def test_kernel_pca_krylov_finds_positive_eigenvalues_of_an_indefinite_kernel() 
         kry = KernelPCA(3, eigen_solver="krylov", **params).fit(X)
     assert kry.n_components_ == 3
     assert max(abs(a - b) for a, b in zip(kry.eigenvalues_, ref.eigenvalues_[:3])) < 1e-10 * ref.eigenvalues_[0]
+
+
+def degenerate_data() -> list[list[float]]:
+    # Covariance eigenvalues 6.4, 1.6, 1.6: the 2nd and 3rd tie.
+    return [[4.0, 0.0, 0.0], [-4.0, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, -2.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, -2.0]]
+
+
+@pytest.mark.parametrize("solver", ["jacobi", "covariance", "krylov", "power"])
+def test_every_solver_reports_a_tie_at_the_boundary_of_the_kept_components(solver: str) -> None:
+    from purepca import DegenerateEigenvalueWarning
+
+    with pytest.warns(DegenerateEigenvalueWarning, match=r"eigenvalues 2 and 3 \(1.6, 1.6\) are equal to within 1e-10"):
+        pca = PCA(2, solver=solver).fit(degenerate_data())
+    assert [round(v, 12) for v in pca.explained_variance_] == [6.4, 1.6]
+
+
+def test_kernel_pca_reports_degenerate_eigenvalues() -> None:
+    import warnings
+
+    from purepca import DegenerateEigenvalueWarning
+
+    for solver in ("jacobi", "krylov", "power"):
+        with pytest.warns(DegenerateEigenvalueWarning, match="eigenvalues 2 and 3"):
+            KernelPCA(2, eigen_solver=solver).fit(degenerate_data())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateEigenvalueWarning)
+        KernelPCA(1, eigen_solver="krylov").fit(degenerate_data())  # 6.4 is alone: no warning
