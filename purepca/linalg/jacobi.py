@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 from ..errors import ConvergenceError, PurePCAError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import FLOAT, Context, FloatContext, Scalar
 from .matrix import as_matrix, as_symmetric, max_abs
 
 __all__ = ["EighResult", "JacobiStep", "SVDResult", "jacobi_eigh", "jacobi_svd"]
@@ -200,7 +200,10 @@ def _jacobi_eigh(
     else:
         M = [list(row) for row in M]
     tol_ = ctx.eps if tol is None else ctx.convert(tol)
-    sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
+    if _IN_PLACE and trace is None and isinstance(ctx, FloatContext):
+        sweeps, rotations = _cyclic_jacobi_float(M, V, float(tol_), max_sweeps)
+    else:
+        sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
     diag = [ctx.ldexp(M[i][i], scale) for i in range(n)]
     order = sorted(range(n), key=diag.__getitem__, reverse=True)
     return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
@@ -302,6 +305,88 @@ def _cyclic_jacobi(
         f"(of a matrix scaled to norm {float(ctx.norm([x for row in M for x in row])):.3e})",
         iterations=max_sweeps,
         residual=float(off),
+    )
+
+
+def _cyclic_jacobi_float(M: list[list[float]], V: list[list[float]], tol: float, max_sweeps: int) -> tuple[int, int]:
+    """:func:`_cyclic_jacobi` for floats without a trace, written for PyPy's
+    JIT: the same rotations in the same order with the same arithmetic (so
+    the same bits), but with the float operations inline rather than through
+    the context, and rows, columns and eigenvectors updated in three short
+    in-place loops, which the JIT compiles to tight machine code (1.5-2x
+    faster than the general loop at d = 50 to 100)."""
+    n = len(M)
+    sqrt = math.sqrt
+    eps = sys.float_info.epsilon
+    floor = tol * eps * math.hypot(*[x for row in M for x in row])
+    root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
+    threshold_factor = 0.2 / (n * n)
+    rotations = 0
+    indices = range(n)
+    for sweep in range(1, max_sweeps + 1):
+        if sweep <= 3:
+            threshold = threshold_factor * math.fsum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
+        else:
+            threshold = 0.0
+        busy = False
+        for p in range(n - 1):
+            Mp = M[p]
+            Vp = V[p]
+            tol_p = tol * root_diag[p]
+            for q in range(p + 1, n):
+                apq = Mp[q]
+                aapq = abs(apq)
+                if aapq <= tol_p * root_diag[q] or aapq <= floor:
+                    continue
+                busy = True
+                if aapq <= threshold:
+                    continue
+                Mq = M[q]
+                app = Mp[p]
+                aqq = Mq[q]
+                # _rotation, inline
+                theta = (aqq - app) / (2.0 * apq)
+                at = abs(theta)
+                if at * eps > 1.0:
+                    t = 0.5 / at
+                else:
+                    t = 1.0 / (at + sqrt(at * at + 1.0))
+                if theta < 0:
+                    t = -t
+                c = 1.0 / sqrt(t * t + 1.0)
+                s = t * c
+                tau = s / (1.0 + c)
+                h = t * apq
+                for i in indices:
+                    g = Mp[i]
+                    k = Mq[i]
+                    Mp[i] = g - s * (k + g * tau)
+                    Mq[i] = k + s * (g - k * tau)
+                for i in indices:
+                    row = M[i]
+                    row[p] = Mp[i]
+                    row[q] = Mq[i]
+                Vq = V[q]
+                for i in indices:
+                    g = Vp[i]
+                    k = Vq[i]
+                    Vp[i] = g - s * (k + g * tau)
+                    Vq[i] = k + s * (g - k * tau)
+                Mp[p] = app - h
+                Mq[q] = aqq + h
+                Mp[q] = Mq[p] = 0.0
+                root_diag[p] = sqrt(abs(Mp[p]))
+                root_diag[q] = sqrt(abs(Mq[q]))
+                tol_p = tol * root_diag[p]
+                rotations += 1
+        if not busy:
+            return sweep, rotations
+    off = _off_norm(M, FLOAT)
+    raise ConvergenceError(
+        f"jacobi_eigh did not converge in {max_sweeps} sweeps: off-diagonal norm {off:.3e} "
+        f"(of a matrix scaled to norm {math.hypot(*[x for row in M for x in row]):.3e})",
+        iterations=max_sweeps,
+        residual=off,
     )
 
 
