@@ -59,7 +59,14 @@ def textbook_covariance(X: list[list[float]]) -> list[list[float]]:
 
 
 def median_time(fn: Callable[[], Any], repeats: int, budget: float) -> float:
-    """Median of up to ``repeats`` timings, stopping early past ``budget`` seconds."""
+    """Median of up to ``repeats`` timings, stopping early past ``budget`` seconds.
+
+    On PyPy every implementation gets one untimed call first, so that the
+    cells compare compiled code rather than how long the JIT takes to warm
+    up (``bench_pca.py`` times cold calls in fresh processes instead).
+    """
+    if sys.implementation.name == "pypy":
+        fn()
     times = []
     start = time.perf_counter()
     for _ in range(repeats):
