@@ -41,7 +41,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix
-from .numeric import FLOAT, Context, Scalar
+from .numeric import FLOAT, Context, Scalar, check_context
 
 __all__ = [
     "Moments",
@@ -182,7 +182,7 @@ def column_means(X: Any, *, context: Context = FLOAT) -> list[Scalar]:
     >>> column_means([[1, 10], [2, 20], [4, 30]])
     [2.3333333333333335, 20.0]
     """
-    ctx = context
+    ctx = check_context(context)
     M = as_matrix(X, context=ctx)
     with ctx.local():
         return _centred_columns(list(zip(*M)), ctx).means
@@ -194,7 +194,7 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
     >>> center([[1, 10], [3, 30]])
     [[-1.0, -10.0], [1.0, 10.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     M = as_matrix(X, context=ctx)
     with ctx.local():
         if means is None:
@@ -215,7 +215,7 @@ def column_variances(X: Any, ddof: Number = 1, *, center: bool = True, context: 
     >>> column_variances([[1, 5], [3, 5]], center=False)
     [10.0, 50.0]
     """
-    ctx = context
+    ctx = check_context(context)
     with ctx.local():
         return [ctx.ldexp(v, 2 * e) for v, e in _scaled_variances(as_matrix(X, context=ctx), ddof, center, ctx)]
 
@@ -271,7 +271,7 @@ def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[l
     ...
     purepca.errors.PurePCAError: X: column 1 is constant (standard deviation 0); it cannot be scaled to unit variance
     """
-    ctx = context
+    ctx = check_context(context)
     M = as_matrix(X, context=ctx)
     sd = _column_std(M, ddof, True, ctx)
     for j, s in enumerate(sd):
@@ -299,7 +299,7 @@ def covariance_matrix(
     >>> covariance_matrix([[0, 0], [2, 2]], ddof=0, center=False)
     [[2.0, 2.0], [2.0, 2.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     M = as_matrix(X, context=ctx)
     with ctx.local():
         div = _divisor(len(M), ddof, ctx)
@@ -326,7 +326,7 @@ def correlation_matrix(X: Any, *, context: Context = FLOAT) -> list[list[Scalar]
     >>> correlation_matrix([[1, 2], [2, 4], [3, 7]])
     [[1.0, 0.9933992677987828], [0.9933992677987828, 1.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     C = covariance_matrix(X, 1, context=ctx)
     with ctx.local():
         return _correlation_from(C, ctx)

@@ -55,6 +55,7 @@ from .kernels import (
 from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import Context, Scalar, get_context
+from .params import as_int
 from .solvers import kernel_eigenpairs, report_degenerate
 
 __all__ = ["KernelPCA", "NonPSDKernelWarning"]
@@ -183,6 +184,7 @@ class KernelPCA(Estimator):
         nc = self.n_components
         if nc is not None and (isinstance(nc, bool) or not isinstance(nc, numbers.Integral) or nc < 1):
             raise PurePCAError(f"n_components must be None or an int >= 1, got {nc!r}")
+        as_int(self.seed, "seed")
         a = self.alpha
         if isinstance(a, bool) or not isinstance(a, numbers.Real) or not math.isfinite(a) or a < 0:
             raise PurePCAError(f"alpha must be a non-negative finite number, got {a!r}")
@@ -220,7 +222,7 @@ class KernelPCA(Estimator):
         with ctx.local():
             Kc, stats = center_kernel(K, overwrite=True, context=ctx)
             k_top = None if nc is None else k_wanted
-            values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=self.seed)
+            values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=as_int(self.seed, "seed"))
             if len(values) < n:
                 total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
             else:

@@ -43,7 +43,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix, as_symmetric
-from .numeric import FLOAT, Context, FloatContext, Scalar
+from .numeric import FLOAT, Context, FloatContext, Scalar, check_context
 
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
 
@@ -107,7 +107,7 @@ def kernel_function(
     >>> round(k([0.0, 0.0], [1.0, 1.0]), 12)
     0.367879441171
     """
-    ctx = context
+    ctx = check_context(context)
     name = canonical_kernel(kernel)
     if name == "precomputed":
         raise PurePCAError("kernel='precomputed' has no kernel function: pass the kernel matrix itself")
@@ -174,7 +174,7 @@ def kernel_matrix(
     >>> kernel_matrix([[1.0, 0.0]], [[3.0, 4.0]], kernel="cosine")
     [[0.6]]
     """
-    ctx = context
+    ctx = check_context(context)
     A = as_matrix(X, name="X", context=ctx)
     B = None if Y is None else as_matrix(Y, name="Y", context=ctx)
     if B is not None and len(B[0]) != len(A[0]):
@@ -236,7 +236,7 @@ def center_kernel(
     >>> Kc, stats.row_means, stats.grand_mean
     ([[0.5, -0.5], [-0.5, 0.5]], [1.5, 1.5], 1.5)
     """
-    ctx = context
+    ctx = check_context(context)
     M = K if overwrite and isinstance(K, list) else as_symmetric(K, name="K", context=ctx)
     n = len(M)
     if n == 0:

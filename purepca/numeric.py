@@ -281,6 +281,23 @@ class FloatContext(Context):
     #: ``math.sumprod`` on 3.12+, Dot2 on PyPy, ``fsum`` of products otherwise.
     dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(_best_dot())  # type: ignore[assignment]
 
+    def __eq__(self, other: object) -> bool:
+        """Every float context is the same context (compared by value).
+
+        >>> import copy, pickle
+        >>> pickle.loads(pickle.dumps(FLOAT)) is FLOAT, copy.deepcopy(FLOAT) is FLOAT
+        (True, True)
+        """
+        return isinstance(other, FloatContext)
+
+    def __hash__(self) -> int:
+        return hash("float")
+
+    def __reduce__(self) -> str:
+        # Pickled by reference to the module's FLOAT, so that state pickled
+        # in one process (Moments, a partial fit) merges with state of another.
+        return "FLOAT"
+
     def dots(self, vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
         """``[u·v for u in vectors]``, each a compensated dot, in one C-level loop
         per product where the interpreter allows.
@@ -452,6 +469,19 @@ class DecimalContext(Context):
 
 
 FLOAT = FloatContext()
+
+
+def check_context(context: Any) -> Context:
+    """``context`` itself if it is a number context, else a :class:`PurePCAError`.
+
+    >>> check_context(FLOAT) is FLOAT
+    True
+    """
+    if not isinstance(context, Context):
+        raise PurePCAError(
+            f"context must be a number context (FLOAT or DecimalContext(digits)), got {context!r}"
+        )
+    return context
 
 
 def get_context(precision: Union[None, int, Context] = None) -> Context:

@@ -45,6 +45,7 @@ from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
 from .numeric import Context, Scalar, get_context
 from .parallel import check_n_jobs, parallel_gram
+from .params import as_int
 from .projection import _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .selection import components_for_fraction, infer_dimension
@@ -195,8 +196,7 @@ class PCA(Estimator):
         for flag in ("center", "whiten"):
             if not isinstance(getattr(self, flag), bool):
                 raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise PurePCAError(f"seed must be an int, got {self.seed!r}")
+        as_int(self.seed, "seed")
         nc = self.n_components
         if not (
             nc is None
@@ -302,7 +302,7 @@ class PCA(Estimator):
                     for j in range(d):
                         C[j][j] = ctx.one
                 if solver == "krylov":
-                    found = solve_krylov_covariance(C, k, ctx, seed=self.seed)
+                    found = solve_krylov_covariance(C, k, ctx, seed=as_int(self.seed, "seed"))
                 else:
                     found = solve_covariance(C, min(n, d), ctx, method)
             else:
@@ -312,9 +312,9 @@ class PCA(Estimator):
                 elif solver == "svd":
                     found = solve_svd(Z, div, ctx)
                 elif solver == "krylov":
-                    found = solve_krylov(Z, k, div, ctx, seed=self.seed, gram=gram, jobs=jobs)
+                    found = solve_krylov(Z, k, div, ctx, seed=as_int(self.seed, "seed"), gram=gram, jobs=jobs)
                 else:
-                    found = solve_power(Z, k, div, ctx, seed=self.seed)
+                    found = solve_power(Z, k, div, ctx, seed=as_int(self.seed, "seed"))
         if not found.total > 0 and any(max(col) != min(col) for col in cols):
             raise PurePCAError(f"X: {_UNDERFLOW}")
         self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)

@@ -23,7 +23,7 @@ from operator import add, sub
 from typing import Optional, Sequence
 
 from .errors import PurePCAError
-from .numeric import FLOAT, Context, Scalar
+from .numeric import FLOAT, Context, Scalar, check_context
 
 __all__ = ["project", "reconstruct", "reconstruction_error", "unwhiten", "whiten"]
 
@@ -43,7 +43,7 @@ def project(
     >>> project([[3.0, 4.0]], [[1.0, 0.0], [0.0, 1.0]], mean=[1.0, 1.0], scale=[2.0, 3.0])
     [[1.0, 1.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     d = len(components[0]) if components else 0
     with ctx.local():
         dot = ctx.dot
@@ -73,7 +73,7 @@ def reconstruct(
     >>> reconstruct([[1.0, 1.0]], [[1.0, 0.0], [0.0, 1.0]], mean=[1.0, 1.0], scale=[2.0, 3.0])
     [[3.0, 4.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     k = len(components)
     columns = list(zip(*components))  # d columns of length k
     with ctx.local():
@@ -105,7 +105,7 @@ def whiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = FLO
     >>> whiten([[2.0, 3.0]], [2.0, 3.0])
     [[1.0, 1.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     with ctx.local():
         roots = _clipped(deviations, ctx)
         return [[a / r for a, r in zip(z, roots)] for z in scores]
@@ -117,7 +117,7 @@ def unwhiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = F
     >>> unwhiten([[1.0, 1.0]], [2.0, 3.0])
     [[2.0, 3.0]]
     """
-    ctx = context
+    ctx = check_context(context)
     with ctx.local():
         roots = _clipped(deviations, ctx)
         return [[a * r for a, r in zip(z, roots)] for z in scores]
@@ -129,7 +129,7 @@ def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLO
     >>> reconstruction_error([[1.0, 2.0], [3.0, 4.0]], [[1.0, 1.0], [3.0, 4.0]])
     0.5
     """
-    ctx = context
+    ctx = check_context(context)
     if len(X) != len(reconstructed) or not X:
         raise PurePCAError(f"reconstruction_error: {len(X)} rows and {len(reconstructed)} reconstructed rows")
     with ctx.local():

@@ -97,7 +97,7 @@ def test_lanczos_raises_convergence_error_with_the_residual() -> None:
         ({"which": "smallest"}, "which must be one of 'largest', 'magnitude'; got 'smallest'"),
         ({"block_size": 0}, "block_size must be an int between 1 and d = 3, got 0"),
         ({"max_basis": 1, "k": 2}, r"max_basis must be an int of at least min\(d, k \+ block_size\) = 3, got 1"),
-        ({"tol": -1.0}, "tol must be positive, got -1.0"),
+        ({"tol": -1.0}, "tol must be a finite real number > 0.0, got -1.0"),
         ({"max_restarts": 0}, "max_restarts must be a positive int, got 0"),
         ({"blocked": 1}, "blocked must be True or False, got 1"),
     ],

@@ -129,7 +129,7 @@ def test_iterations_in_decimal_context() -> None:
         (lambda: subspace_iteration([[1.0, 0.0], [0.0, 1.0]], d=3), r"d: the matrix is 2 x 2 but d = 3"),
         (lambda: power_iteration([[1.0, 2.0], [0.0, 1.0]]), r"op is not symmetric"),
         (lambda: power_iteration([[1.0]], max_iter=0), r"max_iter must be a positive int, got 0"),
-        (lambda: subspace_iteration([[1.0]], tol=-1.0), r"tol must be positive, got -1.0"),
+        (lambda: subspace_iteration([[1.0]], tol=-1.0), r"tol must be a finite real number > 0.0, got -1.0"),
         (lambda: subspace_iteration([[1.0, 0.0], [0.0, 1.0]], k=2, block_size=1), r"block_size must be an int between k = 2 and d = 2, got 1"),
         (lambda: subspace_iteration(lambda v: [float("nan")] * 2, d=2), r"op\(v\): entry 0 is NaN"),
     ],

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
 from ..errors import ConvergenceError, PurePCAError
-from ..numeric import FLOAT, Context, FloatContext, Scalar
+from ..numeric import FLOAT, Context, FloatContext, Scalar, check_context
+from ..params import as_int, as_real
 from .matrix import as_matrix, as_symmetric, max_abs
 
 __all__ = ["EighResult", "JacobiStep", "SVDResult", "jacobi_eigh", "jacobi_svd"]
@@ -177,9 +178,10 @@ def jacobi_eigh(
     >>> steps[0].kind, steps[0].p, steps[0].q, round(steps[0].angle, 6), steps[0].off_norm
     ('rotation', 0, 1, 0.785398, 0.0)
     """
-    ctx = context
-    if not isinstance(max_sweeps, int) or max_sweeps < 1:
-        raise PurePCAError(f"max_sweeps must be a positive int, got {max_sweeps!r}")
+    ctx = check_context(context)
+    max_sweeps = as_int(max_sweeps, "max_sweeps", low=1)
+    if tol is not None:
+        tol = as_real(tol, "tol", low=0.0, low_open=True)
     M = as_symmetric(A, name="A", context=ctx, rtol=symmetry_rtol)
     with ctx.local():
         return _jacobi_eigh(M, tol, max_sweeps, ctx, trace)
@@ -456,9 +458,8 @@ def jacobi_svd(
     >>> [[abs(x) for x in v] for v in r.vectors]
     [[0.0, 1.0], [1.0, 0.0]]
     """
-    ctx = context
-    if not isinstance(max_sweeps, int) or max_sweeps < 1:
-        raise PurePCAError(f"max_sweeps must be a positive int, got {max_sweeps!r}")
+    ctx = check_context(context)
+    max_sweeps = as_int(max_sweeps, "max_sweeps", low=1)
     if qr not in ("auto", True, False):
         raise PurePCAError(f"qr must be 'auto', True or False, got {qr!r}")
     M = as_matrix(X, name="X", context=ctx)

@@ -48,8 +48,9 @@ import random
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import ConvergenceError, PurePCAError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import FLOAT, Context, Scalar, check_context
 from .eigen import _eigh, choose_eigh_method
+from ..params import as_int, as_real
 from .power import IterationResult, _as_operator
 
 __all__ = ["BlockOperator", "WHICH", "lanczos"]
@@ -150,13 +151,13 @@ def lanczos(
     >>> max(abs(a - b) for a, b in zip(r.values, exact)) < 1e-12
     True
     """
-    ctx = context
+    ctx = check_context(context)
+    seed = as_int(seed, "seed")
     if which not in WHICH:
         raise PurePCAError(f"which must be one of {', '.join(map(repr, WHICH))}; got {which!r}")
     if not isinstance(blocked, bool):
         raise PurePCAError(f"blocked must be True or False, got {blocked!r}")
-    if isinstance(max_restarts, bool) or not isinstance(max_restarts, int) or max_restarts < 1:
-        raise PurePCAError(f"max_restarts must be a positive int, got {max_restarts!r}")
+    max_restarts = as_int(max_restarts, "max_restarts", low=1)
     with ctx.local():
         if blocked:
             if not callable(op):
@@ -174,9 +175,7 @@ def lanczos(
             raise PurePCAError(f"k must be an int between 1 and d = {d}, got {k!r}")
         b = _block_size(block_size, k, d)
         m = _basis_size(max_basis, k, b, d)
-        if tol is not None and not tol > 0:
-            raise PurePCAError(f"tol must be positive, got {tol!r}")
-        tol_ = _default_tol(d, ctx) if tol is None else ctx.convert(tol)
+        tol_ = _default_tol(d, ctx) if tol is None else ctx.convert(as_real(tol, "tol", low=0.0, low_open=True))
         return _lanczos(apply_block, d, k, which, b, m, tol_, max_restarts, seed, ctx)
 
 

@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
 from ..errors import PurePCAError
 from ..numeric import FLOAT, Context, Scalar
+from ..params import as_real
 
 __all__ = [
     "as_matrix",
@@ -78,9 +81,15 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
         kind = "NaN" if value != value else "infinite"
         raise PurePCAError(f"{name}: {where} is {kind} ({value!r}); only finite numbers are allowed")
     try:
-        return context.convert(value)
+        converted = context.convert(value)
     except OverflowError:
-        raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
+        converted = math.inf
+    if type(converted) is float and math.isinf(converted):
+        # float(Decimal("1e400")) is inf without an error: never let it in.
+        raise PurePCAError(
+            f"{name}: {where} ({_describe(value)}) is too large for a float; use precision=N for such numbers"
+        )
+    return converted
 
 
 _FLOATS_ONLY = {float}
@@ -93,6 +102,11 @@ def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
         raise PurePCAError(
             f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
             "expected a 2-D input with one row per sample"
+        )
+    if kind is not list and kind is not tuple and isinstance(row, (AbstractSet, Mapping)):
+        raise PurePCAError(
+            f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of columns; "
+            "expected a sequence of numbers (a list or tuple)"
         )
     values = list(row)
     if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:
@@ -148,6 +162,11 @@ def as_matrix(
         data = tolist()
     if not isinstance(data, Iterable):
         raise PurePCAError(f"{name}: {_describe(data)} is not a 2-D input (one row per sample)")
+    if isinstance(data, (AbstractSet, Mapping)):
+        raise PurePCAError(
+            f"{name}: got a {type(data).__name__}, whose order is not the order of rows; "
+            "expected a sequence of rows (a list or tuple)"
+        )
     rows: list[list[Scalar]] = []
     width = -1
     for i, row in enumerate(data, start=row_offset):
@@ -191,7 +210,7 @@ def as_symmetric(
     if len(M[0]) != n:
         raise PurePCAError(f"{name} must be square, got {n} rows and {len(M[0])} columns")
     with context.local():
-        limit = context.convert(rtol) * max_abs(M)
+        limit = context.convert(as_real(rtol, "symmetry_rtol", low=0.0)) * max_abs(M)
         for i in range(n):
             row = M[i]
             for j in range(i + 1, n):

@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from ..errors import ConvergenceError, PurePCAError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import FLOAT, Context, Scalar, check_context
 from .jacobi import _jacobi_eigh
+from ..params import as_int, as_real
 from .matrix import as_symmetric, as_vector
 
 __all__ = ["IterationResult", "power_iteration", "subspace_iteration"]
@@ -83,8 +84,7 @@ def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int
 
 def _setup(op: Any, d: Optional[int], k: Any, max_iter: Any, ctx: Context) -> tuple[Operator, int]:
     """Validate the arguments both methods share; return the operator and d."""
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
-        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
+    max_iter = as_int(max_iter, "max_iter", low=1)
     apply, d = _as_operator(op, d, ctx)
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= d:
         raise PurePCAError(f"k must be an int between 1 and d = {d}, got {k!r}")
@@ -96,9 +96,7 @@ def _default_tol(tol: Optional[float], ctx: Context) -> Scalar:
         # eps**0.75: 1.8e-12 for floats, well above the rounding floor of a
         # residual (about sqrt(d)·eps·‖A‖) and below what PCA needs.
         return ctx.eps ** (ctx.convert(3) / ctx.convert(4))
-    if not tol > 0:
-        raise PurePCAError(f"tol must be positive, got {tol!r}")
-    return ctx.convert(tol)
+    return ctx.convert(as_real(tol, "tol", low=0.0, low_open=True))
 
 
 def _random_vector(rng: random.Random, d: int, ctx: Context) -> list[Scalar]:
@@ -182,7 +180,8 @@ def power_iteration(
     ...
     purepca.errors.ConvergenceError: power_iteration: eigenpair 1 of 1 did not converge in 50 iterations: residual ...
     """
-    ctx = context
+    ctx = check_context(context)
+    seed = as_int(seed, "seed")
     with ctx.local():
         apply, d = _setup(op, d, k, max_iter, ctx)
         tol_ = _default_tol(tol, ctx)
@@ -271,7 +270,8 @@ def subspace_iteration(
     >>> [round(v, 9) for v in r.values]
     [5.618033989, 3.381966011]
     """
-    ctx = context
+    ctx = check_context(context)
+    seed = as_int(seed, "seed")
     with ctx.local():
         apply, d = _setup(op, d, k, max_iter, ctx)
         if block_size is None:

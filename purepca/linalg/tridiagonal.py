@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import FLOAT, Context, Scalar, check_context
 from .jacobi import _IN_PLACE, EighResult
 from .matrix import as_symmetric, max_abs
 
@@ -302,7 +302,7 @@ def tridiagonal_eigh(
     >>> [s.kind for s in steps][:2]
     ['householder', 'ql']
     """
-    ctx = context
+    ctx = check_context(context)
     if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
         raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
     M = as_symmetric(A, name="A", context=ctx, rtol=symmetry_rtol)
