@@ -36,6 +36,7 @@ scaled by a power of two before squaring and unscaled after.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
@@ -105,6 +106,21 @@ class Centred:
         return [h + l for h, l in zip(self.hi, self.lo)]
 
 
+def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
+    """``fsum(col)/n``; where the sum overflows (values near the largest
+    float), the sum of the values scaled down by a power of two, exactly."""
+    first = col[0]
+    if col.count(first) == len(col):
+        # A constant column: its mean is that value, exactly (fsum(col)/n
+        # may be an ulp away, which would leave a false spread of one ulp).
+        return first
+    try:
+        return ctx.sum(col) / n
+    except OverflowError:
+        k = len(col).bit_length() + 1
+        return ctx.ldexp(ctx.sum(ctx.ldexp(x, -k) for x in col) / n, k)
+
+
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     """Centre each column about its exactly rounded mean (``fsum``/n), scaled
     by a power of two where its spread is near overflow or underflow."""
@@ -115,11 +131,22 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     sums: list[Scalar] = []
     exps: list[int] = []
     for col in cols:
-        m = ctx.sum(col) / n
+        m = _column_mean(col, n, ctx)
         c = [x - m for x in col]
-        e = ctx.scale_exponent(max(map(abs, c))) if ctx.needs_scaling else 0
-        if e:
-            c = [ctx.ldexp(x, -e) for x in c]
+        e = 0
+        if ctx.needs_scaling:
+            spread = max(map(abs, c))
+            if spread == math.inf:
+                # The differences themselves overflow (a spread beyond the
+                # float range): take them from the rows scaled by 1/4, exactly.
+                m4 = ctx.ldexp(m, -2)
+                c = [ctx.ldexp(x, -2) - m4 for x in col]
+                e = 2
+                spread = max(map(abs, c))
+            e2 = ctx.scale_exponent(spread)
+            if e2:
+                c = [ctx.ldexp(x, -e2) for x in c]
+            e += e2
         s = ctx.sum(c)
         hi.append(m)
         lo.append(ctx.ldexp(s, e) / n)
@@ -153,7 +180,13 @@ def _cross_products(
             if divisor is not None:
                 v = v / divisor
             if ei or exps[j] or shift:
-                v = ctx.ldexp(v, ei + exps[j] - shift)
+                try:
+                    v = ctx.ldexp(v, ei + exps[j] - shift)
+                except OverflowError:
+                    raise PurePCAError(
+                        f"the covariance of columns {i} and {j} (about 2**{math.frexp(float(v))[1] + ei + exps[j] - shift}) "
+                        "is beyond the float range; use precision=N (a DecimalContext) or rescale the data"
+                    ) from None
             row[j] = v
             S[j][i] = v
     return S

@@ -161,3 +161,25 @@ def test_x_is_a_fresh_copy():
     x[0][0] = 1e9
     x.append([0.0])
     assert p.x[0][0] != 1e9 and len(p.x) == len(DATA)
+
+
+# ---------------------------------------------------- near overflow (item 13)
+
+
+def test_columns_near_the_largest_float_are_centred_without_overflow():
+    X = [[1.7e308, 0.0], [1.7e308, 1.0], [1.7e308, 2.0]]
+    assert covariance_matrix(X) == [[0.0, 0.0], [0.0, 1.0]]
+    p = PCA().fit(X)
+    assert p.explained_variance_ == [1.0, 0.0]
+    assert p.mean_ == [1.7e308, 1.0]
+    Y = [[1.5e308, 0.0], [1.7e308, 1.0], [1.6e308, 2.0]]
+    with pytest.raises(PurePCAError, match=r"the covariance of columns 0 and 0 \(about 2\*\*2040\) is beyond the float range"):
+        covariance_matrix(Y)
+    C = covariance_matrix(Y, context=__import__("purepca").DecimalContext(30))
+    assert abs(C[0][0] - __import__("decimal").Decimal("1e614")) < __import__("decimal").Decimal("1e600")
+
+
+def test_a_constant_column_has_variance_zero_exactly():
+    # fsum(col)/n is an ulp away from 0.1 here; the column must still be constant.
+    p = PCA().fit([[0.1, 0.0], [0.1, 1.0], [0.1, 2.0]])
+    assert p.explained_variance_ == [1.0, 0.0]
