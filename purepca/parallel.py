@@ -50,6 +50,16 @@ MIN_PARALLEL_WORK = 20_000_000
 _SHARED: Optional[GramWork] = None
 
 
+def _warn_no_processes(jobs: int, err: BaseException) -> None:
+    """Say that n_jobs falls back to this process, and why."""
+    warnings.warn(
+        f"n_jobs={jobs}: worker processes cannot be started here ({type(err).__name__}: {err}); "
+        "computing in this process instead (same result, one core)",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+
+
 def check_n_jobs(n_jobs: Any) -> int:
     """The number of processes ``n_jobs`` asks for.
 
@@ -139,12 +149,7 @@ def parallel_gram(ctx: Context, jobs: int, fast: bool = False) -> Optional[Gram]
         try:
             return _in_processes(work, min(jobs, len(vectors)))
         except (OSError, ImportError, NotImplementedError, RuntimeError) as err:
-            warnings.warn(
-                f"n_jobs={jobs}: worker processes cannot be started here ({type(err).__name__}: {err}); "
-                "computing in this process instead (same result, one core)",
-                RuntimeWarning,
-                stacklevel=2,
-            )
+            _warn_no_processes(jobs, err)
             return work.compute()
 
     return gram
@@ -203,12 +208,7 @@ class ParallelProducts:
                     mp = multiprocessing.get_context(methods[0])
                     self.pool = mp.Pool(self.jobs - 1, initializer=_set_data, initargs=(data,))
             except (OSError, ImportError, NotImplementedError, RuntimeError) as err:
-                warnings.warn(
-                    f"n_jobs={self.jobs}: worker processes cannot be started here ({type(err).__name__}: {err}); "
-                    "computing in this process instead (same result, one core)",
-                    RuntimeWarning,
-                    stacklevel=2,
-                )
+                _warn_no_processes(self.jobs, err)
                 self.pool = None
         return self
 

@@ -187,6 +187,17 @@ def jacobi_eigh(
         return _jacobi_eigh(M, tol, max_sweeps, ctx, trace)
 
 
+def _not_converged(M: list[list[Scalar]], max_sweeps: int, ctx: Context) -> ConvergenceError:
+    """The error of a Jacobi run that used up its sweeps, with the residual reached."""
+    off = float(_off_norm(M, ctx))
+    return ConvergenceError(
+        f"jacobi_eigh did not converge in {max_sweeps} sweeps: off-diagonal norm {off:.3e} "
+        f"(of a matrix scaled to norm {float(ctx.norm([x for row in M for x in row])):.3e})",
+        iterations=max_sweeps,
+        residual=off,
+    )
+
+
 def _jacobi_eigh(
     M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace
 ) -> EighResult:
@@ -301,13 +312,7 @@ def _cyclic_jacobi(
             trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(_off_norm(M, ctx))))
         if not busy:
             return sweep, rotations
-    off = _off_norm(M, ctx)
-    raise ConvergenceError(
-        f"jacobi_eigh did not converge in {max_sweeps} sweeps: off-diagonal norm {float(off):.3e} "
-        f"(of a matrix scaled to norm {float(ctx.norm([x for row in M for x in row])):.3e})",
-        iterations=max_sweeps,
-        residual=float(off),
-    )
+    raise _not_converged(M, max_sweeps, ctx)
 
 
 def _cyclic_jacobi_float(M: list[list[float]], V: list[list[float]], tol: float, max_sweeps: int) -> tuple[int, int]:
@@ -383,13 +388,7 @@ def _cyclic_jacobi_float(M: list[list[float]], V: list[list[float]], tol: float,
                 rotations += 1
         if not busy:
             return sweep, rotations
-    off = _off_norm(M, FLOAT)
-    raise ConvergenceError(
-        f"jacobi_eigh did not converge in {max_sweeps} sweeps: off-diagonal norm {off:.3e} "
-        f"(of a matrix scaled to norm {math.hypot(*[x for row in M for x in row]):.3e})",
-        iterations=max_sweeps,
-        residual=off,
-    )
+    raise _not_converged(M, max_sweeps, FLOAT)
 
 
 def _householder_r(cols: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
