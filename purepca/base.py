@@ -12,13 +12,45 @@ PCA(n_components=2, whiten=True)
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import functools
+from typing import Any, Callable, TypeVar
 
 from .errors import PurePCAError
 
-__all__ = ["Estimator"]
+__all__ = ["Estimator", "atomic"]
 
 E = TypeVar("E", bound="Estimator")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def atomic(method: F) -> F:
+    """Make a fitting method all or nothing: if it raises, the estimator's
+    attributes are put back exactly as they were before the call.
+
+    Fitting assigns new objects to attributes and never changes the old ones
+    in place, so a shallow copy of ``__dict__`` is a complete snapshot.
+
+    >>> from purepca import PCA
+    >>> pca = PCA().fit([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    >>> try:
+    ...     pca.fit([[0.0, 1.0], [1.0, float("nan")]])
+    ... except Exception:
+    ...     pass
+    >>> pca.n_samples_
+    3
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        saved = dict(self.__dict__)
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Estimator:

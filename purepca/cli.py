@@ -8,10 +8,12 @@ True
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Optional, Sequence
 
 from . import __version__
 from .datasets import toy_data
+from .errors import PurePCAError
 from .pca import PCA
 from .report import _r_decimals, format_table
 
@@ -66,6 +68,23 @@ def demo(precision: Optional[int] = None) -> str:
     return "\n".join(out)
 
 
+#: Digits the command accepts for ``--precision``: from the least a decimal
+#: context has (more than a float's 17) to a bound that keeps a run short.
+PRECISION_RANGE = (17, 10_000)
+
+
+def _precision(text: str) -> int:
+    """argparse type of ``--precision``: an int in :data:`PRECISION_RANGE`."""
+    low, high = PRECISION_RANGE
+    try:
+        digits = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an int: {text!r}") from None
+    if not low <= digits <= high:
+        raise argparse.ArgumentTypeError(f"must be between {low} and {high} digits, got {digits}")
+    return digits
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``python -m purepca``; returns the exit status.
 
@@ -78,12 +97,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--version", action="version", version=f"purepca {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p_demo = sub.add_parser("demo", help="PCA of the bundled toy data (seed 003), printed as tables")
-    p_demo.add_argument("--precision", type=int, default=None,
-                        help="compute with this many decimal digits (e.g. 50) instead of floats")
+    p_demo.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
+                        help="compute with this many decimal digits (17 to 10000, e.g. 50) instead of floats")
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        try:
+    try:
+        if args.command == "demo":
             print(demo(args.precision))
-        except BrokenPipeError:  # e.g. piped into head
-            pass
+    except BrokenPipeError:  # e.g. piped into head
+        pass
+    except PurePCAError as err:
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        return 1
     return 0

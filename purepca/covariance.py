@@ -347,9 +347,10 @@ def _correlation_from(C: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]
         if C[j][j] <= 0:
             raise PurePCAError(f"X: column {j} is constant (variance 0); its correlation is undefined")
     sd = [ctx.sqrt(C[j][j]) for j in range(d)]
-    R = [[C[i][j] / sd[i] / sd[j] for j in range(d)] for i in range(d)]
-    for j in range(d):
-        R[j][j] = ctx.one
+    R = [[ctx.one] * d for _ in range(d)]
+    for i in range(d):
+        for j in range(i + 1, d):
+            R[i][j] = R[j][i] = C[i][j] / sd[i] / sd[j]
     return R
 
 
@@ -358,11 +359,18 @@ def correlation_matrix(X: Any, *, context: Context = FLOAT) -> list[list[Scalar]
 
     >>> correlation_matrix([[1, 2], [2, 4], [3, 7]])
     [[1.0, 0.9933992677987828], [0.9933992677987828, 1.0]]
+    >>> correlation_matrix([[1e300, 1], [-1e300, 2], [0.5e300, 4]])[0][1]  # the covariance overflows
+    -0.05241424183609593
     """
     ctx = check_context(context)
-    C = covariance_matrix(X, 1, context=ctx)
+    M = as_matrix(X, context=ctx)
     with ctx.local():
-        return _correlation_from(C, ctx)
+        c = _centred_columns(list(zip(*M)), ctx)
+        # The cross products of the columns as scaled by powers of two, never
+        # scaled back: the exponents cancel in S_ij/sqrt(S_ii·S_jj), so a
+        # covariance beyond the float range still gives its correlation.
+        unscaled = Centred(c.hi, c.lo, c.cols, c.sums, [0] * len(c.cols))
+        return _correlation_from(_cross_products(unscaled, ctx, _divisor(len(M), 1, ctx)), ctx)
 
 
 class Moments:

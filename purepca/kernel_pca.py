@@ -40,7 +40,7 @@ import numbers
 import warnings
 from typing import Any, Iterable, Optional, Sequence
 
-from .base import Estimator
+from .base import Estimator, atomic
 from .conventions import SIGN_RULES, sign_flips
 from .errors import NotFittedError, PurePCAError
 from .kernels import (
@@ -55,7 +55,7 @@ from .kernels import (
 from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import Context, Scalar, get_context
-from .params import as_int
+from .params import as_int, as_real, is_int
 from .solvers import kernel_eigenpairs, report_degenerate
 
 __all__ = ["KernelPCA", "NonPSDKernelWarning"]
@@ -124,6 +124,8 @@ class KernelPCA(Estimator):
     explained_variance_ratio_ : k fractions of the sum of all non-negative eigenvalues
     X_fit_ : the training rows (None for a precomputed kernel)
     negative_eigenvalues_ : the significantly negative eigenvalues found (reported, never hidden)
+    gamma_ : the gamma used, for the kernel on X and for the pre-image kernel on the scores
+        (1/n_features when ``gamma`` is None, as scikit-learn >= 1.3)
     n_components_, n_samples_, n_features_in_
 
     >>> kp = KernelPCA(2, kernel="rbf", gamma=0.5).fit([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0]])
@@ -181,13 +183,10 @@ class KernelPCA(Estimator):
             raise PurePCAError(f"eigen_solver must be one of {', '.join(map(repr, EIGEN_SOLVERS))}; got {self.eigen_solver!r}")
         if self.negative not in ("error", "drop"):
             raise PurePCAError(f"negative must be 'error' or 'drop'; got {self.negative!r}")
-        nc = self.n_components
-        if nc is not None and (isinstance(nc, bool) or not isinstance(nc, numbers.Integral) or nc < 1):
-            raise PurePCAError(f"n_components must be None or an int >= 1, got {nc!r}")
+        if self.n_components is not None and not (is_int(self.n_components) and self.n_components >= 1):
+            raise PurePCAError(f"n_components must be None or an int >= 1, got {self.n_components!r}")
         as_int(self.seed, "seed")
-        a = self.alpha
-        if isinstance(a, bool) or not isinstance(a, numbers.Real) or not math.isfinite(a) or a < 0:
-            raise PurePCAError(f"alpha must be a non-negative finite number, got {a!r}")
+        as_real(self.alpha, "alpha", low=0.0)
         if self.fit_inverse_transform and kernel == "precomputed":
             raise PurePCAError("fit_inverse_transform=True needs the training rows: it cannot be used with kernel='precomputed'")
         for flag in ("fit_inverse_transform", "remove_zero_eig"):
@@ -195,10 +194,11 @@ class KernelPCA(Estimator):
                 raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         return get_context(self.precision), kernel, sign
 
-    def _kernel(self, A: Any, B: Any, ctx: Context, kernel: KernelSpec) -> list[list[Scalar]]:
+    def _kernel(self, A: Any, B: Any, ctx: Context, kernel: KernelSpec, gamma: Optional[float]) -> list[list[Scalar]]:
         # A and B are validated rows (the training rows, new rows or scores).
-        return _kernel_matrix(A, B, kernel, self.gamma, self.degree, self.coef0, ctx)
+        return _kernel_matrix(A, B, kernel, gamma, self.degree, self.coef0, ctx)
 
+    @atomic
     def fit(self, X: Any, y: Any = None) -> "KernelPCA":
         """Fit on the rows of X (or on the n x n kernel matrix when ``kernel="precomputed"``).
 
@@ -211,10 +211,20 @@ class KernelPCA(Estimator):
             if not K:
                 raise PurePCAError("K: empty kernel matrix")
             M = None
+            self.gamma_ = self.gamma
         else:
             M = as_matrix(X, name="X", context=ctx)
-            K = self._kernel(M, None, ctx, kernel)
+            # gamma=None is 1/n_features of X, for the kernel on X and, as in
+            # scikit-learn >= 1.3, for the pre-image kernel on the scores.
+            gamma = check_kernel_params(self.gamma, self.degree, self.coef0)[0]
+            self.gamma_ = 1.0 / len(M[0]) if gamma is None else gamma
+            K = self._kernel(M, None, ctx, kernel, self.gamma_)
         n = len(K)
+        if n < 2:
+            raise PurePCAError(
+                f"{'K' if M is None else 'X'}: KernelPCA needs at least 2 samples, got {n} "
+                "(one point has no spread, so no principal component)"
+            )
         nc = self.n_components
         if nc is not None and nc > n:
             raise PurePCAError(f"n_components={nc} must be at most n_samples = {n}")
@@ -227,7 +237,7 @@ class KernelPCA(Estimator):
                 total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
             else:
                 total = ctx.sum(v for v in values if v > 0)
-            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=3)
+            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=4)
             values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
             if M is not None and kernel == "linear":
                 # The sign rule acts on the axis in feature space, Xcᵀu, as PCA's does.
@@ -265,7 +275,7 @@ class KernelPCA(Estimator):
                 f"negative (smallest {min(negatives):.3e}, largest positive {ctx.to_float(top):.3e}); "
                 "none of them is among the kept components",
                 NonPSDKernelWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         if bad:
             message = (
@@ -275,7 +285,7 @@ class KernelPCA(Estimator):
             )
             if self.negative == "error":
                 raise PurePCAError(message + "; use a positive semidefinite kernel, fewer components, or negative='drop'")
-            warnings.warn(message + "; they are dropped (negative='drop')", NonPSDKernelWarning, stacklevel=3)
+            warnings.warn(message + "; they are dropped (negative='drop')", NonPSDKernelWarning, stacklevel=4)
             keep = [i for i in range(len(kept_values)) if i not in bad]
             kept_values = [kept_values[i] for i in keep]
             kept_vectors = [kept_vectors[i] for i in keep]
@@ -331,7 +341,7 @@ class KernelPCA(Estimator):
         """Kernel ridge regression from the training scores back to X (sklearn's pre-image map)."""
         ctx = self._ctx
         Z = self._transform_matrix(self._centred_train())
-        Kz = self._kernel(Z, None, ctx, self._kernel_name)
+        Kz = self._kernel(Z, None, ctx, self._kernel_name, self.gamma_)
         with ctx.local():
             a = ctx.convert(self.alpha)
             for i in range(len(Kz)):
@@ -355,7 +365,7 @@ class KernelPCA(Estimator):
     def _centred_train(self) -> list[list[Scalar]]:
         ctx = self._ctx
         if self._X is not None:
-            K = self._kernel(self._X, self._X, ctx, self._kernel_name)
+            K = self._kernel(self._X, self._X, ctx, self._kernel_name, self.gamma_)
         else:
             raise PurePCAError("internal: a precomputed kernel keeps no training rows")
         return _center_test_kernel(K, self._stats, ctx)
@@ -378,7 +388,7 @@ class KernelPCA(Estimator):
         A = as_matrix(X, name="X", context=ctx)
         if len(A[0]) != self.n_features_in_:
             raise PurePCAError(f"X has {len(A[0])} features, but KernelPCA was fitted with {self.n_features_in_}")
-        return self._kernel(A, self._X, ctx, self._kernel_name)
+        return self._kernel(A, self._X, ctx, self._kernel_name, self.gamma_)
 
     def transform(self, X: Any) -> list[list[float]]:
         """Scores of new rows (or of a precomputed m x n_train test kernel).
@@ -392,6 +402,7 @@ class KernelPCA(Estimator):
         Kc = _center_test_kernel(self._test_kernel(X), self._stats, ctx)
         return [[ctx.to_float(v) for v in row] for row in self._transform_matrix(Kc)]
 
+    @atomic
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
         """Fit, then the scores of the training data (equal to ``fit(X).transform(X)``).
 
@@ -420,7 +431,7 @@ class KernelPCA(Estimator):
         S = as_matrix(Z, name="Z", context=ctx)
         if len(S[0]) != self.n_components_:
             raise PurePCAError(f"Z has {len(S[0])} columns, but KernelPCA has {self.n_components_} components")
-        K = self._kernel(S, self._z_fit, ctx, self._kernel_name)
+        K = self._kernel(S, self._z_fit, ctx, self._kernel_name, self.gamma_)
         with ctx.local():
             cols = list(zip(*self._dual_coef))
             return [[ctx.to_float(ctx.dot(row, c)) for c in cols] for row in K]
@@ -460,7 +471,7 @@ class KernelPCA(Estimator):
     def _training_kernel(self) -> list[list[Scalar]]:
         if self._X is None:
             raise NotFittedError("rotated needs the training rows; with a precomputed kernel use transform(K)")
-        return self._kernel(self._X, self._X, self._ctx, self._kernel_name)
+        return self._kernel(self._X, self._X, self._ctx, self._kernel_name, self.gamma_)
 
     @property
     def xmatrix(self) -> Optional[list[list[float]]]:

@@ -38,12 +38,14 @@ from __future__ import annotations
 
 import math
 import numbers
+from decimal import Decimal
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import FLOAT, Context, FloatContext, Scalar, check_context
+from .params import as_int, as_real
 
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
 
@@ -72,22 +74,25 @@ def canonical_kernel(kernel: KernelSpec) -> KernelSpec:
     )
 
 
-def check_kernel_params(gamma: Any, degree: Any, coef0: Any) -> None:
-    """Reject kernel parameters out of range, naming the parameter.
+def check_kernel_params(gamma: Any, degree: Any, coef0: Any) -> tuple[Optional[float], int, float]:
+    """The kernel parameters as plain Python numbers; out of range is an
+    error naming the parameter.
 
+    >>> check_kernel_params(None, 3, 1)
+    (None, 3, 1.0)
     >>> check_kernel_params(0.0, 3, 1.0)
     Traceback (most recent call last):
     ...
     purepca.errors.PurePCAError: gamma must be a positive finite number (or None for 1/n_features), got 0.0
     """
-    if gamma is not None and (
-        isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not math.isfinite(gamma) or gamma <= 0
-    ):
-        raise PurePCAError(f"gamma must be a positive finite number (or None for 1/n_features), got {gamma!r}")
-    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
-        raise PurePCAError(f"degree must be an int >= 1, got {degree!r}")
-    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not math.isfinite(coef0):
-        raise PurePCAError(f"coef0 must be a finite number, got {coef0!r}")
+    if gamma is not None:
+        try:
+            gamma = as_real(gamma, "gamma", low=0.0, low_open=True)
+        except PurePCAError:
+            raise PurePCAError(
+                f"gamma must be a positive finite number (or None for 1/n_features), got {gamma!r}"
+            ) from None
+    return gamma, as_int(degree, "degree", low=1), as_real(coef0, "coef0")
 
 
 def kernel_function(
@@ -111,7 +116,7 @@ def kernel_function(
     name = canonical_kernel(kernel)
     if name == "precomputed":
         raise PurePCAError("kernel='precomputed' has no kernel function: pass the kernel matrix itself")
-    check_kernel_params(gamma, degree, coef0)
+    gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
     if callable(name):
         user = name
 
@@ -195,24 +200,50 @@ def _kernel_matrix(
     d = len(A[0])
     with ctx.local():
         k = kernel_function(kernel, d, gamma=gamma, degree=degree, coef0=coef0, context=ctx)
-        if B is not None:
-            K = [[k(x, y) for y in B] for x in A]
-        else:
-            n = len(A)
-            K = [[ctx.zero] * n for _ in range(n)]
-            for i in range(n):
-                xi, Ki = A[i], K[i]
-                for j in range(i, n):
-                    Ki[j] = K[j][i] = k(xi, A[j])
+        try:
+            K = _kernel_values(k, A, B, ctx)
+        except (OverflowError, ValueError):
+            if callable(kernel) or not isinstance(ctx, FloatContext):
+                raise  # the user's callable, or a decimal context whose exponents do not overflow
+            # A product or a power beyond the float range (fsum of +inf and
+            # -inf, or float ** int) in one of the entries: find it and name it.
+            for i, x in enumerate(A):
+                for j, y in enumerate(A if B is None else B):
+                    try:
+                        value = k(x, y)
+                    except (OverflowError, ValueError):
+                        value = math.inf
+                    if not math.isfinite(value):
+                        raise _overflow(i, j, B is not None, value) from None
+            raise
         if isinstance(ctx, FloatContext):
             for i, row in enumerate(K):
                 if not all(map(math.isfinite, row)):
                     j = next(j for j, v in enumerate(row) if not math.isfinite(v))
-                    raise PurePCAError(
-                        f"the kernel value k(X[{i}], {'Y' if B is not None else 'X'}[{j}]) = {row[j]!r} overflows a float; "
-                        "scale the data down (or use precision=N for decimal arithmetic)"
-                    )
+                    raise _overflow(i, j, B is not None, row[j])
         return K
+
+
+def _kernel_values(
+    k: Callable[[Row, Row], Scalar], A: list[list[Scalar]], B: Optional[list[list[Scalar]]], ctx: Context
+) -> list[list[Scalar]]:
+    """``k`` on every pair of rows; for ``B = None`` one triangle, mirrored."""
+    if B is not None:
+        return [[k(x, y) for y in B] for x in A]
+    n = len(A)
+    K = [[ctx.zero] * n for _ in range(n)]
+    for i in range(n):
+        xi, Ki = A[i], K[i]
+        for j in range(i, n):
+            Ki[j] = K[j][i] = k(xi, A[j])
+    return K
+
+
+def _overflow(i: int, j: int, other: bool, value: Scalar) -> PurePCAError:
+    return PurePCAError(
+        f"the kernel value k(X[{i}], {'Y' if other else 'X'}[{j}]) = {value!r} overflows a float; "
+        "scale the data down (or use precision=N for decimal arithmetic)"
+    )
 
 
 @dataclass(frozen=True)
@@ -237,7 +268,7 @@ def center_kernel(
     ([[0.5, -0.5], [-0.5, 0.5]], [1.5, 1.5], 1.5)
     """
     ctx = check_context(context)
-    M = K if overwrite and isinstance(K, list) else as_symmetric(K, name="K", context=ctx)
+    M = K if overwrite and _usable_in_place(K, ctx) else as_symmetric(K, name="K", context=ctx)
     n = len(M)
     if n == 0:
         raise PurePCAError("K: empty kernel matrix")
@@ -249,6 +280,26 @@ def center_kernel(
         for row, ri in zip(M, r):
             row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
         return M, KernelStats(r, t)
+
+
+def _usable_in_place(K: Any, ctx: Context) -> bool:
+    """Whether K can be centred in place as it is: a square list of lists of
+    finite numbers of the context's own type, exactly symmetric.  Anything
+    else goes through :func:`as_symmetric`, which copies or names the fault."""
+    if not isinstance(K, list) or not K:
+        return False
+    n = len(K)
+    kind = float if isinstance(ctx, FloatContext) else Decimal
+    for row in K:
+        if type(row) is not list or len(row) != n or any(type(v) is not kind for v in row):
+            return False
+        if kind is float:
+            total = sum(row)
+            if total - total != 0.0 and not all(map(math.isfinite, row)):
+                return False
+        elif not all(v.is_finite() for v in row):
+            return False
+    return all(K[i][j] == K[j][i] for i in range(n) for j in range(i + 1, n))
 
 
 def center_test_kernel(K_test: Any, stats: KernelStats, *, context: Context = FLOAT) -> list[list[Scalar]]:

@@ -36,7 +36,7 @@ import numbers
 import warnings
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from .base import Estimator
+from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
 from .errors import DegenerateEigenvalueWarning, NotFittedError, PurePCAError
@@ -249,6 +249,7 @@ class PCA(Estimator):
         names = list(columns)
         return [str(c) for c in names] if names and all(isinstance(c, str) for c in names) else None
 
+    @atomic
     def fit(self, X: Any, y: Any = None) -> "PCA":
         """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.
 
@@ -484,8 +485,9 @@ class PCA(Estimator):
 
     @classmethod
     def _report_degenerate(cls, spectrum: list[float], k: int) -> None:
-        report_degenerate(spectrum, k, stacklevel=6)
+        report_degenerate(spectrum, k, stacklevel=7)
 
+    @atomic
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
         """Fit, then return the scores of the training data (equal to ``fit(X).transform(X)``).
 
@@ -496,6 +498,7 @@ class PCA(Estimator):
         self._x = self._scores(M)
         return [list(row) for row in self._x]
 
+    @atomic
     def partial_fit(self, X: Any, y: Any = None) -> "PCA":
         """Add rows and refit exactly: after any sequence of calls the model
         equals ``fit`` on all the rows so far (to rounding).
@@ -530,6 +533,7 @@ class PCA(Estimator):
         self._moments = trial
         return self
 
+    @atomic
     def fit_stream(self, rows: Iterable[Sequence[float]], y: Any = None, *, chunk_size: int = 4096) -> "PCA":
         """Fit from any iterable of rows in one pass, with O(d²) memory.
 
@@ -631,7 +635,13 @@ class PCA(Estimator):
         hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
         S = _score_rows(M, self._components, hi, lo, sd, None, ctx)
         R = _reconstruct_rows(S, self._components, hi, lo, sd, ctx)
-        return ctx.to_float(reconstruction_error(M, R, context=ctx))
+        try:
+            error = ctx.to_float(reconstruction_error(M, R, context=ctx))
+        except (OverflowError, ValueError):  # fsum: an intermediate overflow
+            error = math.inf
+        if not math.isfinite(error):
+            raise PurePCAError("X: the reconstruction error (a mean of squared distances) is beyond the float range; rescale the data")
+        return error
 
     def get_feature_names_out(self, input_features: Any = None) -> list[str]:
         """scikit-learn's output names: ``pca0``, ``pca1``, ...
@@ -778,10 +788,16 @@ class PCA(Estimator):
             logdet = ctx.sum(ctx.ln(v) for v in eig.values)
             const = ctx.convert(d) * ctx.ln(ctx.two * ctx.pi()) - logdet
             out = []
-            for row in M:
-                r = [(a - h) - l for a, h, l in zip(row, self._mean_hi, self._mean_lo)]
-                Pr = [ctx.dot(p, r) for p in P]
-                out.append(ctx.to_float(-(ctx.dot(r, Pr) + const) / ctx.two))
+            for i, row in enumerate(M):
+                try:
+                    r = [(a - h) - l for a, h, l in zip(row, self._mean_hi, self._mean_lo)]
+                    Pr = [ctx.dot(p, r) for p in P]
+                    value = ctx.to_float(-(ctx.dot(r, Pr) + const) / ctx.two)
+                except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                    value = -math.inf
+                if not math.isfinite(value):
+                    raise PurePCAError(f"X: the log-likelihood of row {i} is beyond the float range; rescale the data")
+                out.append(value)
             return out
 
     def score(self, X: Any, y: Any = None) -> float:

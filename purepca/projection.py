@@ -19,6 +19,7 @@ All functions take plain lists and a number context and return new lists.
 
 from __future__ import annotations
 
+import math
 from operator import add, sub
 from typing import Optional, Sequence
 
@@ -180,9 +181,48 @@ def _score_rows(
     with ctx.local():
         W, offsets = _score_weights(components, lo, scale, deviations, ctx)
         dots = ctx.dots
-        if offsets is None:
-            return [dots(W, list(map(sub, row, hi))) for row in M]
-        return [list(map(sub, dots(W, list(map(sub, row, hi))), offsets)) for row in M]
+        try:
+            if offsets is None:
+                Z = [dots(W, list(map(sub, row, hi))) for row in M]
+            else:
+                Z = [list(map(sub, dots(W, list(map(sub, row, hi))), offsets)) for row in M]
+        except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+            Z = []
+        if not ctx.needs_scaling or (len(Z) == len(M) and all(map(math.isfinite, map(sum, Z)))):
+            return Z
+        # Rows near the largest float: x - hi, or a partial sum, overflowed.
+        # Each row again at a scale of 2**-k, the scores scaled back at the
+        # end; a score beyond the float range is an error naming it.
+        Zs = []
+        for i, row in enumerate(M):
+            k = _exponent(row, hi)
+            d = [ctx.ldexp(a, -k) - ctx.ldexp(h, -k) for a, h in zip(row, hi)]
+            out = []
+            for j, w in enumerate(W):
+                m = _exponent(w)
+                s = ctx.dot([ctx.ldexp(x, -m) for x in w], d)
+                if offsets is not None:
+                    s = s - ctx.ldexp(offsets[j], -k - m)
+                out.append(_back(s, k + m, f"the score of row {i} on component {j}", ctx))
+            Zs.append(out)
+        return Zs
+
+
+def _exponent(*vectors: Sequence[Scalar]) -> int:
+    """The binary exponent of the largest magnitude in the vectors (at least 2)."""
+    largest = max(abs(x) for v in vectors for x in v)
+    return max(2, math.frexp(largest)[1]) if largest else 2
+
+
+def _back(x: Scalar, e: int, what: str, ctx: Context) -> Scalar:
+    """``x·2**e``, or an error naming ``what`` when that is beyond the float range."""
+    try:
+        value = ctx.ldexp(x, e)
+    except OverflowError:
+        value = math.inf
+    if not math.isfinite(value):
+        raise PurePCAError(f"{what} is beyond the float range (about 2**{math.frexp(x)[1] + e}); rescale the data")
+    return value
 
 
 def _reconstruct_rows(
@@ -199,11 +239,26 @@ def _reconstruct_rows(
         columns = [list(c) for c in zip(*components)]
         dots = ctx.dots
         out = []
-        for z in S:
-            x = dots(columns, z)
-            if scale is not None:
-                x = [a * s for a, s in zip(x, scale)]
-            if lo is not None:
-                x = list(map(add, x, lo))
-            out.append(list(map(add, x, hi)))
+        for i, z in enumerate(S):
+            try:
+                x = dots(columns, z)
+                if scale is not None:
+                    x = [a * s for a, s in zip(x, scale)]
+                if lo is not None:
+                    x = list(map(add, x, lo))
+                x = list(map(add, x, hi))
+            except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                x = [math.inf]
+            if ctx.needs_scaling and not math.isfinite(sum(x)):
+                # Scores near the largest float: the same sums at a scale of 2**-k.
+                k = _exponent(z, hi, *([scale] if scale is not None else []))
+                zk = [ctx.ldexp(v, -k) for v in z]
+                x = dots(columns, zk)
+                if scale is not None:
+                    x = [a * s for a, s in zip(x, scale)]
+                if lo is not None:
+                    x = [a + ctx.ldexp(b, -k) for a, b in zip(x, lo)]
+                x = [_back(a + ctx.ldexp(h, -k), k, f"the reconstruction of row {i}, feature {j}", ctx)
+                     for j, (a, h) in enumerate(zip(x, hi))]
+            out.append(x)
         return out

@@ -183,3 +183,167 @@ def test_a_constant_column_has_variance_zero_exactly():
     # fsum(col)/n is an ulp away from 0.1 here; the column must still be constant.
     p = PCA().fit([[0.1, 0.0], [0.1, 1.0], [0.1, 2.0]])
     assert p.explained_variance_ == [1.0, 0.0]
+
+
+# ------------------------------------------------------ atomic refits (item 2)
+
+
+def test_a_failed_refit_leaves_the_previous_model_whole():
+    X1 = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [2.0, 2.0], [1.0, 3.0]]
+    X2 = [[5.0, 5.0], [5.0, 5.0], [6.0, 1.0], [2.0, 7.0]]  # a duplicate row: K(scores) is singular
+    kp = KernelPCA(2, kernel="rbf", gamma=0.5, fit_inverse_transform=True, alpha=1e-3).fit(X1)
+    before = (kp.X_fit_, kp.transform([[0.5, 0.5]]), kp.inverse_transform([[0.1, 0.2]]), kp.eigenvalues_)
+    with pytest.raises(PurePCAError, match="increase alpha"):
+        kp.set_params(alpha=0).fit(X2)
+    assert (kp.X_fit_, kp.transform([[0.5, 0.5]]), kp.inverse_transform([[0.1, 0.2]]), kp.eigenvalues_) == before
+
+
+@pytest.mark.parametrize("method", ["fit", "fit_transform", "partial_fit", "fit_stream"])
+def test_a_pca_fit_that_fails_at_the_last_step_changes_nothing(method, monkeypatch):
+    pca = PCA(2).fit(DATA)
+    state = dict(pca.__dict__)
+    finish = PCA._finish
+
+    def finish_then_fail(self, *args, **kwargs):
+        finish(self, *args, **kwargs)  # every attribute of the new model is set by now
+        raise PurePCAError("injected failure")
+
+    monkeypatch.setattr(PCA, "_finish", finish_then_fail)
+    with pytest.raises(PurePCAError, match="injected failure"):
+        getattr(pca, method)([[1.0, 2.0, 3.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0], [5.0, 1.0, 1.0]])
+    assert pca.__dict__.keys() == state.keys()
+    assert all(pca.__dict__[k] is state[k] for k in state)
+
+
+def test_a_kernel_pca_fit_that_fails_at_the_last_step_changes_nothing(monkeypatch):
+    kp = KernelPCA(2, kernel="rbf", gamma=0.5, fit_inverse_transform=True).fit(DATA)
+    state = dict(kp.__dict__)
+
+    def fail(self, M):
+        raise PurePCAError("injected failure")
+
+    monkeypatch.setattr(KernelPCA, "_fit_inverse", fail)
+    for method in ("fit", "fit_transform"):
+        with pytest.raises(PurePCAError, match="injected failure"):
+            getattr(kp, method)([[1.0, 2.0, 3.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        assert kp.__dict__.keys() == state.keys()
+        assert all(kp.__dict__[k] is state[k] for k in state)
+
+
+# ------------------------------------------------------- overflow (items 7, 13)
+
+
+def test_correlation_of_columns_whose_covariance_overflows():
+    from mpmath import mp, mpf, sqrt
+
+    X = [[1e300, 1.0], [-1e300, 2.0], [0.5e300, 4.0]]
+    R = __import__("purepca").correlation_matrix(X)
+    mp.dps = 40
+    cols = [[mpf(r[j]) for r in X] for j in range(2)]
+    d = [[x - sum(c) / 3 for x in c] for c in cols]
+    exact = sum(a * b for a, b in zip(*d)) / sqrt(sum(a * a for a in d[0]) * sum(b * b for b in d[1]))
+    assert R[0][1] == R[1][0]
+    assert abs(R[0][1] - float(exact)) < 4 * 2.2e-16 * abs(float(exact))
+    assert R[0][0] == R[1][1] == 1.0
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: KernelPCA(kernel="poly", degree=400, gamma=1).fit([[1.0, 2.0], [3.0, 1.0], [0.5, 0.5]]),
+         r"kernel value k\(X\[0\], X\[0\]\) = inf overflows"),
+        (lambda: KernelPCA().fit([[1e200, 1e200], [1e200, -1e200], [0.0, 1.0]]),
+         r"kernel value k\(X\[0\], X\[0\]\) = inf overflows"),
+        (lambda: jacobi_eigh([[1e308, 1e308], [1e308, 1e308]]), r"an eigenvalue of the matrix, about 2\.000e\+308"),
+        (lambda: __import__("purepca").eigh([[1e308, -1e308], [-1e308, 1e308]]), r"about 2\.000e\+308, is beyond"),
+        (lambda: __import__("purepca").jacobi_svd([[1.7e308, 1e308], [1e308, -1.7e308]]), r"a singular value"),
+        (lambda: __import__("purepca.linalg.cholesky").linalg.cholesky.cholesky_solve([[0.0]], [[1.0]]),
+         r"L\[0\]\[0\] is 0\.0"),
+        (lambda: __import__("purepca.linalg.cholesky").linalg.cholesky.cholesky_solve([[1.0, 1.0], [0.0, 1.0]], [[1.0], [1.0]]),
+         r"L\[0\]\[1\] is 1\.0: a Cholesky factor is lower triangular"),
+        (lambda: PCA().fit([[0, 0], [1, 1], [2, 2.5]]).transform([[1.7e308, 1.7e308]]),
+         r"the score of row 0 on component 0 is beyond the float range"),
+        (lambda: PCA().fit([[0, 0], [1, 1], [2, 2.5]]).inverse_transform([[1.7e308, 1.7e308]]),
+         r"the reconstruction of row 0, feature 0 is beyond"),
+        (lambda: PCA(1).fit([[0, 0], [1, 1], [2, 2.5]]).score_samples([[1e200, -1e200]]),
+         r"log-likelihood of row 0 is beyond"),
+        (lambda: PCA(1).fit([[0, 0], [1, 1], [2, 2.5]]).reconstruction_error([[1e200, -1e200]]),
+         r"reconstruction error .* is beyond"),
+    ],
+)
+def test_results_beyond_the_float_range_are_a_clear_error(call, message):
+    with pytest.raises(PurePCAError, match=message):
+        call()
+
+
+def test_scores_that_fit_in_a_float_come_out_of_rows_near_overflow():
+    from fractions import Fraction as F
+
+    pca = PCA().fit([[0.0, 0.0], [1.0, 1.0], [2.0, 2.5]])
+    for row in ([1e308, 1e308], [-1.7e308, -1.0e308], [1.7e308, 1.2e308]):
+        try:
+            z = pca.transform([row])[0]
+        except PurePCAError:
+            continue  # a score beyond the float range: checked above
+        mean = [F(m) for m in pca.mean_]
+        for zj, w in zip(z, pca.components_):
+            exact = sum(F(wi) * (F(x) - m) for wi, x, m in zip(w, row, mean))
+            assert abs(F(zj) - exact) <= abs(exact) * F(1, 2**50)
+    z = pca.transform([[1e308, 1e308]])[0]
+    back = pca.inverse_transform([z])[0]
+    assert all(abs(b - 1e308) < 1e308 * 1e-14 for b in back)
+
+
+# ------------------------------------------------------ parameters (item 8)
+
+
+def test_center_kernel_in_place_still_validates():
+    from purepca.kernels import center_kernel
+
+    with pytest.raises(PurePCAError, match="NaN"):
+        center_kernel([[float("nan"), 1.0], [1.0, 2.0]], overwrite=True)
+    with pytest.raises(PurePCAError, match="not symmetric"):
+        center_kernel([[1.0, 5.0], [1.0, 2.0]], overwrite=True)
+    K = [[2.0, 1.0], [1.0, 2.0]]
+    Kc, _ = center_kernel(K, overwrite=True)
+    assert Kc is K and K == [[0.5, -0.5], [-0.5, 0.5]]
+
+
+def test_signalling_nan_and_one_sample():
+    with pytest.raises(PurePCAError, match=r"row 0, column 0 is NaN \(Decimal\('sNaN'\)\)"):
+        covariance_matrix([[Decimal("sNaN"), 1], [2, 3]])
+    with pytest.raises(PurePCAError, match="KernelPCA needs at least 2 samples, got 1"):
+        KernelPCA().fit([[1.0, 2.0]])
+
+
+@pytest.mark.parametrize("value", ["0", "16", "-5", "abc", "1000000"])
+def test_demo_precision_out_of_range_is_a_usage_error(value, capsys):
+    from purepca.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["demo", "--precision", value])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--precision" in err and "Traceback" not in err
+
+
+def test_kernel_parameters_become_plain_numbers():
+    np = pytest.importorskip("numpy")
+    from purepca.kernels import check_kernel_params
+
+    g, d, c = check_kernel_params(np.float64(0.5), np.int64(3), np.int32(1))
+    assert (type(g), type(d), type(c)) == (float, int, float) and (g, d, c) == (0.5, 3, 1.0)
+    kp = KernelPCA(2, kernel="poly", degree=np.int64(2), gamma=np.float64(0.5)).fit(DATA)
+    assert all(type(v) is float for v in kp.eigenvalues_)
+
+
+# ------------------------------------------ the pre-image kernel's gamma (item 14)
+
+
+def test_pre_image_gamma_defaults_to_one_over_n_features():
+    X = [[0.0, 0.0, 1.0], [1.0, 0.0, 0.5], [0.0, 1.0, 2.0], [1.0, 1.0, 0.0], [2.0, 0.5, 1.0], [0.5, 2.0, 1.5]]
+    implicit = KernelPCA(2, kernel="rbf", fit_inverse_transform=True, alpha=0.1).fit(X)
+    explicit = KernelPCA(2, kernel="rbf", gamma=1 / 3, fit_inverse_transform=True, alpha=0.1).fit(X)
+    assert implicit.gamma_ == 1 / 3
+    Z = implicit.transform(X)
+    assert implicit.inverse_transform(Z) == explicit.inverse_transform(Z)

@@ -81,3 +81,17 @@ def test_kernel_pca_agrees_with_scikit_learn(kernel: str, seed: int) -> None:
     ref_back = ref.inverse_transform(np.array(T)).tolist()
     big = max(abs(v) for row in ref_back for v in row)
     assert all(abs(a - b) <= 1e-8 * big for r, s in zip(back, ref_back) for a, b in zip(r, s)), kernel
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_pre_image_with_default_gamma_matches_scikit_learn(seed):
+    # gamma=None: 1/n_features for the kernel on X and for the pre-image
+    # kernel on the scores (scikit-learn >= 1.3, PR #26337); before the fix
+    # the latter used 1/n_components and differed by about 0.07.
+    X, Y = data(seed)
+    ours = KernelPCA(2, kernel="rbf", fit_inverse_transform=True, alpha=0.1).fit(X)
+    theirs = skd.KernelPCA(2, kernel="rbf", fit_inverse_transform=True, alpha=0.1).fit(np.array(X))
+    Z = ours.transform(Y)
+    back = np.array(ours.inverse_transform(Z))
+    expected = theirs.inverse_transform(np.array(Z))
+    assert np.max(np.abs(back - expected)) < 1e-9 * max(1.0, np.max(np.abs(expected)))

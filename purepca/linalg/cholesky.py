@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..errors import PurePCAError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import FLOAT, Context, Scalar, check_context
 from .eigen import _eigh
 from .matrix import as_matrix, as_symmetric
 
@@ -34,7 +34,8 @@ def cholesky(A: Any, *, context: Context = FLOAT) -> list[list[Scalar]]:
     ...
     purepca.errors.PurePCAError: A is not positive definite: pivot 1 is -3.0 (the leading 2 x 2 minor is not positive definite)
     """
-    return _cholesky(as_symmetric(A, name="A", context=context), context)
+    ctx = check_context(context)
+    return _cholesky(as_symmetric(A, name="A", context=ctx), ctx)
 
 
 def _cholesky(M: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
@@ -62,10 +63,30 @@ def _cholesky(M: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
 def cholesky_solve(L: Sequence[Sequence[Scalar]], B: Any, *, context: Context = FLOAT) -> list[list[Scalar]]:
     """Solve ``(L·Lᵀ)·X = B`` for X, given the factor L; B is n x m (m right-hand sides).
 
+    L must be square and lower triangular with a positive diagonal (what
+    :func:`cholesky` returns); anything else is an error naming the entry.
+
     >>> cholesky_solve([[2.0, 0.0], [1.0, 1.0]], [[4.0, 2.0], [3.0, 1.0]])
     [[0.5, 0.5], [1.0, 0.0]]
+    >>> cholesky_solve([[0.0]], [[1.0]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: L[0][0] is 0.0: a Cholesky factor has a positive diagonal (L·Lᵀ is singular)
     """
-    return _cholesky_solve(L, as_matrix(B, name="B", context=context), context)
+    ctx = check_context(context)
+    F = as_matrix(L, name="L", context=ctx)
+    n = len(F)
+    if any(len(row) != n for row in F):
+        raise PurePCAError(f"L must be square; got {n} x {len(F[0])}")
+    for i, row in enumerate(F):
+        if not row[i] > 0:
+            raise PurePCAError(
+                f"L[{i}][{i}] is {ctx.to_float(row[i])!r}: a Cholesky factor has a positive diagonal (L·Lᵀ is singular)"
+            )
+        j = next((j for j in range(i + 1, n) if row[j] != 0), None)
+        if j is not None:
+            raise PurePCAError(f"L[{i}][{j}] is {ctx.to_float(row[j])!r}: a Cholesky factor is lower triangular")
+    return _cholesky_solve(F, as_matrix(B, name="B", context=ctx), ctx)
 
 
 def _cholesky_solve(L: Sequence[Sequence[Scalar]], R: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:

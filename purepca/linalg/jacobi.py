@@ -187,6 +187,27 @@ def jacobi_eigh(
         return _jacobi_eigh(M, tol, max_sweeps, ctx, trace)
 
 
+def _scaled_back(values: list[Scalar], scale: int, ctx: Context, what: str) -> list[Scalar]:
+    """``values`` times ``2**scale``, undoing the scaling of a matrix near
+    overflow; a value beyond the float range is an error naming it (the
+    eigenvalues of a matrix of finite floats can reach sqrt(n) times its
+    largest entry)."""
+    if not scale:
+        return values
+    out = []
+    for v in values:
+        try:
+            out.append(ctx.ldexp(v, scale))
+        except OverflowError:
+            exponent = math.log10(abs(float(v))) + scale * math.log10(2.0)
+            size = f"{10 ** (exponent % 1):.3f}e{math.floor(exponent):+d}"
+            raise PurePCAError(
+                f"{what} of the matrix, about {'-' if v < 0 else ''}{size}, is beyond the float range; "
+                "use context=DecimalContext(N) or rescale the matrix"
+            ) from None
+    return out
+
+
 def _not_converged(M: list[list[Scalar]], max_sweeps: int, ctx: Context) -> ConvergenceError:
     """The error of a Jacobi run that used up its sweeps, with the residual reached."""
     off = float(_off_norm(M, ctx))
@@ -217,7 +238,7 @@ def _jacobi_eigh(
         sweeps, rotations = _cyclic_jacobi_float(M, V, float(tol_), max_sweeps)
     else:
         sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
-    diag = [ctx.ldexp(M[i][i], scale) for i in range(n)]
+    diag = _scaled_back([M[i][i] for i in range(n)], scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=diag.__getitem__, reverse=True)
     return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
 
@@ -479,7 +500,7 @@ def _jacobi_svd(
     tol_ = ctx.sqrt(ctx.convert(m)) * ctx.eps if tol is None else ctx.convert(tol)
     W = [[ctx.one if i == j else ctx.zero for j in range(d)] for i in range(d)]
     sweeps, rotations = _one_sided_jacobi(cols, W, tol_, max_sweeps, ctx)
-    sigma = [ctx.ldexp(ctx.norm(c), scale) for c in cols]
+    sigma = _scaled_back([ctx.norm(c) for c in cols], scale, ctx, "a singular value")
     order = sorted(range(d), key=sigma.__getitem__, reverse=True)
     return SVDResult([sigma[i] for i in order], [W[i] for i in order], sweeps, rotations)
 

@@ -78,7 +78,8 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
         except OverflowError:
             raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
     if not finite:
-        kind = "NaN" if value != value else "infinite"
+        nan = value.is_nan() if isinstance(value, Decimal) else value != value  # sNaN != sNaN would raise
+        kind = "NaN" if nan else "infinite"
         raise PurePCAError(f"{name}: {where} is {kind} ({value!r}); only finite numbers are allowed")
     try:
         converted = context.convert(value)

@@ -50,7 +50,7 @@ from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar, check_context
-from .jacobi import _IN_PLACE, EighResult
+from .jacobi import _IN_PLACE, EighResult, _scaled_back
 from .matrix import as_symmetric, max_abs
 
 __all__ = ["TridiagonalStep", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
@@ -320,6 +320,6 @@ def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[in
         M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
     d, e, Z = tridiagonalize(M, ctx, trace)
     iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace)
-    values = [ctx.ldexp(x, scale) for x in d]
+    values = _scaled_back(d, scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=values.__getitem__, reverse=True)
     return EighResult([values[i] for i in order], [Z[i] for i in order], iterations, rotations)
