@@ -39,7 +39,7 @@ from .covariance import (
     covariance_matrix,
     standardize,
 )
-from .errors import ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError
+from .errors import ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError, PurePCATypeError
 from .linalg.eigen import eigh
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
@@ -71,6 +71,7 @@ __all__ = [
     "PCA",
     "PCASummary",
     "PurePCAError",
+    "PurePCATypeError",
     "SVDResult",
     "TridiagonalStep",
     "as_matrix",

@@ -13,7 +13,9 @@ PCA(n_components=2, whiten=True)
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, TypeVar
+import importlib
+import importlib.util
+from typing import Any, Callable, Optional, TypeVar, cast
 
 from .errors import PurePCAError
 
@@ -88,6 +90,82 @@ class Estimator:
         for key, value in params.items():
             setattr(self, key, value)
         return self
+
+    # ------------------------------------------- scikit-learn's protocol
+    #
+    # What scikit-learn asks of an estimator, without importing it here:
+    # tags (built from scikit-learn's own classes only when it asks, so it
+    # is installed), whether the model is fitted, and set_output.
+
+    def _is_fitted(self) -> bool:  # pragma: no cover - each estimator says
+        raise NotImplementedError
+
+    def __sklearn_is_fitted__(self) -> bool:
+        """Whether ``fit`` has succeeded (scikit-learn's ``check_is_fitted`` asks this).
+
+        >>> from purepca import PCA
+        >>> PCA().__sklearn_is_fitted__(), PCA().fit([[0, 1], [1, 0]]).__sklearn_is_fitted__()
+        (False, True)
+        """
+        return self._is_fitted()
+
+    def _pairwise(self) -> bool:
+        return False
+
+    def __sklearn_tags__(self) -> Any:
+        """scikit-learn's tags: a transformer, no target, dense or sparse 2-D
+        input (sparse is densified), ``pairwise`` for a precomputed kernel.
+        Output dtypes are not preserved: the results are lists of Python
+        floats, which carry no dtype (float32 in, float64 out).
+
+        >>> from purepca import KernelPCA
+        >>> KernelPCA(kernel="precomputed").__sklearn_tags__().input_tags.pairwise  # doctest: +SKIP
+        True
+        """
+        utils = importlib.import_module("sklearn.utils")
+        return utils.Tags(
+            estimator_type=None,
+            target_tags=utils.TargetTags(required=False),
+            transformer_tags=utils.TransformerTags(preserves_dtype=[]),
+            input_tags=utils.InputTags(sparse=True, pairwise=self._pairwise()),
+        )
+
+    def set_output(self: E, *, transform: Optional[str] = None) -> E:
+        """The container of ``transform`` and ``fit_transform`` results, as
+        scikit-learn's ``set_output``: ``"default"`` (lists), ``"pandas"``
+        (a DataFrame with ``get_feature_names_out()`` as columns and the
+        input's index) or ``"polars"``; None leaves it unchanged.
+
+        >>> from purepca import PCA
+        >>> PCA().set_output(transform="default").fit_transform([[0.0], [2.0]])
+        [[-1.0], [1.0]]
+        >>> PCA().set_output(transform="arrow")
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: set_output: transform must be 'default', 'pandas', 'polars' or None; got 'arrow'
+        """
+        if transform is None:
+            return self
+        if transform not in ("default", "pandas", "polars"):
+            raise PurePCAError(f"set_output: transform must be 'default', 'pandas', 'polars' or None; got {transform!r}")
+        if transform != "default" and importlib.util.find_spec(transform) is None:
+            raise PurePCAError(f"set_output(transform={transform!r}) needs {transform}, which is not installed")
+        self._sklearn_output_config = {"transform": transform}
+        return self
+
+    def _output(self, rows: list[list[float]], X: Any) -> list[list[float]]:
+        """``rows`` in the container chosen by :meth:`set_output` (typed as
+        the default, lists; a DataFrame only after ``set_output``)."""
+        kind = getattr(self, "_sklearn_output_config", {}).get("transform", "default")
+        if kind == "default":
+            return rows
+        names = self.get_feature_names_out()  # type: ignore[attr-defined]
+        if kind == "pandas":
+            index = getattr(X, "index", None) if hasattr(X, "columns") else None
+            frame = importlib.import_module("pandas").DataFrame(rows, columns=names, index=index)
+        else:
+            frame = importlib.import_module("polars").DataFrame(rows, schema=names, orient="row")
+        return cast("list[list[float]]", frame)
 
     def __repr__(self) -> str:
         defaults = type(self)()

@@ -180,13 +180,7 @@ def _cross_products(
             if divisor is not None:
                 v = v / divisor
             if ei or exps[j] or shift:
-                try:
-                    v = ctx.ldexp(v, ei + exps[j] - shift)
-                except OverflowError:
-                    raise PurePCAError(
-                        f"the covariance of columns {i} and {j} (about 2**{math.frexp(float(v))[1] + ei + exps[j] - shift}) "
-                        "is beyond the float range; use precision=N (a DecimalContext) or rescale the data"
-                    ) from None
+                v = _covariance_back(v, ei + exps[j] - shift, i, j, ctx)
             row[j] = v
             S[j][i] = v
     return S
@@ -206,7 +200,19 @@ def _raw_scatter(cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Scalar
     exps = [ctx.scale_exponent(max(map(abs, c))) if ctx.needs_scaling else 0 for c in cols]
     scaled = [[ctx.ldexp(x, -e) for x in c] if e else list(c) for c, e in zip(cols, exps)]
     G = ctx.gram(scaled)
-    return [[ctx.ldexp(g / divisor, ei + ej) for g, ej in zip(row, exps)] for row, ei in zip(G, exps)]
+    return [[_covariance_back(g / divisor, ei + ej, i, j, ctx) for j, (g, ej) in enumerate(zip(row, exps))]
+            for i, (row, ei) in enumerate(zip(G, exps))]
+
+
+def _covariance_back(v: Scalar, e: int, i: int, j: int, ctx: Context) -> Scalar:
+    """``v·2**e``, the covariance of columns i and j scaled back, or an error naming them."""
+    try:
+        return ctx.ldexp(v, e)
+    except OverflowError:
+        raise PurePCAError(
+            f"the covariance of columns {i} and {j} (about 2**{math.frexp(float(v))[1] + e}) "
+            "is beyond the float range; use precision=N (a DecimalContext) or rescale the data"
+        ) from None
 
 
 def column_means(X: Any, *, context: Context = FLOAT) -> list[Scalar]:

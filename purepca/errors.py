@@ -11,7 +11,10 @@ True
 
 from __future__ import annotations
 
-__all__ = ["ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError"]
+import contextlib
+from typing import Iterator
+
+__all__ = ["ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError", "PurePCATypeError", "float_range"]
 
 
 class PurePCAError(ValueError):
@@ -50,6 +53,16 @@ class NotFittedError(PurePCAError, AttributeError):
     """
 
 
+class PurePCATypeError(PurePCAError, TypeError):
+    """An entry of the input is not a number at all (a dict, an object):
+    a :class:`PurePCAError`, and a ``TypeError`` as Python and scikit-learn
+    raise for it.
+
+    >>> issubclass(PurePCATypeError, TypeError) and issubclass(PurePCATypeError, PurePCAError)
+    True
+    """
+
+
 class DegenerateEigenvalueWarning(UserWarning):
     """Two eigenvalues that matter are equal to within rounding.
 
@@ -60,3 +73,30 @@ class DegenerateEigenvalueWarning(UserWarning):
     >>> issubclass(DegenerateEigenvalueWarning, UserWarning)
     True
     """
+
+
+@contextlib.contextmanager
+def float_range(what: str) -> Iterator[None]:
+    """Turn an overflow inside a computation into a :class:`PurePCAError` naming ``what``.
+
+    Float arithmetic overflows quietly to inf, but ``math.fsum`` raises
+    (``OverflowError``, or ``ValueError`` on ``inf - inf``) and so do
+    ``math.ldexp`` and ``float ** int``.  Where no scaling can keep the work
+    inside the float range, this is the error the user sees.
+
+    >>> import math
+    >>> with float_range("the test sum"):
+    ...     math.fsum([1e308, 1e308])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: the test sum: an intermediate result is beyond the float range (intermediate overflow in fsum); rescale the input
+    """
+    try:
+        yield
+    except PurePCAError:
+        raise
+    except (OverflowError, ValueError) as err:
+        text = str(err)
+        if isinstance(err, ValueError) and "fsum" not in text and "range" not in text:
+            raise  # not an overflow: a defect to be seen, not renamed
+        raise PurePCAError(f"{what}: an intermediate result is beyond the float range ({text}); rescale the input") from None

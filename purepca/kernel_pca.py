@@ -35,8 +35,6 @@ applied to ``u``, as scikit-learn does.
 
 from __future__ import annotations
 
-import math
-import numbers
 import warnings
 from typing import Any, Iterable, Optional, Sequence
 
@@ -56,6 +54,7 @@ from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import Context, Scalar, get_context
 from .params import as_int, as_real, is_int
+from .projection import _float_rows
 from .solvers import kernel_eigenpairs, report_degenerate
 
 __all__ = ["KernelPCA", "NonPSDKernelWarning"]
@@ -222,7 +221,7 @@ class KernelPCA(Estimator):
         n = len(K)
         if n < 2:
             raise PurePCAError(
-                f"{'K' if M is None else 'X'}: KernelPCA needs at least 2 samples, got {n} "
+                f"{'K' if M is None else 'X'}: KernelPCA needs at least 2 samples, got n_samples = {n} "
                 "(one point has no spread, so no principal component)"
             )
         nc = self.n_components
@@ -358,6 +357,12 @@ class KernelPCA(Estimator):
 
     # ---------------------------------------------------------------- using it
 
+    def _is_fitted(self) -> bool:
+        return hasattr(self, "eigenvalues_")
+
+    def _pairwise(self) -> bool:
+        return self.kernel == "precomputed"
+
     def _fitted(self) -> None:
         if not hasattr(self, "eigenvalues_"):
             raise NotFittedError("this KernelPCA is not fitted yet; call fit first")
@@ -387,7 +392,7 @@ class KernelPCA(Estimator):
             return K
         A = as_matrix(X, name="X", context=ctx)
         if len(A[0]) != self.n_features_in_:
-            raise PurePCAError(f"X has {len(A[0])} features, but KernelPCA was fitted with {self.n_features_in_}")
+            raise PurePCAError(f"X has {len(A[0])} features, but KernelPCA is expecting {self.n_features_in_} features as input")
         return self._kernel(A, self._X, ctx, self._kernel_name, self.gamma_)
 
     def transform(self, X: Any) -> list[list[float]]:
@@ -397,10 +402,13 @@ class KernelPCA(Estimator):
         >>> kp.transform([[2.0]])
         [[0.6666666666666667]]
         """
+        return self._output(self._scores(X), X)
+
+    def _scores(self, X: Any) -> list[list[float]]:
         self._fitted()
         ctx = self._ctx
         Kc = _center_test_kernel(self._test_kernel(X), self._stats, ctx)
-        return [[ctx.to_float(v) for v in row] for row in self._transform_matrix(Kc)]
+        return _float_rows(self._transform_matrix(Kc), ctx, "the score")
 
     @atomic
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
@@ -409,11 +417,20 @@ class KernelPCA(Estimator):
         >>> [[round(v, 12) for v in row] for row in KernelPCA(1).fit_transform([[0.0], [1.0], [3.0]])]
         [[-1.333333333333], [-0.333333333333], [1.666666666667]]
         """
-        if not isinstance(X, Sequence) and not hasattr(X, "shape") and not hasattr(X, "columns"):
+        if not isinstance(X, Sequence) and not any(hasattr(X, a) for a in ("shape", "columns", "__array__", "toarray")):
             X = [list(row) if isinstance(row, Iterable) else row for row in X]  # read a generator once
         self.fit(X)
-        self._x = self.transform(X)
-        return [list(r) for r in self._x]
+        self._x = self._scores(X)
+        return self._output([list(r) for r in self._x], X)
+
+    def get_feature_names_out(self, input_features: Any = None) -> list[str]:
+        """scikit-learn's output names: ``kernelpca0``, ``kernelpca1``, ...
+
+        >>> KernelPCA(2).fit([[0, 1], [1, 0], [2, 2]]).get_feature_names_out()
+        ['kernelpca0', 'kernelpca1']
+        """
+        self._fitted()
+        return [f"kernelpca{i}" for i in range(self.n_components_)]
 
     def inverse_transform(self, Z: Any) -> list[list[float]]:
         """Pre-images of scores through the learned ridge map (needs ``fit_inverse_transform=True``).
@@ -434,7 +451,7 @@ class KernelPCA(Estimator):
         K = self._kernel(S, self._z_fit, ctx, self._kernel_name, self.gamma_)
         with ctx.local():
             cols = list(zip(*self._dual_coef))
-            return [[ctx.to_float(ctx.dot(row, c)) for c in cols] for row in K]
+            return _float_rows([[ctx.dot(row, c) for c in cols] for row in K], ctx, "the pre-image")
 
     # ---------------------------------------------------------- kernlab views
 

@@ -36,13 +36,15 @@ centred against the *training* statistics:
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 from decimal import Decimal
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
-from .errors import PurePCAError
+from .covariance import _column_mean
+from .errors import PurePCAError, float_range
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import FLOAT, Context, FloatContext, Scalar, check_context
 from .params import as_int, as_real
@@ -202,9 +204,14 @@ def _kernel_matrix(
         k = kernel_function(kernel, d, gamma=gamma, degree=degree, coef0=coef0, context=ctx)
         try:
             K = _kernel_values(k, A, B, ctx)
+        except decimal.Overflow:
+            raise PurePCAError(
+                f"a kernel value is beyond the range of {ctx.name} numbers (exponent above {decimal.MAX_EMAX}); "
+                "scale the data down"
+            ) from None
         except (OverflowError, ValueError):
             if callable(kernel) or not isinstance(ctx, FloatContext):
-                raise  # the user's callable, or a decimal context whose exponents do not overflow
+                raise  # the user's callable's own error
             # A product or a power beyond the float range (fsum of +inf and
             # -inf, or float ** int) in one of the entries: find it and name it.
             for i, x in enumerate(A):
@@ -272,13 +279,17 @@ def center_kernel(
     n = len(M)
     if n == 0:
         raise PurePCAError("K: empty kernel matrix")
-    with ctx.local():
+    with ctx.local(), float_range("centring the kernel matrix"):
         nn = ctx.convert(n)
-        r = [ctx.sum(row) / nn for row in M]
-        t = ctx.sum(r) / nn
+        # Means by the routine of covariance_matrix: a row whose sum
+        # overflows is summed at a scale of 2**-k.
+        r = [_column_mean(row, nn, ctx) for row in M]
+        t = _column_mean(r, nn, ctx)
         # M is K itself (overwrite) or a fresh copy: either way it is ours to change.
         for row, ri in zip(M, r):
             row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
+        if isinstance(ctx, FloatContext) and not all(math.isfinite(sum(row)) or all(map(math.isfinite, row)) for row in M):
+            raise PurePCAError("K: the centred kernel matrix is beyond the float range; scale the data down")
         return M, KernelStats(r, t)
 
 
@@ -324,11 +335,11 @@ def center_test_kernel(K_test: Any, stats: KernelStats, *, context: Context = FL
 def _center_test_kernel(M: list[list[Scalar]], stats: KernelStats, ctx: Context) -> list[list[Scalar]]:
     """The worker behind :func:`center_test_kernel`, on a validated m x n kernel."""
     n = len(stats.row_means)
-    with ctx.local():
+    with ctx.local(), float_range("centring the test kernel"):
         nn = ctx.convert(n)
         r, t = stats.row_means, stats.grand_mean
         out = []
         for row in M:
-            s = ctx.sum(row) / nn
+            s = _column_mean(row, nn, ctx)
             out.append([v - s - rj + t for v, rj in zip(row, r)])
         return out

@@ -103,7 +103,10 @@ class Context:
         """
         with self.local():
             ax = abs(x)
-            t = self.one - self.two / (self.exp(self.two * ax) + self.one)
+            if ax > self.convert(2 * getattr(self, "digits", 17) + 10):
+                t = self.one  # 1 - 2/(e^(2|x|) + 1) rounds to 1, and e^(2|x|) may overflow
+            else:
+                t = self.one - self.two / (self.exp(self.two * ax) + self.one)
             return -t if x < 0 else t
 
     def dot(self, a: Sequence[Scalar], b: Sequence[Scalar]) -> Scalar:  # pragma: no cover

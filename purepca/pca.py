@@ -33,20 +33,19 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
-from .errors import DegenerateEigenvalueWarning, NotFittedError, PurePCAError
+from .errors import NotFittedError, PurePCAError, float_range
 from .linalg.cholesky import _spd_inverse
 from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
 from .numeric import Context, Scalar, get_context
 from .parallel import check_n_jobs, parallel_gram
 from .params import as_int
-from .projection import _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
+from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .selection import components_for_fraction, infer_dimension
 from .solvers import (
@@ -271,7 +270,7 @@ class PCA(Estimator):
         M = self._read(X, ctx)
         n, d = len(M), len(M[0])
         if n < 2:
-            raise PurePCAError(f"X: PCA needs at least 2 samples, got {n}")
+            raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
         solver = self._choose_solver(n, d)
         self._check_k(n, d, solver)
         div = _divisor(n, ddof, ctx)
@@ -496,7 +495,7 @@ class PCA(Estimator):
         """
         M = self._fit(X)
         self._x = self._scores(M)
-        return [list(row) for row in self._x]
+        return self._output([list(row) for row in self._x], X)
 
     @atomic
     def partial_fit(self, X: Any, y: Any = None) -> "PCA":
@@ -523,7 +522,9 @@ class PCA(Estimator):
                 "the rows seen so far were accumulated at the old precision: refit from the start"
             )
         if moments.n and len(M[0]) != moments.d:
-            raise PurePCAError(f"X has {len(M[0])} features, but partial_fit has seen {moments.d}")
+            raise PurePCAError(
+                f"X has {len(M[0])} features, but PCA is expecting {moments.d} features as input (what partial_fit has seen)"
+            )
         trial = Moments(context=ctx)
         trial.merge(moments)
         trial._add_validated(M)
@@ -568,6 +569,9 @@ class PCA(Estimator):
 
     # ------------------------------------------------------------- using it
 
+    def _is_fitted(self) -> bool:
+        return hasattr(self, "components_")
+
     def _fitted(self) -> None:
         if not hasattr(self, "components_"):
             seen = self._moments
@@ -576,7 +580,7 @@ class PCA(Estimator):
 
     def _check_features(self, M: list[list[Scalar]], X: Any) -> None:
         if len(M[0]) != self.n_features_in_:
-            raise PurePCAError(f"X has {len(M[0])} features, but PCA was fitted with {self.n_features_in_}")
+            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {self.n_features_in_} features as input")
         names = self._feature_names(X)
         fitted = getattr(self, "feature_names_in_", None)
         if names is not None and fitted is not None and names != fitted:
@@ -592,7 +596,7 @@ class PCA(Estimator):
         self._fitted()
         M = self._read(X, self._ctx)
         self._check_features(M, X)
-        return self._scores(M)
+        return self._output(self._scores(M), X)
 
     def _scores(self, M: list[list[Scalar]]) -> list[list[float]]:
         ctx = self._ctx
@@ -601,8 +605,7 @@ class PCA(Estimator):
         )
         if ctx.name == "float":
             return Z
-        f = ctx.to_float
-        return [[f(v) for v in row] for row in Z]
+        return _float_rows(Z, ctx, "the score")
 
     def inverse_transform(self, Z: Any) -> list[list[float]]:
         """Rows in feature space whose scores are ``Z`` (undoes whitening and scaling).
@@ -619,8 +622,7 @@ class PCA(Estimator):
         if self.whiten:
             S = unwhiten(S, self._roots, context=ctx)
         X = _reconstruct_rows(S, self._components, self._mean_hi, self._mean_lo, self._sd, ctx)
-        f = ctx.to_float
-        return [[f(v) for v in row] for row in X]
+        return _float_rows(X, ctx, "the reconstruction")
 
     def reconstruction_error(self, X: Any) -> float:
         """Mean over rows of ``‖x - inverse_transform(transform(x))‖²``.
@@ -700,6 +702,12 @@ class PCA(Estimator):
         """Components (scaled by sqrt(variance) when whitening, as scikit-learn
         does) and the excess variances max(λ - σ², 0)."""
         ctx = self._ctx
+        beyond = [j for j, v in enumerate(self._variance) if not math.isfinite(ctx.to_float(v))]
+        if beyond:
+            raise PurePCAError(
+                f"the model covariance needs the variance of component {beyond[0]}, which is beyond the float range "
+                "(reported as inf); rescale the data or fit with precision=N"
+            )
         W = self._components
         if self.whiten:
             W = [[x * s for x in w] for w, s in zip(W, self._roots)]
@@ -709,7 +717,7 @@ class PCA(Estimator):
     def _get_covariance(self) -> list[list[Scalar]]:
         ctx = self._ctx
         d = self.n_features_in_
-        with ctx.local():
+        with ctx.local(), float_range("the model covariance"):
             W, diff = self._covariance_model()
             cols = list(zip(*W))
             cov = [[ctx.sum(a * l * b for a, l, b in zip(cols[i], diff, cols[j])) for j in range(d)] for i in range(d)]
@@ -728,8 +736,7 @@ class PCA(Estimator):
         [[1.0, 1.0], [1.0, 1.333333333333]]
         """
         self._fitted()
-        f = self._ctx.to_float
-        return [[f(v) for v in row] for row in self._get_covariance()]
+        return _float_rows(self._get_covariance(), self._ctx, "the model covariance")
 
     def _get_precision(self) -> list[list[Scalar]]:
         ctx = self._ctx
@@ -762,8 +769,7 @@ class PCA(Estimator):
         [[1.0, 0.0], [0.0, 1.0]]
         """
         self._fitted()
-        f = self._ctx.to_float
-        return [[f(v) for v in row] for row in self._get_precision()]
+        return _float_rows(self._get_precision(), self._ctx, "the model precision")
 
     def score_samples(self, X: Any) -> list[float]:
         """Log-likelihood of each row under the probabilistic PCA model (as scikit-learn).

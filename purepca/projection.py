@@ -262,3 +262,15 @@ def _reconstruct_rows(
                      for j, (a, h) in enumerate(zip(x, hi))]
             out.append(x)
         return out
+
+
+def _float_rows(rows: Rows, ctx: Context, what: str) -> list[list[float]]:
+    """Rows of the context's numbers as floats; a number beyond the float
+    range (a decimal result, or an overflow) is an error naming its place."""
+    f = ctx.to_float
+    out = [[f(v) for v in row] for row in rows]
+    for i, row in enumerate(out):
+        if not math.isfinite(sum(row)) and not all(map(math.isfinite, row)):
+            j = next(j for j, v in enumerate(row) if not math.isfinite(v))
+            raise PurePCAError(f"{what} of row {i}, column {j} is beyond the float range; rescale the data")
+    return out

@@ -312,7 +312,7 @@ def test_center_kernel_in_place_still_validates():
 def test_signalling_nan_and_one_sample():
     with pytest.raises(PurePCAError, match=r"row 0, column 0 is NaN \(Decimal\('sNaN'\)\)"):
         covariance_matrix([[Decimal("sNaN"), 1], [2, 3]])
-    with pytest.raises(PurePCAError, match="KernelPCA needs at least 2 samples, got 1"):
+    with pytest.raises(PurePCAError, match="KernelPCA needs at least 2 samples, got n_samples = 1"):
         KernelPCA().fit([[1.0, 2.0]])
 
 

@@ -248,7 +248,7 @@ def test_transform_checks_shapes_and_fitting() -> None:
     with pytest.raises(PurePCAError, match=r"a precomputed test kernel needs one column per training sample \(3\); got 2"):
         kp.transform([[1.0, 2.0]])
     lin = KernelPCA().fit([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
-    with pytest.raises(PurePCAError, match=r"X has 1 features, but KernelPCA was fitted with 2"):
+    with pytest.raises(PurePCAError, match=r"X has 1 features, but KernelPCA is expecting 2 features as input"):
         lin.transform([[1.0]])
     with pytest.raises(NotFittedError, match=r"inverse_transform needs KernelPCA\(fit_inverse_transform=True\)"):
         lin.inverse_transform([[1.0, 2.0]])

@@ -170,7 +170,7 @@ def test_partial_fit_keeps_the_model_when_a_batch_is_bad() -> None:
     before = copy.deepcopy(pca.components_)
     with pytest.raises(PurePCAError, match=r"X: row 1, column 2 is NaN"):
         pca.partial_fit([[1.0, 2.0, 3.0], [1.0, 2.0, float("nan")]])
-    with pytest.raises(PurePCAError, match=r"X has 2 features, but partial_fit has seen 3"):
+    with pytest.raises(PurePCAError, match=r"X has 2 features, but PCA is expecting 3 features as input \(what partial_fit has seen\)"):
         pca.partial_fit([[1.0, 2.0]])
     assert pca.components_ == before and pca.n_samples_ == 20
 
@@ -399,7 +399,7 @@ def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
         ({"n_components": "all"}, [[1, 2], [3, 4]], r"got 'all'"),
         ({"n_components": True}, [[1, 2], [3, 4]], r"got True"),
         ({"n_components": "mle"}, [[1, 2, 3], [3, 4, 6]], r"n_components='mle' needs n_samples >= n_features; got 2 samples and 3 features"),
-        ({}, [[1, 2]], r"X: PCA needs at least 2 samples, got 1"),
+        ({}, [[1, 2]], r"X: PCA needs at least 2 samples, got n_samples = 1"),
         ({"scale": True}, [[1, 2], [1, 4], [1, 5]], r"X: column 0 is constant \(standard deviation 0\); scale=True cannot scale it"),
         ({}, [[1, 2], [1, 2]], r"X: every feature is constant \(total variance 0\)"),
         ({"solver": "lapack"}, [[1, 2], [3, 4]], r"solver must be one of 'auto', 'covariance', 'jacobi', 'gram', 'svd', 'krylov', 'power'; got 'lapack'"),
@@ -454,7 +454,7 @@ def test_a_variance_that_underflows_is_not_called_constant() -> None:
 
 def test_transform_and_inverse_transform_check_shapes() -> None:
     pca = PCA(1).fit(random_data(10, 3))
-    with pytest.raises(PurePCAError, match=r"X has 2 features, but PCA was fitted with 3"):
+    with pytest.raises(PurePCAError, match=r"X has 2 features, but PCA is expecting 3 features as input"):
         pca.transform([[1.0, 2.0]])
     with pytest.raises(PurePCAError, match=r"Z has 2 columns, but PCA has 1 components"):
         pca.inverse_transform([[1.0, 2.0]])

@@ -47,11 +47,11 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Optional, Sequence
 
-from ..errors import ConvergenceError, PurePCAError
+from ..errors import ConvergenceError, PurePCAError, float_range
 from ..numeric import FLOAT, Context, Scalar, check_context
 from .eigen import _eigh, choose_eigh_method
-from ..params import as_int, as_real
-from .power import IterationResult, _as_operator
+from ..params import as_int, as_real, is_int
+from .power import IterationResult, _as_operator, _check_k, _scaled_result
 
 __all__ = ["BlockOperator", "WHICH", "lanczos"]
 
@@ -158,7 +158,8 @@ def lanczos(
     if not isinstance(blocked, bool):
         raise PurePCAError(f"blocked must be True or False, got {blocked!r}")
     max_restarts = as_int(max_restarts, "max_restarts", low=1)
-    with ctx.local():
+    with ctx.local(), float_range("lanczos"):
+        e = 0
         if blocked:
             if not callable(op):
                 raise PurePCAError("op: blocked=True needs a function [v, ...] -> [A·v, ...]")
@@ -166,17 +167,16 @@ def lanczos(
                 raise PurePCAError(f"d: a callable operator needs its dimension d as a positive int, got {d!r}")
             apply_block = _checked_block(op, d, ctx)
         else:
-            apply_one, d = _as_operator(op, d, ctx)
+            apply_one, d, e = _as_operator(op, d, ctx)
 
             def apply_block(V: list[list[Scalar]]) -> list[list[Scalar]]:
                 return [apply_one(v) for v in V]
 
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= d:
-            raise PurePCAError(f"k must be an int between 1 and d = {d}, got {k!r}")
+        k = _check_k(k, d)
         b = _block_size(block_size, k, d)
         m = _basis_size(max_basis, k, b, d)
         tol_ = _default_tol(d, ctx) if tol is None else ctx.convert(as_real(tol, "tol", low=0.0, low_open=True))
-        return _lanczos(apply_block, d, k, which, b, m, tol_, max_restarts, seed, ctx)
+        return _scaled_result(_lanczos(apply_block, d, k, which, b, m, tol_, max_restarts, seed, ctx), e, ctx)
 
 
 def _checked_block(op: Callable[..., Any], d: int, ctx: Context) -> BlockOperator:
@@ -194,17 +194,17 @@ def _checked_block(op: Callable[..., Any], d: int, ctx: Context) -> BlockOperato
 def _block_size(block_size: Any, k: int, d: int) -> int:
     if block_size is None:
         return min(d, 2)
-    if isinstance(block_size, bool) or not isinstance(block_size, int) or not 1 <= block_size <= d:
+    if not is_int(block_size) or not 1 <= block_size <= d:
         raise PurePCAError(f"block_size must be an int between 1 and d = {d}, got {block_size!r}")
-    return block_size
+    return int(block_size)
 
 
 def _basis_size(max_basis: Any, k: int, b: int, d: int) -> int:
     if max_basis is None:
         return min(d, max(2 * k + 2 * b, 20))
-    if isinstance(max_basis, bool) or not isinstance(max_basis, int) or not min(d, k + b) <= max_basis:
+    if not is_int(max_basis) or not min(d, k + b) <= max_basis:
         raise PurePCAError(f"max_basis must be an int of at least min(d, k + block_size) = {min(d, k + b)}, got {max_basis!r}")
-    return min(d, max_basis)
+    return min(d, int(max_basis))
 
 
 def _default_tol(d: int, ctx: Context) -> Scalar:

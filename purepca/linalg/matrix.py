@@ -31,7 +31,7 @@ from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-from ..errors import PurePCAError
+from ..errors import PurePCAError, PurePCATypeError
 from ..numeric import FLOAT, Context, Scalar
 from ..params import as_real
 
@@ -54,6 +54,10 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _length(data: Any) -> str:
+    return str(len(data)) if hasattr(data, "__len__") else "n"
+
+
 def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scalar:
     """Check one entry and convert it; ``where`` is "row i, column j"."""
     if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
@@ -65,10 +69,11 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
     if isinstance(value, complex) or (
         isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real)
     ):
-        raise PurePCAError(f"{name}: {where} is complex ({value!r}); expected a real number")
+        raise PurePCAError(f"{name}: {where} is complex ({value!r}). Complex data not supported; expected a real number")
     if not isinstance(value, (numbers.Real, Decimal)):
-        raise PurePCAError(
-            f"{name}: {where} is a {type(value).__name__} ({_describe(value)}); expected a real number"
+        raise PurePCATypeError(
+            f"{name}: {where} is a {type(value).__name__} ({_describe(value)}); expected a real number "
+            f"(float() argument must be a string or a real number, not {type(value).__name__!r}; strings are refused here too)"
         )
     if isinstance(value, Decimal):
         finite = value.is_finite()
@@ -150,9 +155,16 @@ def as_matrix(
         raise PurePCAError(f"{name}: got None; expected a 2-D input with one row per sample")
     if isinstance(data, (str, bytes)):
         raise PurePCAError(f"{name}: got a string; expected a 2-D input with one row per sample")
+    if hasattr(data, "toarray") and hasattr(data, "nnz"):
+        # scipy sparse matrices and arrays (every format): densified, so
+        # the implicit zeros are zeros.
+        data = data.toarray()
+    elif not hasattr(data, "shape") and not isinstance(data, Iterable) and hasattr(data, "__array__"):
+        data = data.__array__()  # an object exposing only the array protocol
     if getattr(data, "ndim", 2) != 2 and hasattr(data, "shape"):
         raise PurePCAError(
-            f"{name}: expected a 2-D input with one row per sample, got an array of shape {data.shape}"
+            f"{name}: expected a 2-D input with one row per sample, got an array of shape {data.shape}. "
+            "Reshape your data: [[x] for x in data] if it is one feature, [data] if it is one sample"
         )
     if hasattr(data, "columns") and hasattr(data, "to_numpy"):
         # Data frames (pandas, polars) iterate over column names, not rows.
@@ -175,7 +187,9 @@ def as_matrix(
         if width < 0:
             width = len(converted)
             if width == 0:
-                raise PurePCAError(f"{name}: row {i} has no values; need at least one column")
+                raise PurePCAError(
+                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) while a minimum of 1 is required."
+                )
         elif len(converted) != width:
             plural = "" if len(converted) == 1 else "s"
             raise PurePCAError(

@@ -33,11 +33,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from ..errors import ConvergenceError, PurePCAError
+from ..errors import ConvergenceError, PurePCAError, float_range
 from ..numeric import FLOAT, Context, Scalar, check_context
-from .jacobi import _jacobi_eigh
-from ..params import as_int, as_real
-from .matrix import as_symmetric, as_vector
+from ..params import as_int, as_real, is_int
+from .jacobi import _jacobi_eigh, _scaled_back
+from .matrix import as_symmetric, as_vector, max_abs
 
 __all__ = ["IterationResult", "power_iteration", "subspace_iteration"]
 
@@ -60,8 +60,10 @@ class IterationResult:
     residuals: list[Scalar]
 
 
-def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int]:
-    """A function ``v -> A·v`` and the dimension, from a matrix or a callable."""
+def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int, int]:
+    """A function ``v -> A·v``, the dimension, and the exponent e of the
+    scaling: a matrix near overflow or underflow is applied as ``A/2**e``
+    (exactly), and the eigenvalues found are scaled back by the caller."""
     if callable(op):
         if d is None or isinstance(d, bool) or not isinstance(d, int) or d < 1:
             raise PurePCAError(f"d: a callable operator needs its dimension d as a positive int, got {d!r}")
@@ -72,23 +74,41 @@ def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int
                 raise PurePCAError(f"op(v): returned {len(w)} values for a vector of dimension {d}")
             return list(w)
 
-        return apply, d
+        return apply, d, 0
     M = as_symmetric(op, name="op", context=ctx)
     if not M:
         raise PurePCAError("op: empty matrix")
     if d is not None and d != len(M):
         raise PurePCAError(f"d: the matrix is {len(M)} x {len(M)} but d = {d}")
+    e = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
+    if e:
+        M = [[ctx.ldexp(x, -e) for x in row] for row in M]
     dot = ctx.dot
-    return (lambda v: [dot(row, v) for row in M]), len(M)
+    return (lambda v: [dot(row, v) for row in M]), len(M), e
 
 
-def _setup(op: Any, d: Optional[int], k: Any, max_iter: Any, ctx: Context) -> tuple[Operator, int]:
-    """Validate the arguments both methods share; return the operator and d."""
-    max_iter = as_int(max_iter, "max_iter", low=1)
-    apply, d = _as_operator(op, d, ctx)
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= d:
+def _scaled_result(r: IterationResult, e: int, ctx: Context) -> IterationResult:
+    """The result for ``A`` from the result for ``A/2**e``."""
+    if not e:
+        return r
+    return IterationResult(
+        _scaled_back(r.values, e, ctx, "an eigenvalue"), r.vectors, r.iterations,
+        _scaled_back(r.residuals, e, ctx, "a residual"),
+    )
+
+
+def _setup(op: Any, d: Optional[int], k: Any, max_iter: Any, ctx: Context) -> tuple[Operator, int, int]:
+    """Validate the arguments both methods share; return the operator, d and the scaling."""
+    as_int(max_iter, "max_iter", low=1)
+    apply, d, e = _as_operator(op, d, ctx)
+    _check_k(k, d)
+    return apply, d, e
+
+
+def _check_k(k: Any, d: int) -> int:
+    if not is_int(k) or not 1 <= k <= d:
         raise PurePCAError(f"k must be an int between 1 and d = {d}, got {k!r}")
-    return apply, d
+    return int(k)
 
 
 def _default_tol(tol: Optional[float], ctx: Context) -> Scalar:
@@ -182,8 +202,9 @@ def power_iteration(
     """
     ctx = check_context(context)
     seed = as_int(seed, "seed")
-    with ctx.local():
-        apply, d = _setup(op, d, k, max_iter, ctx)
+    with ctx.local(), float_range("power_iteration"):
+        apply, d, e = _setup(op, d, k, max_iter, ctx)
+        k, max_iter = int(k), as_int(max_iter, "max_iter")
         tol_ = _default_tol(tol, ctx)
         rng = random.Random(seed)
         dot = ctx.dot
@@ -229,7 +250,7 @@ def power_iteration(
             values.append(lam)
             vectors.append(v)
             residuals.append(r)
-        return IterationResult(values, vectors, total, residuals)
+        return _scaled_result(IterationResult(values, vectors, total, residuals), e, ctx)
 
 
 def subspace_iteration(
@@ -272,15 +293,16 @@ def subspace_iteration(
     """
     ctx = check_context(context)
     seed = as_int(seed, "seed")
-    with ctx.local():
-        apply, d = _setup(op, d, k, max_iter, ctx)
+    with ctx.local(), float_range("subspace_iteration"):
+        apply, d, e = _setup(op, d, k, max_iter, ctx)
+        k, max_iter = int(k), as_int(max_iter, "max_iter")
         if block_size is None:
             b = min(d, max(2 * k, k + 8))
-        elif isinstance(block_size, bool) or not isinstance(block_size, int) or not k <= block_size <= d:
+        elif not is_int(block_size) or not k <= block_size <= d:
             raise PurePCAError(f"block_size must be an int between k = {k} and d = {d}, got {block_size!r}")
         else:
-            b = block_size
-        return _subspace_iteration(apply, d, k, b, _default_tol(tol, ctx), max_iter, seed, ctx)
+            b = int(block_size)
+        return _scaled_result(_subspace_iteration(apply, d, k, b, _default_tol(tol, ctx), max_iter, seed, ctx), e, ctx)
 
 
 def _subspace_iteration(

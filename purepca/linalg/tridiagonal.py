@@ -112,10 +112,14 @@ def tridiagonalize(
             continue
         norm_x = ctx.norm(x)
         alpha = -norm_x if x0 > 0 else norm_x
-        # vᵀv = 2·‖x‖·(‖x‖ + |x0|): no cancellation whatever the sign of x0.
-        beta = ctx.one / (norm_x * (norm_x + abs(x0)))
-        v = x
-        v[0] = x0 - alpha
+        # The reflector from x/‖x‖, as LAPACK's dlarfg rescales: ‖x‖² can
+        # underflow (and 1/‖x‖² overflow) in a column far smaller than the
+        # matrix.  v = (x - alpha·e0)/‖x‖, vᵀv = 2·(1 + |u0|): no cancellation
+        # whatever the sign of x0.
+        v = [xi / norm_x for xi in x]
+        u0 = v[0]
+        v[0] = u0 + ctx.one if x0 > 0 else u0 - ctx.one
+        beta = ctx.one / (ctx.one + abs(u0))
         block = [r[1:] for r in S[1:]]
         p = [beta * dot(r, v) for r in block]
         K = beta * ctx.half * dot(p, v)
