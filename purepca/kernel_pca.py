@@ -258,11 +258,14 @@ class KernelPCA(Estimator):
     ) -> tuple[list[Scalar], list[list[Scalar]], list[float]]:
         """scikit-learn's PSD check, then the choice of components."""
         top = max(values) if values else ctx.zero
-        if not top > 0:
+        if top < 0:
             raise PurePCAError(
-                f"the centred kernel matrix has no positive eigenvalue (largest {ctx.to_float(top):.3e}): "
-                "there are no principal components (is the kernel positive semidefinite? are all rows equal?)"
+                f"all eigenvalues of the centred kernel matrix are negative (largest {ctx.to_float(top):.3e}): "
+                "the kernel is not positive semidefinite"
             )
+        # A zero spectrum (all rows alike in feature space) has no principal
+        # component: n_components=None or remove_zero_eig=True keep none,
+        # an int keeps that many with eigenvalue 0, as scikit-learn does.
         neg_limit = -ctx.convert(SIGNIFICANT_NEGATIVE_RATIO) * top
         neg_floor = -ctx.convert(SIGNIFICANT_NEGATIVE_VALUE)
         negatives = [ctx.to_float(v) for v in values if v < neg_limit and v < neg_floor]
@@ -319,7 +322,7 @@ class KernelPCA(Estimator):
                 inv_roots = [r * ctx.sqrt(nn) for r in inv_roots]
             self._alphas = [[x * r for x in u] for u, r in zip(vectors, inv_roots)]
             reported = [v / nn for v in values] if kernlab else list(values)
-            ratios = [v / total for v in values]
+            ratios = [v / total if total > 0 else ctx.zero for v in values]
         self._ctx = ctx
         self._kernel_name = kernel
         self._stats = stats

@@ -44,7 +44,7 @@ from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
 from .numeric import Context, Scalar, get_context
 from .parallel import check_n_jobs, parallel_gram
-from .params import as_int
+from .params import as_int, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .selection import components_for_fraction, infer_dimension
@@ -200,11 +200,11 @@ class PCA(Estimator):
         if not (
             nc is None
             or nc == "mle"
-            or (isinstance(nc, numbers.Integral) and not isinstance(nc, bool) and nc >= 1)
+            or (is_int(nc) and nc >= 0)
             or (isinstance(nc, float) and 0.0 < nc < 1.0)
         ):
             raise PurePCAError(
-                f"n_components must be None, an int >= 1, a float strictly between 0 and 1, or 'mle'; got {nc!r}"
+                f"n_components must be None, an int >= 0, a float strictly between 0 and 1, or 'mle'; got {nc!r}"
             )
         try:
             ctx = get_context(self.precision)
@@ -220,10 +220,12 @@ class PCA(Estimator):
                 f"n_components={nc} must be at most min(n_samples, n_features) = min({n}, {d}) = {limit}"
             )
         if nc == "mle" and n < d:
-            raise PurePCAError(f"n_components='mle' needs n_samples >= n_features; got {n} samples and {d} features")
-        if solver in ("power", "krylov") and not isinstance(nc, numbers.Integral):
             raise PurePCAError(
-                f"solver={solver!r} computes only the top k components: n_components must be an int, got {nc!r}"
+                f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
+            )
+        if solver in ("power", "krylov") and not (is_int(nc) and int(nc) >= 1):  # type: ignore[arg-type]
+            raise PurePCAError(
+                f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
             )
 
     def _wanted(self) -> Optional[int]:
@@ -234,7 +236,7 @@ class PCA(Estimator):
     def _choose_solver(self, n: int, d: int) -> str:
         if self.solver != "auto":
             return self.solver
-        return choose_solver(n, d, self._wanted())
+        return choose_solver(n, d, self._wanted() or None)  # n_components=0: the full spectrum, none kept
 
     # --------------------------------------------------------------- fitting
 
@@ -744,6 +746,8 @@ class PCA(Estimator):
         with ctx.local():
             if self._noise == 0:
                 return _spd_inverse(self._get_covariance(), ctx, "the model covariance")
+            if not self._components:  # n_components=0: the covariance is σ²·I
+                return [[ctx.one / self._noise if i == j else ctx.zero for j in range(d)] for i in range(d)]
             W, diff = self._covariance_model()
             if any(v == 0 for v in diff):
                 return _spd_inverse(self._get_covariance(), ctx, "the model covariance")
@@ -787,12 +791,33 @@ class PCA(Estimator):
         self._check_features(M, X)
         d = self.n_features_in_
         with ctx.local():
-            P = self._get_precision()
-            eig = _eigh(P, "jacobi", ctx)
-            if not all(v > 0 for v in eig.values):
-                raise PurePCAError("the precision matrix is not positive definite; score_samples is undefined")
-            logdet = ctx.sum(ctx.ln(v) for v in eig.values)
-            const = ctx.convert(d) * ctx.ln(ctx.two * ctx.pi()) - logdet
+            if self._noise == 0:
+                # No noise: the model covariance is Σ μ_j·u_j·u_jᵀ over the
+                # components, singular when fewer than d have μ_j > 0.  The
+                # density is then that of the degenerate Gaussian on its
+                # support (pseudo-inverse and pseudo-determinant), as
+                # scikit-learn's score returns a number there, not an error;
+                # with d positive μ_j it is the ordinary density.
+                W, diff = self._covariance_model()
+                P = [[ctx.zero] * d for _ in range(d)]
+                logdet, rank = ctx.zero, 0
+                for w, m in zip(W, diff):
+                    nw = ctx.dot(w, w)
+                    mu = m * nw
+                    if mu > 0:
+                        rank += 1
+                        logdet = logdet - ctx.ln(mu)
+                        for a in range(d):
+                            for b in range(d):
+                                P[a][b] = P[a][b] + w[a] * w[b] / (nw * mu)
+                const = ctx.convert(rank) * ctx.ln(ctx.two * ctx.pi()) - logdet
+            else:
+                P = self._get_precision()
+                eig = _eigh(P, "jacobi", ctx)
+                if not all(v > 0 for v in eig.values):
+                    raise PurePCAError("the precision matrix is not positive definite; score_samples is undefined")
+                logdet = ctx.sum(ctx.ln(v) for v in eig.values)
+                const = ctx.convert(d) * ctx.ln(ctx.two * ctx.pi()) - logdet
             out = []
             for i, row in enumerate(M):
                 try:

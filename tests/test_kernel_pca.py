@@ -143,8 +143,12 @@ def test_duplicate_rows_and_two_samples() -> None:
     assert finite(kp.transform(X)) and finite(kp.transform([[0.0, 0.0]]))
     two = KernelPCA().fit([[0.0, 0.0], [1.0, 1.0]])
     assert two.n_components_ == 1 and finite(two.transform([[5.0, -5.0]]))
-    with pytest.raises(PurePCAError, match=r"has no positive eigenvalue"):
-        KernelPCA().fit([[1.0, 1.0], [1.0, 1.0]])
+    # Equal rows: a zero spectrum, no component (scikit-learn's test_remove_zero_eig).
+    same = KernelPCA().fit([[1.0, 1.0], [1.0, 1.0]])
+    assert same.n_components_ == 0 and same.transform([[3.0, 0.0]]) == [[]]
+    assert KernelPCA(2).fit([[1.0, 1.0], [1.0, 1.0]]).transform([[3.0, 0.0]]) == [[0.0, 0.0]]
+    with pytest.raises(PurePCAError, match=r"not positive semidefinite"):
+        KernelPCA(kernel="precomputed").fit([[-1.0, 0.0], [0.0, -3.0]])
 
 
 def test_rank_one_kernel_and_zero_eigenvalues_give_no_inf_or_nan() -> None:

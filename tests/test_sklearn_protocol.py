@@ -10,6 +10,7 @@ output for the same reason (lists hold Python floats).
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import pytest
@@ -123,3 +124,43 @@ def test_grid_search_over_a_pipeline_with_a_precomputed_kernel():
 def test_float32_input_gives_python_floats():
     out = PCA(2).fit(np.array(X, dtype=np.float32)).transform(np.array(X, dtype=np.float32))
     assert all(type(v) is float for row in out for v in row)
+
+
+# ------------------------------------ behaviours scikit-learn's own tests expect
+
+
+def test_n_components_zero_as_scikit_learn():
+    from sklearn.decomposition import PCA as SkPCA
+
+    A = np.random.RandomState(0).randn(10, 3)
+    ours, theirs = PCA(0).fit(A.tolist()), SkPCA(0).fit(A)
+    assert ours.components_ == [] and ours.transform(A[:2].tolist()) == [[], []]
+    assert abs(ours.noise_variance_ - theirs.noise_variance_) < 1e-14
+    assert abs(ours.score(A.tolist()) - theirs.score(A)) < 1e-12
+
+
+def test_mle_with_too_few_samples_has_scikit_learns_message():
+    with pytest.raises(PurePCAError, match="n_components='mle' is only supported if n_samples >= n_features"):
+        PCA("mle").fit([[1.0, 2.0, 3.0], [2.0, 0.0, 1.0]])
+
+
+def test_score_with_zero_noise_variance():
+    from sklearn.decomposition import PCA as SkPCA
+
+    rng = np.random.RandomState(0)
+    A = rng.randn(100, 3) * 0.1 + np.array([3, 4, 5])
+    ours, theirs = PCA(3).fit(A.tolist()), SkPCA(3).fit(A)
+    assert ours.noise_variance_ == theirs.noise_variance_ == 0
+    assert abs(ours.score(A.tolist()) - theirs.score(A)) < 1e-12 * abs(theirs.score(A))
+    # n_components == n_samples < n_features: the model covariance is
+    # singular; scikit-learn's score does not raise (gh-12489), nor does
+    # ours: the density of the degenerate Gaussian on its support.
+    wide = PCA(3).fit(A.T.tolist())
+    assert wide.noise_variance_ == 0 and math.isfinite(wide.score(A.T.tolist()))
+
+
+def test_remove_zero_eig_as_scikit_learn():
+    same = [[1 - 1e-30, 1.0], [1.0, 1.0], [1.0, 1 - 1e-20]]  # equal rows in floats
+    assert np.shape(KernelPCA().fit_transform(same)) == (3, 0)
+    assert np.shape(KernelPCA(n_components=2).fit_transform(same)) == (3, 2)
+    assert np.shape(KernelPCA(n_components=2, remove_zero_eig=True).fit_transform(same)) == (3, 0)
