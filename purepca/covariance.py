@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
-from .linalg.matrix import as_matrix
+from .linalg.matrix import as_matrix, as_vector
 from .numeric import FLOAT, Context, Scalar, check_context
 
 __all__ = [
@@ -206,11 +206,17 @@ def _raw_scatter(cols: Sequence[Sequence[Scalar]], ctx: Context, divisor: Scalar
 
 def _covariance_back(v: Scalar, e: int, i: int, j: int, ctx: Context) -> Scalar:
     """``v·2**e``, the covariance of columns i and j scaled back, or an error naming them."""
+    what = f"the variance of column {i}" if i == j else f"the covariance of columns {i} and {j}"
+    return _scaled_back(v, e, what, ctx)
+
+
+def _scaled_back(v: Scalar, e: int, what: str, ctx: Context) -> Scalar:
+    """``v·2**e``, or an error naming ``what`` when that is beyond the float range."""
     try:
         return ctx.ldexp(v, e)
     except OverflowError:
         raise PurePCAError(
-            f"the covariance of columns {i} and {j} (about 2**{math.frexp(float(v))[1] + e}) "
+            f"{what} (about 2**{math.frexp(float(v))[1] + e}) "
             "is beyond the float range; use precision=N (a DecimalContext) or rescale the data"
         ) from None
 
@@ -239,10 +245,16 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
         if means is None:
             mu = _centred_columns(list(zip(*M)), ctx).means
         else:
-            if len(means) != len(M[0]):
-                raise PurePCAError(f"means: {len(means)} values for {len(M[0])} columns")
-            mu = [ctx.convert(m) for m in means]
-        return [[x - m for x, m in zip(row, mu)] for row in M]
+            mu = as_vector(means, name="means", context=ctx)
+            if len(mu) != len(M[0]):
+                raise PurePCAError(f"means: {len(mu)} values for {len(M[0])} columns")
+        out = [[x - m for x, m in zip(row, mu)] for row in M]
+        if ctx.needs_scaling:
+            for i, row in enumerate(out):
+                if not math.isfinite(sum(row)) and not all(map(math.isfinite, row)):
+                    j = next(j for j, v in enumerate(row) if not math.isfinite(v))
+                    raise PurePCAError(f"X: row {i}, column {j} minus its mean is beyond the float range; rescale the data")
+        return out
 
 
 def column_variances(X: Any, ddof: Number = 1, *, center: bool = True, context: Context = FLOAT) -> list[Scalar]:
@@ -256,7 +268,8 @@ def column_variances(X: Any, ddof: Number = 1, *, center: bool = True, context: 
     """
     ctx = check_context(context)
     with ctx.local():
-        return [ctx.ldexp(v, 2 * e) for v, e in _scaled_variances(as_matrix(X, context=ctx), ddof, center, ctx)]
+        return [_covariance_back(v, 2 * e, j, j, ctx)
+                for j, (v, e) in enumerate(_scaled_variances(as_matrix(X, context=ctx), ddof, center, ctx))]
 
 
 def _scaled_variances(M: list[list[Scalar]], ddof: Number, center: bool, ctx: Context) -> list[tuple[Scalar, int]]:
@@ -295,7 +308,8 @@ def column_std(X: Any, ddof: Number = 1, *, center: bool = True, context: Contex
 def _column_std(M: list[list[Scalar]], ddof: Number, center: bool, ctx: Context) -> list[Scalar]:
     """The worker behind :func:`column_std`, on validated rows."""
     with ctx.local():
-        return [ctx.ldexp(ctx.sqrt(v), e) for v, e in _scaled_variances(M, ddof, center, ctx)]
+        return [_scaled_back(ctx.sqrt(v), e, f"the standard deviation of column {j}", ctx)
+                for j, (v, e) in enumerate(_scaled_variances(M, ddof, center, ctx))]
 
 
 def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[list[Scalar]]:
@@ -312,15 +326,20 @@ def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[l
     """
     ctx = check_context(context)
     M = as_matrix(X, context=ctx)
-    sd = _column_std(M, ddof, True, ctx)
-    for j, s in enumerate(sd):
-        if s == 0:
+    scaled = _scaled_variances(M, ddof, True, ctx)  # (variance, e): in units of 4**e
+    for j, (v, _) in enumerate(scaled):
+        if v == 0:
             raise PurePCAError(
                 f"X: column {j} is constant (standard deviation 0); it cannot be scaled to unit variance"
             )
     with ctx.local():
+        # Numerator and standard deviation in the same units of 2**e: a
+        # standard deviation beyond the float range still standardises.
         mu = _centred_columns(list(zip(*M)), ctx).means
-        return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
+        sd = [ctx.sqrt(v) for v, _ in scaled]
+        if not any(e for _, e in scaled):
+            return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
+        return [[(ctx.ldexp(x, -e) - ctx.ldexp(m, -e)) / s for x, m, s, (_, e) in zip(row, mu, sd, scaled)] for row in M]
 
 
 def covariance_matrix(

@@ -441,6 +441,9 @@ class PCA(Estimator):
             noise = _unscale(noise, 2 * e, ctx)
             mean = [h + l for h, l in zip(hi, lo)]
             sd = [_unscale(s, e, ctx) for s in sd] if sd is not None else None
+            if sd is not None and not all(s > 0 for s in sd):
+                j = next(j for j, s in enumerate(sd) if not s > 0)
+                raise PurePCAError(f"X: column {j}: its standard deviation underflows to 0; scale=True cannot scale it")
         f = ctx.to_float
         self._ctx = ctx
         self._convention = conv

@@ -173,7 +173,7 @@ def test_columns_near_the_largest_float_are_centred_without_overflow():
     assert p.explained_variance_ == [1.0, 0.0]
     assert p.mean_ == [1.7e308, 1.0]
     Y = [[1.5e308, 0.0], [1.7e308, 1.0], [1.6e308, 2.0]]
-    with pytest.raises(PurePCAError, match=r"the covariance of columns 0 and 0 \(about 2\*\*2040\) is beyond the float range"):
+    with pytest.raises(PurePCAError, match=r"the variance of column 0 \(about 2\*\*2040\) is beyond the float range"):
         covariance_matrix(Y)
     C = covariance_matrix(Y, context=__import__("purepca").DecimalContext(30))
     assert abs(C[0][0] - __import__("decimal").Decimal("1e614")) < __import__("decimal").Decimal("1e600")
@@ -347,3 +347,37 @@ def test_pre_image_gamma_defaults_to_one_over_n_features():
     assert implicit.gamma_ == 1 / 3
     Z = implicit.transform(X)
     assert implicit.inverse_transform(Z) == explicit.inverse_transform(Z)
+
+
+# ------------------------------------------------------ what the fuzz harness found
+
+
+def test_fuzz_findings():
+    from purepca import center, column_std, standardize, tridiagonal_eigh
+
+    # tridiagonalize: 1/|x|^2 of a column far smaller than the matrix overflowed (NaN eigenvalues)
+    A = [[1e-160, 0.0, -3e-157], [0.0, 1.0, -3e-157], [-3e-157, -3e-157, -3e-157]]
+    r = tridiagonal_eigh(A)
+    assert all(abs(v) < 2.0 for v in r.values) and r.values[0] == 1.0
+    # QL: the shift's p = (d1 - d0)/(2e) overflowed
+    r = tridiagonal_eigh([[0.0, 1e-05], [1e-05, 1.7976931348623158e303]])
+    assert r.values == [1.7976931348623158e303, 0.0]
+    # PCA on data whose centred Gram has a zero vector (the polarization basis)
+    assert PCA().fit([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]).components_[0] == [1.0, 0.0, 0.0]
+    # a kernel whose row sums overflow
+    assert KernelPCA().fit([[9.480751908109177e153], [9.480751908109177e153], [0.0]]).n_components_ == 1
+    # decimal tanh of a huge argument
+    sigmoid = KernelPCA(kernel="sigmoid", negative="drop", precision=20)
+    with pytest.warns(UserWarning):
+        assert sigmoid.fit([[0.0, 2399262957.0], [1.0, 0.0], [2.0, 1.0]]).n_components_ >= 1
+    # results beyond the float range are named
+    X = [[8.423220123072927e307], [-1.7e308]]
+    with pytest.raises(PurePCAError, match="the standard deviation of column 0"):
+        column_std(X)
+    assert standardize(X) == [[0.7071067811865476], [-0.7071067811865476]]
+    with pytest.raises(PurePCAError, match="row 0, column 0 minus its mean is beyond the float range"):
+        center([[1.7e308], [-8.01153432568842e307], [-1.1919259720181055e308]])
+    with pytest.raises(PurePCAError, match="its standard deviation underflows to 0"):
+        PCA(scale=True, convention="princomp").fit([[0.0], [5e-324]])
+    # power iteration on a matrix near overflow: scaled, the eigenvalue right
+    assert power_iteration([[1.7e308]]).values == [1.7e308]

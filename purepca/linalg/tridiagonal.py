@@ -214,12 +214,20 @@ def tridiagonal_ql(
                     )
                 # Wilkinson's shift from the leading 2 x 2 block.
                 g = d[l]
-                p = (d[l + 1] - g) / (two * e[l])
-                r = hypot(p, one)
-                if p < 0:
-                    r = -r
-                d[l] = e[l] / (p + r)
-                d[l + 1] = e[l] * (p + r)
+                num = d[l + 1] - g
+                if abs(num) * eps > abs(two * e[l]):
+                    # p = num/(2e) beyond 1/eps (it may overflow): then
+                    # hypot(p, 1) = |p| and p + r = 2p, so e/(p + r) = e·(e/num)
+                    # and e·(p + r) = num, without forming p.
+                    d[l] = e[l] * (e[l] / num)
+                    d[l + 1] = num
+                else:
+                    p = num / (two * e[l])
+                    r = hypot(p, one)
+                    if p < 0:
+                        r = -r
+                    d[l] = e[l] / (p + r)
+                    d[l + 1] = e[l] * (p + r)
                 dl1 = d[l + 1]
                 h = g - d[l]
                 for i in range(l + 2, n):
