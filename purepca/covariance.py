@@ -485,6 +485,13 @@ class Moments:
         with ctx.local():
             shift = self._shift if self.n else list(M[0])
             cols = [[x - k for x in col] for col, k in zip(zip(*M), shift)]
+            if ctx.needs_scaling:
+                for j, col in enumerate(cols):
+                    if not math.isfinite(sum(col)) and not all(map(math.isfinite, col)):
+                        raise PurePCAError(
+                            f"rows: column {j} spreads beyond the float range (a difference from the first row "
+                            "overflows), so its variance is beyond it too; use precision=N or rescale the data"
+                        )
             mean_b, m2_b = _scatter(cols, ctx)
             self._fold(len(M), shift, mean_b, m2_b)
 

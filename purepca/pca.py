@@ -284,8 +284,11 @@ class PCA(Estimator):
             # do; variances are scaled back at the end.
             e = 0
             if ctx.needs_scaling:
-                spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
-                e = ctx.scale_exponent(spread)
+                try:
+                    spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
+                    e = ctx.scale_exponent(spread)
+                except OverflowError:  # a spread beyond the float range: its exponent
+                    e = max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
             sd = self._scales(self._column_sd(c, div, e, ctx), ctx, cols) if scale else None
             # The sums of products: compensated dot products, or where those are
             # slow (CPython < 3.12) the polarization Gram, whose error is below

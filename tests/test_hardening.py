@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 import multiprocessing
 import pickle
 import random
@@ -381,3 +382,8 @@ def test_fuzz_findings():
         PCA(scale=True, convention="princomp").fit([[0.0], [5e-324]])
     # power iteration on a matrix near overflow: scaled, the eigenvalue right
     assert power_iteration([[1.7e308]]).values == [1.7e308]
+    # a spread beyond the float range: fit reports the variance as inf, partial_fit refuses
+    X = [[0.0, 0.0, -1.7e308], [0.0, 0.0, 1.7e308], [0.0, 0.0, 2.930794045869476e307]]
+    assert PCA().fit(X).explained_variance_ == [math.inf, 0.0, 0.0]
+    with pytest.raises(PurePCAError, match="column 2 spreads beyond the float range"):
+        PCA().partial_fit(X)
