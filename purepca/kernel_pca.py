@@ -187,7 +187,9 @@ class KernelPCA(Estimator):
         as_int(self.seed, "seed")
         as_real(self.alpha, "alpha", low=0.0)
         if self.fit_inverse_transform and kernel == "precomputed":
-            raise PurePCAError("fit_inverse_transform=True needs the training rows: it cannot be used with kernel='precomputed'")
+            raise PurePCAError(
+                "Cannot fit_inverse_transform with a precomputed kernel: the pre-image map needs the training rows"
+            )
         for flag in ("fit_inverse_transform", "remove_zero_eig"):
             if not isinstance(getattr(self, flag), bool):
                 raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
@@ -286,7 +288,11 @@ class KernelPCA(Estimator):
                 f"largest positive {ctx.to_float(top):.3e})"
             )
             if self.negative == "error":
-                raise PurePCAError(message + "; use a positive semidefinite kernel, fewer components, or negative='drop'")
+                # "There are significant negative eigenvalues": scikit-learn's words, which its tests match.
+                raise PurePCAError(
+                    "There are significant negative eigenvalues: " + message
+                    + "; use a positive semidefinite kernel, fewer components, or negative='drop'"
+                )
             warnings.warn(message + "; they are dropped (negative='drop')", NonPSDKernelWarning, stacklevel=4)
             keep = [i for i in range(len(kept_values)) if i not in bad]
             kept_values = [kept_values[i] for i in keep]

@@ -235,7 +235,7 @@ def test_precision_mode_agrees_with_floats() -> None:
         ({"n_components": 0}, [[1.0], [2.0]], r"n_components must be None or an int >= 1, got 0"),
         ({"convention": "R"}, [[1.0], [2.0]], r"convention must be 'sklearn' or 'kernlab'; got 'R'"),
         ({"alpha": -1.0}, [[1.0], [2.0]], r"alpha must be a finite real number >= 0.0"),
-        ({"kernel": "precomputed", "fit_inverse_transform": True}, [[1.0]], r"cannot be used with kernel='precomputed'"),
+        ({"kernel": "precomputed", "fit_inverse_transform": True}, [[1.0]], r"Cannot fit_inverse_transform with a precomputed kernel"),
         ({}, [[1.0, float("inf")], [2.0, 1.0]], r"X: row 0, column 1 is infinite"),
     ],
 )
