@@ -387,3 +387,6 @@ def test_fuzz_findings():
     assert PCA().fit(X).explained_variance_ == [math.inf, 0.0, 0.0]
     with pytest.raises(PurePCAError, match="column 2 spreads beyond the float range"):
         PCA().partial_fit(X)
+    # Householder QR of the SVD path: vᵀv of a column far below the matrix's scale underflowed to 0
+    X = [[0.0, 0.0, 0.0, 0.0]] * 4 + [[0.0, 0.0, 1.0, 5.623642243178995e161]]
+    assert PCA(solver="svd").fit(X).explained_variance_ratio_ == [1.0, 0.0, 0.0, 0.0]

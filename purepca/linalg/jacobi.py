@@ -425,11 +425,16 @@ def _householder_r(cols: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]
         alpha = ctx.norm(x)
         if alpha == 0:
             continue
+        # The reflector from x/‖x‖ (as LAPACK's dlarfg rescales): vᵀv of a
+        # column far below the matrix's scale would underflow to 0.
+        # v = x/‖x‖ ± e0 and vᵀv = 2·(1 + |u0|).
+        norm = alpha
         if x[0] > 0:
             alpha = -alpha
-        v = x
-        v[0] = v[0] - alpha
-        vv = dot(v, v)
+        v = [xi / norm for xi in x]
+        u0 = v[0]
+        v[0] = u0 + ctx.one if x[0] > 0 else u0 - ctx.one
+        vv = ctx.two * (ctx.one + abs(u0))
         cols[k] = cols[k][:k] + [alpha] + [ctx.zero] * (n - k - 1)
         for j in range(k + 1, d):
             y = cols[j][k:]
