@@ -123,6 +123,8 @@ class KernelPCA(Estimator):
     explained_variance_ratio_ : k fractions of the sum of all non-negative eigenvalues
     X_fit_ : the training rows (None for a precomputed kernel)
     negative_eigenvalues_ : the significantly negative eigenvalues found (reported, never hidden)
+    high_precision_ : None, or with ``precision=N`` a dict of ``eigenvalues_`` and
+        ``eigenvectors_`` (n x k, as the float attribute) as N-digit Decimals
     gamma_ : the gamma used, for the kernel on X and for the pre-image kernel on the scores
         (1/n_features when ``gamma`` is None, as scikit-learn >= 1.3)
     n_components_, n_samples_, n_features_in_
@@ -342,7 +344,11 @@ class KernelPCA(Estimator):
         self.n_components_ = len(values)
         self.n_samples_ = n
         self.n_features_in_ = None if M is None else len(M[0])
-        self.high_precision_ = None if self.precision is None else {"eigenvalues_": reported, "eigenvectors_": vectors}
+        # The same shapes as the float attributes: eigenvectors_ is n x k.
+        self.high_precision_ = None if self.precision is None else {
+            "eigenvalues_": reported,
+            "eigenvectors_": [list(row) for row in zip(*vectors)] if vectors else [[] for _ in range(n)],
+        }
         self._x = None
 
     def _fit_inverse(self, M: list[list[Scalar]]) -> None:

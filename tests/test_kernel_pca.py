@@ -282,3 +282,16 @@ def test_callable_kernel() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         KernelPCA(2, kernel=k).fit(X)  # a PSD callable raises no warning
+
+
+def test_high_precision_has_the_shapes_of_the_float_attributes() -> None:
+    # issue 8: high_precision_["eigenvectors_"] was k x n where eigenvectors_ is n x k
+    X = [[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], [3.0, 1.0], [0.5, 0.0]]
+    kp = KernelPCA(2, kernel="rbf", gamma=0.5, precision=30).fit(X)
+    hp = kp.high_precision_
+    assert hp is not None
+    assert len(hp["eigenvectors_"]) == len(kp.eigenvectors_) == 5
+    assert all(len(row) == 2 for row in hp["eigenvectors_"])
+    assert all(abs(float(a) - b) < 1e-15 for r, s in zip(hp["eigenvectors_"], kp.eigenvectors_) for a, b in zip(r, s))
+    assert [float(v) for v in hp["eigenvalues_"]] == kp.eigenvalues_
+
