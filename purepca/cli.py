@@ -1,4 +1,4 @@
-"""The command line: ``python -m purepca demo``.
+"""The command line: ``purepca demo`` (the console script) or ``python -m purepca demo``.
 
 >>> main(["demo"]) == 0  # doctest: +ELLIPSIS
 PCA of the toy data ...
@@ -85,7 +85,7 @@ def _precision(text: str) -> int:
     return digits
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     """Entry point of ``python -m purepca``; returns the exit status.
 
     >>> main(["--version"])
@@ -93,7 +93,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ...
     SystemExit: 0
     """
-    parser = argparse.ArgumentParser(prog="python -m purepca", description="PCA in pure Python.")
+    parser = argparse.ArgumentParser(prog=prog, description="PCA in pure Python.")
     parser.add_argument("--version", action="version", version=f"purepca {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p_demo = sub.add_parser("demo", help="PCA of the bundled toy data (seed 003), printed as tables")

@@ -145,3 +145,17 @@ def test_every_float_dot_product_is_compensated(name: str) -> None:
     assert dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0]) == 1.0
     # Entries whose Dekker split overflows (products still fine): the fallback answers.
     assert dot([1e301, 1.0], [1e-301, 1.0]) == numeric._fsum_dot([1e301, 1.0], [1e-301, 1.0])
+
+
+def test_installed_metadata_license_and_console_script() -> None:
+    # issue 10 (packaging): an SPDX license string, the LICENSE file, a console script
+    import importlib.metadata as md
+    from pathlib import Path
+
+    meta = md.metadata("purepca")
+    assert meta.get("License-Expression") == "MIT"
+    assert "LICENSE" in (meta.get_all("License-File") or [])
+    assert (Path(__file__).resolve().parent.parent / "LICENSE").read_text().startswith("MIT License")
+    scripts = {ep.name: ep.value for ep in md.entry_points().select(group="console_scripts")} if hasattr(
+        md.entry_points(), "select") else {ep.name: ep.value for ep in md.entry_points()["console_scripts"]}
+    assert scripts.get("purepca") == "purepca.cli:main"
