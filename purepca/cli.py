@@ -8,14 +8,21 @@ True
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
-from typing import Optional, Sequence
+import tempfile
+import warnings
+from typing import Optional, Sequence, Union
 
 from . import __version__
+from .conventions import CONVENTIONS
+from .csvdata import read_table
 from .datasets import toy_data
 from .errors import PurePCAError
-from .pca import PCA
+from .pca import PCA, SOLVERS
 from .report import _r_decimals, format_table
+
 
 __all__ = ["main"]
 
@@ -85,6 +92,106 @@ def _precision(text: str) -> int:
     return digits
 
 
+def _components(text: str) -> Union[int, float]:
+    """argparse type of ``--components``: an int >= 1, or a fraction of the variance in (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value.is_integer() and value >= 1 and "." not in text:
+        return int(value)
+    if 0.0 < value < 1.0:
+        return value
+    raise argparse.ArgumentTypeError(f"an int >= 1 or a fraction strictly between 0 and 1, got {text!r}")
+
+
+def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropped: int = 0,
+               imputed: Optional[dict[str, int]] = None) -> str:
+    """The fitted model as text: R's importance table and the loadings
+    (``form="table"``), one rectangular CSV table (``"csv"``: the three rows
+    of the importance table, then a row of loadings per feature, every
+    number to full precision), or JSON.
+
+    >>> from purepca.datasets import toy_data
+    >>> pca = PCA(convention="prcomp").fit(toy_data())
+    >>> lines = fit_report(pca, ["x1", "x2"], "csv").splitlines()
+    >>> [line.split(",")[0] for line in lines]
+    ['', 'Standard deviation', 'Proportion of Variance', 'Cumulative Proportion', 'x1', 'x2']
+    >>> lines[0], [round(float(v), 7) for v in lines[1].split(",")[1:]]
+    (',PC1,PC2', [1.1331495, 0.2215477])
+    """
+    comps = pca.component_names
+    summary = pca.summary()
+    loadings = [(name, list(row)) for name, row in zip(names, pca.rotation)]
+    if form == "json":
+        document = {
+            "source": source,
+            "n_samples": pca.n_samples_,
+            "features": names,
+            "components": comps,
+            "convention": pca.convention,
+            "solver": pca.solver_,
+            "importance": {label: values for label, values in summary.rows},
+            "loadings": {name: row for name, row in loadings},
+            "rows_dropped": dropped,
+            "values_imputed": imputed or {},
+        }
+        return json.dumps(document, indent=2)
+    if form == "csv":
+        def cell(v: float) -> str:
+            return repr(float(v))  # the shortest text that reads back to the same float
+        lines = [",".join([""] + comps)]
+        for label, values in summary.rows + loadings:
+            lines.append(",".join([label] + [cell(v) for v in values]))
+        return "\n".join(lines)
+    out = [f"PCA of {source or 'the data'} ({pca.n_samples_} samples, {pca.n_features_in_} features), "
+           f"convention {pca.convention}, solver {pca.solver_}"]
+    if dropped:
+        out.append(f"({dropped} row{'s' if dropped != 1 else ''} with missing values dropped)")
+    for name, count in (imputed or {}).items():
+        out.append(f"({count} missing value{'s' if count != 1 else ''} of {name!r} set to the column mean)")
+    out += ["", summary.to_string(digits=7), "", "Loadings (rotation):", format_table(comps, loadings, 7)]
+    return "\n".join(out)
+
+
+def _write(text: str, output: Optional[str]) -> None:
+    """Print, or write to ``output`` through a temporary file renamed into place (never half-written)."""
+    if output is None:
+        print(text)
+        return
+    directory = os.path.dirname(os.path.abspath(output))
+    fd, temporary = tempfile.mkstemp(prefix=".purepca-", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+        os.replace(temporary, output)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def _fit_command(args: argparse.Namespace) -> None:
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8", newline="") as handle:
+                text = handle.read()
+    except OSError as err:
+        raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
+    table = read_table(text.splitlines(), source=source, delimiter=args.delimiter, header=not args.no_header,
+                       columns=args.columns, id_column=args.id_column, missing=args.missing)
+    pca = PCA(args.components, scale=True if args.scale else None, convention=args.convention,
+              solver=args.solver, precision=args.precision)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
+        pca.fit(table.rows)
+    _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed),
+           args.output)
+
+
 def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     """Entry point of ``python -m purepca``; returns the exit status.
 
@@ -99,10 +206,34 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     p_demo = sub.add_parser("demo", help="PCA of the bundled toy data (seed 003), printed as tables")
     p_demo.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
                         help="compute with this many decimal digits (17 to 10000, e.g. 50) instead of floats")
+    p_fit = sub.add_parser("fit", help="PCA of a CSV file: R's importance table and the loadings",
+                           description="PCA of the numeric columns of a CSV file (or - for standard input).")
+    p_fit.add_argument("file", help="a CSV file, or - for standard input")
+    p_fit.add_argument("--components", type=_components, default=None, metavar="K",
+                       help="how many components: an int, or a fraction of the variance such as 0.9 (default: all)")
+    p_fit.add_argument("--scale", action="store_true", help="scale every column to unit variance (PCA of the correlation)")
+    p_fit.add_argument("--convention", choices=sorted(CONVENTIONS), default="prcomp",
+                       help="divisor, scaling and sign rule of a library (default: prcomp, as R)")
+    p_fit.add_argument("--solver", choices=SOLVERS, default="auto", help="the eigen-solver (default: auto)")
+    p_fit.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
+                       help="compute with this many decimal digits (17 to 10000) instead of floats")
+    p_fit.add_argument("--columns", default=None, metavar="COLS",
+                       help="the columns to analyse: names or 0-based indices, comma-separated (default: all)")
+    p_fit.add_argument("--id-column", default=None, metavar="COL",
+                       help="a label column (name or index) kept out of the analysis, such as state names")
+    p_fit.add_argument("--no-header", action="store_true", help="the first line is data; columns are named x1, x2, ...")
+    p_fit.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p_fit.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
+                       help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
+    p_fit.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
+    p_fit.add_argument("--output", default=None, metavar="FILE",
+                       help="write here (through a temporary file renamed into place) instead of standard output")
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             print(demo(args.precision))
+        elif args.command == "fit":
+            _fit_command(args)
     except BrokenPipeError:  # e.g. piped into head
         pass
     except PurePCAError as err:

@@ -42,3 +42,96 @@ def test_cli_rejects_unknown_commands(capsys: pytest.CaptureFixture[str]) -> Non
         main(["frobnicate"])
     assert info.value.code == 2
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ purepca fit FILE
+
+CSV = "state,Murder,Assault,UrbanPop\nA,13.2,236,58\nB,10.0,263,48\nC,8.1,294,80\nD,8.8,190,50\nE,9.0,NA,91\nF,2.1,120,60\n"
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        status = main(argv)
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.fixture
+def data_file(tmp_path: pathlib.Path) -> pathlib.Path:
+    path = tmp_path / "arrests.csv"
+    path.write_text(CSV)
+    return path
+
+
+def test_fit_prints_the_same_numbers_as_the_api(data_file: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from purepca import PCA
+
+    rows = [[13.2, 236, 58], [10.0, 263, 48], [8.1, 294, 80], [8.8, 190, 50], [2.1, 120, 60]]
+    pca = PCA(convention="prcomp", scale=True).fit(rows)
+    status, out, err = _run(["fit", str(data_file), "--id-column", "state", "--missing", "drop", "--scale",
+                             "--format", "json"], capsys)
+    assert status == 0 and err == ""
+    doc = json.loads(out)
+    assert doc["features"] == ["Murder", "Assault", "UrbanPop"] and doc["rows_dropped"] == 1
+    assert doc["importance"]["Standard deviation"] == pca.sdev
+    assert [doc["loadings"][name] for name in doc["features"]] == pca.rotation
+    status, out, _ = _run(["fit", str(data_file), "--id-column", "0", "--missing", "drop", "--scale"], capsys)
+    assert status == 0 and "(1 row with missing values dropped)" in out and "Importance of components" in out
+    assert f"{pca.sdev[0]:.7f}" in out
+
+
+def test_fit_csv_output_reads_back_exactly(data_file: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv as csvmod
+
+    status, out, _ = _run(["fit", str(data_file), "--columns", "Murder,UrbanPop", "--format", "csv"], capsys)
+    assert status == 0
+    table = list(csvmod.reader(out.splitlines()))
+    assert table[0] == ["", "PC1", "PC2"] and [r[0] for r in table[4:]] == ["Murder", "UrbanPop"]
+    from purepca import PCA
+
+    pca = PCA(convention="prcomp").fit([[13.2, 58], [10.0, 48], [8.1, 80], [8.8, 50], [9.0, 91], [2.1, 60]])
+    assert [[float(v) for v in r[1:]] for r in table[4:]] == pca.rotation
+
+
+def test_fit_missing_mean_stdin_and_output_file(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(CSV.replace(",", ";")))
+    target = tmp_path / "report.txt"
+    status, out, err = _run(["fit", "-", "--delimiter", ";", "--id-column", "state", "--missing", "mean",
+                             "--output", str(target)], capsys)
+    assert status == 0 and out == "" and err == ""
+    text = target.read_text()
+    assert "(1 missing value of 'Assault' set to the column mean)" in text
+    assert [p.name for p in tmp_path.iterdir()] == ["report.txt"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize(
+    "argv, status, message",
+    [
+        (["fit", "{f}"], 1, "{f}: line 2, column 'state': 'A' is not a number"),
+        (["fit", "{f}", "--id-column", "state"], 1, "{f}: line 6, column 'Assault': a missing value ('NA'); use --missing drop or --missing mean"),
+        (["fit", "{f}", "--columns", "Murder,Rape"], 1, "{f}: --columns: no column 'Rape'"),
+        (["fit", "{f}.missing"], 1, "{f}.missing: cannot read it"),
+        (["fit", "{f}", "--components", "0"], 2, "--components: an int >= 1 or a fraction"),
+        (["fit", "{f}", "--missing", "zero"], 2, "invalid choice: 'zero'"),
+        (["fit", "{f}", "--id-column", "state", "--missing", "drop", "--components", "4"], 1, "n_components=4 must be at most"),
+    ],
+)
+def test_fit_errors_are_one_line_without_traceback(argv: list[str], status: int, message: str,
+                                                   data_file: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    got, out, err = _run([a.format(f=data_file) for a in argv], capsys)
+    assert got == status
+    assert message.format(f=data_file) in err and "Traceback" not in err
+    if status == 1:
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_fit_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(["fit", "--help"], capsys)
+    assert status == 0 and "--id-column" in out and "--missing" in out
