@@ -20,6 +20,7 @@ from .conventions import CONVENTIONS
 from .csvdata import read_table
 from .datasets import toy_data
 from .errors import PurePCAError
+from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
 from .report import _r_decimals, format_table
 
@@ -171,25 +172,60 @@ def _write(text: str, output: Optional[str]) -> None:
         raise
 
 
-def _fit_command(args: argparse.Namespace) -> None:
-    source = "<stdin>" if args.file == "-" else args.file
+def _read_text(name: str) -> str:
+    source = "<stdin>" if name == "-" else name
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8", newline="") as handle:
-                text = handle.read()
+        if name == "-":
+            return sys.stdin.read()
+        with open(name, encoding="utf-8", newline="") as handle:
+            return handle.read()
     except OSError as err:
         raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
-    table = read_table(text.splitlines(), source=source, delimiter=args.delimiter, header=not args.no_header,
-                       columns=args.columns, id_column=args.id_column, missing=args.missing)
+
+
+def _fit_command(args: argparse.Namespace) -> None:
+    source = "<stdin>" if args.file == "-" else args.file
+    table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
+                       header=not args.no_header, columns=args.columns, id_column=args.id_column, missing=args.missing)
     pca = PCA(args.components, scale=True if args.scale else None, convention=args.convention,
               solver=args.solver, precision=args.precision)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
         pca.fit(table.rows)
+    if args.save is not None:
+        pca.feature_names_in_ = list(table.names)  # the columns transform will read
+        _write(pca_to_json(pca), args.save)
     _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed),
            args.output)
+
+
+def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str) -> str:
+    """Scores as an aligned table, a CSV table (full precision) or JSON.
+
+    >>> print(scores_report(["PC1"], [[1.5], [-1.5]], ["a", "b"], "csv"))
+    id,PC1
+    a,1.5
+    b,-1.5
+    """
+    labels = ids if ids is not None else [str(i + 1) for i in range(len(scores))]
+    if form == "json":
+        return json.dumps({"components": names, "ids": labels, "scores": scores}, indent=1)
+    if form == "csv":
+        lines = [",".join(["id"] + names)]
+        lines += [",".join([label] + [repr(float(v)) for v in row]) for label, row in zip(labels, scores)]
+        return "\n".join(lines)
+    return format_table(names, list(zip(labels, scores)), 7)
+
+
+def _transform_command(args: argparse.Namespace) -> None:
+    pca = pca_from_json(_read_text(args.model))
+    names = pca.feature_names_in_
+    source = "<stdin>" if args.file == "-" else args.file
+    columns = args.columns if args.columns is not None or args.no_header or not names else ",".join(names)
+    table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
+                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=args.missing)
+    pca.feature_names_in_ = None  # the columns were chosen by name above
+    _write(scores_report(pca.component_names, pca.transform(table.rows), table.ids, args.format), args.output)
 
 
 def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
@@ -228,12 +264,30 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     p_fit.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
     p_fit.add_argument("--output", default=None, metavar="FILE",
                        help="write here (through a temporary file renamed into place) instead of standard output")
+    p_fit.add_argument("--save", default=None, metavar="MODEL",
+                       help="also write the fitted model as JSON, for purepca transform --model")
+    p_tr = sub.add_parser("transform", help="scores of the rows of a CSV file under a saved model",
+                          description="Scores of the rows of a CSV file (or -) under a model saved by fit --save; "
+                          "the same bits as fitting and transforming in one run.")
+    p_tr.add_argument("file", help="a CSV file, or - for standard input")
+    p_tr.add_argument("--model", required=True, metavar="MODEL", help="the JSON model written by fit --save")
+    p_tr.add_argument("--columns", default=None, metavar="COLS",
+                      help="the columns (default: those the model was fitted on, by name)")
+    p_tr.add_argument("--id-column", default=None, metavar="COL", help="a label column, printed with the scores")
+    p_tr.add_argument("--no-header", action="store_true", help="the first line is data")
+    p_tr.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p_tr.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
+                      help="missing cells: an error (default), drop the row, or the column mean")
+    p_tr.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
+    p_tr.add_argument("--output", default=None, metavar="FILE", help="write here instead of standard output")
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             print(demo(args.precision))
         elif args.command == "fit":
             _fit_command(args)
+        elif args.command == "transform":
+            _transform_command(args)
     except BrokenPipeError:  # e.g. piped into head
         pass
     except PurePCAError as err:

@@ -135,3 +135,55 @@ def test_fit_errors_are_one_line_without_traceback(argv: list[str], status: int,
 def test_fit_has_help(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = _run(["fit", "--help"], capsys)
     assert status == 0 and "--id-column" in out and "--missing" in out
+
+
+# ------------------------------------------- fit --save, transform --model
+
+def test_transform_with_a_saved_model_reproduces_fit_transform_bit_for_bit(
+        data_file: pathlib.Path, tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv as csvmod
+
+    from purepca import PCA
+
+    model = tmp_path / "model.json"
+    status, _, err = _run(["fit", str(data_file), "--id-column", "state", "--missing", "drop", "--scale",
+                           "--save", str(model)], capsys)
+    assert status == 0 and err == "" and model.exists()
+    # the new file has its columns in another order: transform picks them by name
+    moved = tmp_path / "moved.csv"
+    moved.write_text("UrbanPop,state,Assault,Murder\n58,A,236,13.2\n48,B,263,10.0\n80,C,294,8.1\n50,D,190,8.8\n60,F,120,2.1\n")
+    status, out, err = _run(["transform", str(moved), "--model", str(model), "--id-column", "state",
+                             "--format", "csv"], capsys)
+    assert status == 0 and err == ""
+    table = list(csvmod.reader(out.splitlines()))
+    assert table[0] == ["id", "PC1", "PC2", "PC3"] and [r[0] for r in table[1:]] == ["A", "B", "C", "D", "F"]
+    rows = [[13.2, 236, 58], [10.0, 263, 48], [8.1, 294, 80], [8.8, 190, 50], [2.1, 120, 60]]
+    expected = PCA(convention="prcomp", scale=True).fit_transform(rows)
+    assert [[float(v) for v in r[1:]] for r in table[1:]] == expected
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "model: not JSON"),
+    ('{"format": "other"}', "model: not a purepca.PCA model (format 'other')"),
+    ('{"format": "purepca.PCA", "version": 99}', "model: version 99; this purepca reads version 1"),
+    ('{"format": "purepca.PCA", "version": 1}', "model: a field is missing or malformed"),
+])
+def test_transform_refuses_a_bad_model(content: str, message: str, data_file: pathlib.Path,
+                                       tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "bad.json"
+    model.write_text(content)
+    status, _, err = _run(["transform", str(data_file), "--model", str(model)], capsys)
+    assert status == 1 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_model_round_trip_at_high_precision() -> None:
+    from purepca import PCA
+    from purepca.model_io import pca_from_json, pca_to_json
+
+    X = [[1.0, 2.0, 0.5], [3.0, 5.0, -1.0], [0.0, 1.0, 2.0], [2.0, 2.0, 1.0], [4.0, -1.0, 0.0]]
+    for params in ({"precision": 30}, {"whiten": True}, {"n_components": 2, "convention": "factominer"}):
+        pca = PCA(**params)
+        Z = pca.fit_transform(X)
+        back = pca_from_json(pca_to_json(pca))
+        assert back.transform(X) == Z and back.inverse_transform(Z) == pca.inverse_transform(Z)
+        assert back.get_params() == pca.get_params() and back.components_ == pca.components_

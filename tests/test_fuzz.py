@@ -257,7 +257,8 @@ def test_kernel_matrix(X: Any, Y: Any, kernel: str, kw: dict[str, Any]) -> None:
 
 @FUZZ
 @given(st.lists(st.sampled_from(["demo", "--precision", "17", "20", "0", "-5", "abc", "1e3", "--version",
-                                 "--help", "fit", "--bogus", ""]), max_size=4))
+                                 "--help", "fit", "transform", "--model", "no-such.json", "-", "--bogus", ""]),
+                max_size=5))
 def test_command_line(argv: list[str]) -> None:
     try:
         status = check(lambda: cli_main(argv))
