@@ -228,6 +228,49 @@ def _transform_command(args: argparse.Namespace) -> None:
     _write(scores_report(pca.component_names, pca.transform(table.rows), table.ids, args.format), args.output)
 
 
+def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
+    """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
+    rounded = [round(g, len(e.split(".")[1])) for g, e in zip(got, expected)]
+    ok = len(got) == len(expected) and all(r == float(e) for r, e in zip(rounded, expected))
+    return ok, f"{name} ({source}): {' '.join(expected)}" + ("" if ok else f"; got {' '.join(map(repr, got))}")
+
+
+def self_check() -> list[tuple[bool, str]]:
+    """``purepca check``: the numbers seed 003 publishes and a few golden cases,
+    with the standard library only.  Each entry is ``(passed, line)``.
+
+    >>> all(ok for ok, _ in self_check())
+    True
+    """
+    import math
+
+    from .kernel_pca import KernelPCA
+    from .linalg import jacobi_eigh, tridiagonal_eigh
+
+    X = toy_data()
+    checks = []
+    r = PCA(convention="prcomp").fit(X)
+    checks.append(_published("prcomp standard deviations", "seed 003, prcomp(X)$sdev", r.sdev, ["1.1331495", "0.2215477"]))
+    checks.append(_published("proportions of variance", "seed 003, eigen(cov(X))", r.explained_variance_ratio_,
+                             ["0.9631813", "0.03681869"]))
+    checks.append(_published("|rotation| of PC1", "seed 003, prcomp(X)$rotation",
+                             [abs(v) for v in r.components_[0]], ["0.6778734", "0.7351787"]))
+    kp = KernelPCA(convention="kernlab").fit(X)
+    checks.append(_published("kernlab eigenvalues", "seed 003, eig(kpca(X, kernel='vanilladot'))", kp.eig,
+                             ["1.15562494", "0.04417506"]))
+    checks.append(_published("|rotated| of row 1", "seed 003, rotated(kpc)", [abs(v) for v in kp.rotated[0]],
+                             ["2.6182716", "0.55376322"]))
+    fifty = PCA(convention="prcomp", precision=50).fit(X)
+    gap = max(abs(a - b) for a, b in zip(fifty.sdev, r.sdev))
+    checks.append((gap < 1e-15, f"floats agree with 50 digits: largest difference of sdev {gap:.1e} (below 1e-15)"))
+    A = [[2.0, -1.0, 0.0], [-1.0, 2.0, -1.0], [0.0, -1.0, 2.0]]
+    exact = [2 + math.sqrt(2), 2.0, 2 - math.sqrt(2)]  # the second difference matrix: 2 - 2cos(jπ/4)
+    for solver in (jacobi_eigh, tridiagonal_eigh):
+        err = max(abs(a - b) for a, b in zip(solver(A).values, exact))
+        checks.append((err < 1e-15, f"{solver.__name__} on the 3 x 3 second difference matrix: error {err:.1e} (below 1e-15)"))
+    return checks
+
+
 def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     """Entry point of ``python -m purepca``; returns the exit status.
 
@@ -280,8 +323,18 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
                       help="missing cells: an error (default), drop the row, or the column mean")
     p_tr.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
     p_tr.add_argument("--output", default=None, metavar="FILE", help="write here instead of standard output")
+    sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
+                   description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab) and a few golden "
+                   "cases, with the standard library only; exit 1 if any line fails.")
     args = parser.parse_args(argv)
     try:
+        if args.command == "check":
+            results = self_check()
+            for ok, line in results:
+                print(f"{'PASS' if ok else 'FAIL'}  {line}")
+            failed = sum(not ok for ok, _ in results)
+            print(f"{len(results) - failed} passed, {failed} failed")
+            return 1 if failed else 0
         if args.command == "demo":
             print(demo(args.precision))
         elif args.command == "fit":

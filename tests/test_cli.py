@@ -187,3 +187,27 @@ def test_model_round_trip_at_high_precision() -> None:
         back = pca_from_json(pca_to_json(pca))
         assert back.transform(X) == Z and back.inverse_transform(Z) == pca.inverse_transform(Z)
         assert back.get_params() == pca.get_params() and back.components_ == pca.components_
+
+
+# ------------------------------------------------------------- purepca check
+
+def test_check_passes_with_the_standard_library_only(tmp_path: pathlib.Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-S", "-m", "purepca", "check"], cwd=ROOT, env=env,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "8 passed, 0 failed" and all(line.startswith("PASS") for line in lines[:-1])
+    assert "1.1331495 0.2215477" in out.stdout and "1.15562494 0.04417506" in out.stdout
+
+
+def test_check_fails_when_a_number_is_off(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import purepca.cli as cli
+    from purepca.datasets import toy_data
+
+    rows = toy_data()
+    rows[0] = [rows[0][0] + 1e-4, rows[0][1]]  # a perturbation below the printed digits of most numbers
+    monkeypatch.setattr(cli, "toy_data", lambda: rows)
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL  prcomp standard deviations" in out and "; got " in out
