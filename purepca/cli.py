@@ -17,7 +17,7 @@ from typing import Optional, Sequence, Union
 
 from . import __version__
 from .conventions import CONVENTIONS
-from .csvdata import read_table
+from .csvdata import Table, read_table
 from .datasets import toy_data
 from .errors import PurePCAError
 from .model_io import pca_from_json, pca_to_json
@@ -183,10 +183,30 @@ def _read_text(name: str) -> str:
         raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
 
 
-def _fit_command(args: argparse.Namespace) -> None:
+def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str) -> None:
+    """The input and output options that fit and transform share."""
+    p.add_argument("file", help="a CSV file, or - for standard input")
+    p.add_argument("--columns", default=None, metavar="COLS", help=columns_help)
+    p.add_argument("--id-column", default=None, metavar="COL", help=id_help)
+    p.add_argument("--no-header", action="store_true", help="the first line is data; columns are named x1, x2, ...")
+    p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
+                   help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
+    p.add_argument("--output", default=None, metavar="FILE",
+                   help="write here (through a temporary file renamed into place) instead of standard output")
+
+
+def _read_args_table(args: argparse.Namespace, columns: Optional[str]) -> tuple[str, Table]:
+    """The source's name and the table the shared options describe."""
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
-                       header=not args.no_header, columns=args.columns, id_column=args.id_column, missing=args.missing)
+                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=args.missing)
+    return source, table
+
+
+def _fit_command(args: argparse.Namespace) -> None:
+    source, table = _read_args_table(args, args.columns)
     pca = PCA(args.components, scale=True if args.scale else None, convention=args.convention,
               solver=args.solver, precision=args.precision)
     with warnings.catch_warnings():
@@ -220,10 +240,8 @@ def scores_report(names: list[str], scores: list[list[float]], ids: Optional[lis
 def _transform_command(args: argparse.Namespace) -> None:
     pca = pca_from_json(_read_text(args.model))
     names = pca.feature_names_in_
-    source = "<stdin>" if args.file == "-" else args.file
     columns = args.columns if args.columns is not None or args.no_header or not names else ",".join(names)
-    table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
-                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=args.missing)
+    _, table = _read_args_table(args, columns)
     pca.feature_names_in_ = None  # the columns were chosen by name above
     _write(scores_report(pca.component_names, pca.transform(table.rows), table.ids, args.format), args.output)
 
@@ -287,7 +305,8 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
                         help="compute with this many decimal digits (17 to 10000, e.g. 50) instead of floats")
     p_fit = sub.add_parser("fit", help="PCA of a CSV file: R's importance table and the loadings",
                            description="PCA of the numeric columns of a CSV file (or - for standard input).")
-    p_fit.add_argument("file", help="a CSV file, or - for standard input")
+    _table_options(p_fit, "the columns to analyse: names or 0-based indices, comma-separated (default: all)",
+                   "a label column (name or index) kept out of the analysis, such as state names")
     p_fit.add_argument("--components", type=_components, default=None, metavar="K",
                        help="how many components: an int, or a fraction of the variance such as 0.9 (default: all)")
     p_fit.add_argument("--scale", action="store_true", help="scale every column to unit variance (PCA of the correlation)")
@@ -296,33 +315,14 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     p_fit.add_argument("--solver", choices=SOLVERS, default="auto", help="the eigen-solver (default: auto)")
     p_fit.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
                        help="compute with this many decimal digits (17 to 10000) instead of floats")
-    p_fit.add_argument("--columns", default=None, metavar="COLS",
-                       help="the columns to analyse: names or 0-based indices, comma-separated (default: all)")
-    p_fit.add_argument("--id-column", default=None, metavar="COL",
-                       help="a label column (name or index) kept out of the analysis, such as state names")
-    p_fit.add_argument("--no-header", action="store_true", help="the first line is data; columns are named x1, x2, ...")
-    p_fit.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
-    p_fit.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
-                       help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
-    p_fit.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
-    p_fit.add_argument("--output", default=None, metavar="FILE",
-                       help="write here (through a temporary file renamed into place) instead of standard output")
     p_fit.add_argument("--save", default=None, metavar="MODEL",
                        help="also write the fitted model as JSON, for purepca transform --model")
     p_tr = sub.add_parser("transform", help="scores of the rows of a CSV file under a saved model",
                           description="Scores of the rows of a CSV file (or -) under a model saved by fit --save; "
                           "the same bits as fitting and transforming in one run.")
-    p_tr.add_argument("file", help="a CSV file, or - for standard input")
+    _table_options(p_tr, "the columns (default: those the model was fitted on, by name)",
+                   "a label column, printed with the scores")
     p_tr.add_argument("--model", required=True, metavar="MODEL", help="the JSON model written by fit --save")
-    p_tr.add_argument("--columns", default=None, metavar="COLS",
-                      help="the columns (default: those the model was fitted on, by name)")
-    p_tr.add_argument("--id-column", default=None, metavar="COL", help="a label column, printed with the scores")
-    p_tr.add_argument("--no-header", action="store_true", help="the first line is data")
-    p_tr.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
-    p_tr.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
-                      help="missing cells: an error (default), drop the row, or the column mean")
-    p_tr.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
-    p_tr.add_argument("--output", default=None, metavar="FILE", help="write here instead of standard output")
     sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
                    description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab) and a few golden "
                    "cases, with the standard library only; exit 1 if any line fails.")

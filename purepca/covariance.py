@@ -42,7 +42,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix, as_vector
-from .numeric import FLOAT, Context, Scalar, check_context
+from .numeric import FLOAT, Context, Scalar, check_context, first_non_finite
 
 __all__ = [
     "Moments",
@@ -251,8 +251,8 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
         out = [[x - m for x, m in zip(row, mu)] for row in M]
         if ctx.needs_scaling:
             for i, row in enumerate(out):
-                if not math.isfinite(sum(row)) and not all(map(math.isfinite, row)):
-                    j = next(j for j, v in enumerate(row) if not math.isfinite(v))
+                j = first_non_finite(row)
+                if j is not None:
                     raise PurePCAError(f"X: row {i}, column {j} minus its mean is beyond the float range; rescale the data")
         return out
 
@@ -487,7 +487,7 @@ class Moments:
             cols = [[x - k for x in col] for col, k in zip(zip(*M), shift)]
             if ctx.needs_scaling:
                 for j, col in enumerate(cols):
-                    if not math.isfinite(sum(col)) and not all(map(math.isfinite, col)):
+                    if first_non_finite(col) is not None:
                         raise PurePCAError(
                             f"rows: column {j} spreads beyond the float range (a difference from the first row "
                             "overflows), so its variance is beyond it too; use precision=N or rescale the data"

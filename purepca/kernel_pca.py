@@ -172,9 +172,9 @@ class KernelPCA(Estimator):
 
     # ---------------------------------------------------------------- fitting
 
-    def _settings(self) -> tuple[Context, KernelSpec, str]:
+    def _settings(self) -> tuple[Context, KernelSpec, str, Optional[float]]:
         kernel = canonical_kernel(self.kernel)
-        check_kernel_params(self.gamma, self.degree, self.coef0)
+        gamma = check_kernel_params(self.gamma, self.degree, self.coef0)[0]
         if self.convention not in _CONVENTIONS:
             raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {self.convention!r}")
         sign = _CONVENTIONS[self.convention] if self.sign is None else self.sign
@@ -195,7 +195,7 @@ class KernelPCA(Estimator):
         for flag in ("fit_inverse_transform", "remove_zero_eig"):
             if not isinstance(getattr(self, flag), bool):
                 raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
-        return get_context(self.precision), kernel, sign
+        return get_context(self.precision), kernel, sign, gamma
 
     def _kernel(self, A: Any, B: Any, ctx: Context, kernel: KernelSpec, gamma: Optional[float]) -> list[list[Scalar]]:
         # A and B are validated rows (the training rows, new rows or scores).
@@ -208,18 +208,17 @@ class KernelPCA(Estimator):
         >>> [round(v, 12) for v in KernelPCA(1).fit([[0.0], [1.0], [3.0]]).eigenvalues_]
         [4.666666666667]
         """
-        ctx, kernel, sign = self._settings()
+        ctx, kernel, sign, gamma = self._settings()
         if kernel == "precomputed":
             K = as_symmetric(X, name="K", context=ctx)
             if not K:
                 raise PurePCAError("K: empty kernel matrix")
             M = None
-            self.gamma_ = self.gamma
+            self.gamma_ = gamma
         else:
             M = as_matrix(X, name="X", context=ctx)
             # gamma=None is 1/n_features of X, for the kernel on X and, as in
             # scikit-learn >= 1.3, for the pre-image kernel on the scores.
-            gamma = check_kernel_params(self.gamma, self.degree, self.coef0)[0]
             self.gamma_ = 1.0 / len(M[0]) if gamma is None else gamma
             K = self._kernel(M, None, ctx, kernel, self.gamma_)
         n = len(K)

@@ -46,7 +46,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 from .covariance import _column_mean
 from .errors import PurePCAError, float_range
 from .linalg.matrix import as_matrix, as_symmetric
-from .numeric import FLOAT, Context, FloatContext, Scalar, check_context
+from .numeric import FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
 from .params import as_int, as_real
 
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
@@ -288,7 +288,7 @@ def center_kernel(
         # M is K itself (overwrite) or a fresh copy: either way it is ours to change.
         for row, ri in zip(M, r):
             row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
-        if isinstance(ctx, FloatContext) and not all(math.isfinite(sum(row)) or all(map(math.isfinite, row)) for row in M):
+        if isinstance(ctx, FloatContext) and any(first_non_finite(row) is not None for row in M):
             raise PurePCAError("K: the centred kernel matrix is beyond the float range; scale the data down")
         return M, KernelStats(r, t)
 
@@ -305,8 +305,7 @@ def _usable_in_place(K: Any, ctx: Context) -> bool:
         if type(row) is not list or len(row) != n or any(type(v) is not kind for v in row):
             return False
         if kind is float:
-            total = sum(row)
-            if total - total != 0.0 and not all(map(math.isfinite, row)):
+            if first_non_finite(row) is not None:
                 return False
         elif not all(v.is_finite() for v in row):
             return False

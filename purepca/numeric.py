@@ -38,7 +38,7 @@ import math
 import operator
 import sys
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .errors import PurePCAError
 
@@ -474,6 +474,20 @@ class DecimalContext(Context):
 FLOAT = FloatContext()
 
 
+def first_non_finite(values: Sequence[float]) -> Optional[int]:
+    """The index of the first inf or NaN among floats, or None when all are
+    finite; a finite sum proves that in one C loop (a sum that overflows
+    from finite values is checked one by one).
+
+    >>> first_non_finite([1.0, 2.0]), first_non_finite([1.0, float("inf")]), first_non_finite([1e308, 1e308])
+    (None, 1, None)
+    """
+    total = sum(values)
+    if total - total == 0.0:
+        return None
+    return next((j for j, v in enumerate(values) if not math.isfinite(v)), None)
+
+
 def check_context(context: Any) -> Context:
     """``context`` itself if it is a number context, else a :class:`PurePCAError`.
 
@@ -612,7 +626,9 @@ class PolarRows:
         if not w.polar:
             return self.ctx.dots(self.rows, v)
         norm = math.hypot(*v)
-        if not norm > 0 or not math.isfinite(norm):
+        if norm == 0:
+            return [0.0] * len(w.units)  # a zero vector, against however many rows the work holds
+        if not math.isfinite(norm):
             return self.ctx.dots(self.rows, v)
         e = math.frexp(norm)[1]
         u = list(map(operator.mul, v, itertools.repeat(2.0 ** -e))) if -1000 < e < 1000 else [math.ldexp(x, -e) for x in v]

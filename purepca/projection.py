@@ -24,7 +24,7 @@ from operator import add, sub
 from typing import Optional, Sequence
 
 from .errors import PurePCAError
-from .numeric import FLOAT, Context, Scalar, check_context
+from .numeric import FLOAT, Context, Scalar, check_context, first_non_finite
 
 __all__ = ["project", "reconstruct", "reconstruction_error", "unwhiten", "whiten"]
 
@@ -270,7 +270,7 @@ def _float_rows(rows: Rows, ctx: Context, what: str) -> list[list[float]]:
     f = ctx.to_float
     out = [[f(v) for v in row] for row in rows]
     for i, row in enumerate(out):
-        if not math.isfinite(sum(row)) and not all(map(math.isfinite, row)):
-            j = next(j for j, v in enumerate(row) if not math.isfinite(v))
+        j = first_non_finite(row)
+        if j is not None:
             raise PurePCAError(f"{what} of row {i}, column {j} is beyond the float range; rescale the data")
     return out

@@ -285,10 +285,6 @@ class _UnitRows:
         self.coordinate_squares: list[float] = []  # Σ_j u_j[t]², per coordinate t
 
     def dots(self, v: list[Scalar]) -> list[Scalar]:
-        if not any(v):
-            # A zero vector: PolarRows would answer from its own (empty) row
-            # list, not from the basis grown here.
-            return [0.0] * self.rows.work.k
         return self.rows.dots(v)
 
     def add(self, u: list[Scalar]) -> None:

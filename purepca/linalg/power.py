@@ -97,12 +97,12 @@ def _scaled_result(r: IterationResult, e: int, ctx: Context) -> IterationResult:
     )
 
 
-def _setup(op: Any, d: Optional[int], k: Any, max_iter: Any, ctx: Context) -> tuple[Operator, int, int]:
-    """Validate the arguments both methods share; return the operator, d and the scaling."""
-    as_int(max_iter, "max_iter", low=1)
+def _setup(op: Any, d: Optional[int], k: Any, max_iter: Any, ctx: Context) -> tuple[Operator, int, int, int, int]:
+    """Validate the arguments both methods share; return the operator, d, the
+    scaling's exponent, k and max_iter (plain ints)."""
+    max_iter = as_int(max_iter, "max_iter", low=1)
     apply, d, e = _as_operator(op, d, ctx)
-    _check_k(k, d)
-    return apply, d, e
+    return apply, d, e, _check_k(k, d), max_iter
 
 
 def _check_k(k: Any, d: int) -> int:
@@ -203,8 +203,7 @@ def power_iteration(
     ctx = check_context(context)
     seed = as_int(seed, "seed")
     with ctx.local(), float_range("power_iteration"):
-        apply, d, e = _setup(op, d, k, max_iter, ctx)
-        k, max_iter = int(k), as_int(max_iter, "max_iter")
+        apply, d, e, k, max_iter = _setup(op, d, k, max_iter, ctx)
         tol_ = _default_tol(tol, ctx)
         rng = random.Random(seed)
         dot = ctx.dot
@@ -294,8 +293,7 @@ def subspace_iteration(
     ctx = check_context(context)
     seed = as_int(seed, "seed")
     with ctx.local(), float_range("subspace_iteration"):
-        apply, d, e = _setup(op, d, k, max_iter, ctx)
-        k, max_iter = int(k), as_int(max_iter, "max_iter")
+        apply, d, e, k, max_iter = _setup(op, d, k, max_iter, ctx)
         if block_size is None:
             b = min(d, max(2 * k, k + 8))
         elif not is_int(block_size) or not k <= block_size <= d:
