@@ -8,21 +8,30 @@ True
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import os
 import sys
 import tempfile
+import time
 import warnings
-from typing import Optional, Sequence, Union
+from typing import Iterator, NoReturn, Optional, Sequence, TextIO, Union
 
 from . import __version__
 from .conventions import CONVENTIONS
-from .csvdata import Table, read_table
-from .datasets import toy_data
+from .csvdata import StreamedRows, Table, read_table
+from .datasets import DATASETS, load, toy_data
 from .errors import PurePCAError
+from .covariance import correlation_matrix, covariance_matrix
+from .kernel_pca import EIGEN_SOLVERS, KernelPCA
+from .kernels import KERNELS
+from .linalg.matrix import as_symmetric
 from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
 from .report import _r_decimals, format_table
+from .svg import pca_report
+from .teaching import trace_jacobi, trace_power
 
 
 __all__ = ["main"]
@@ -151,7 +160,9 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
         out.append(f"({dropped} row{'s' if dropped != 1 else ''} with missing values dropped)")
     for name, count in (imputed or {}).items():
         out.append(f"({count} missing value{'s' if count != 1 else ''} of {name!r} set to the column mean)")
-    out += ["", summary.to_string(digits=7), "", "Loadings (rotation):", format_table(comps, loadings, 7)]
+    rule = CONVENTIONS[pca.convention].sign if pca.sign is None else pca.sign
+    signs = "; the sign of each column is arbitrary, as in R" if rule == "none" else ""
+    out += ["", summary.to_string(digits=7), "", f"Loadings (rotation){signs}:", format_table(comps, loadings, 7)]
     return "\n".join(out)
 
 
@@ -183,35 +194,132 @@ def _read_text(name: str) -> str:
         raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
 
 
-def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str) -> None:
-    """The input and output options that fit and transform share."""
-    p.add_argument("file", help="a CSV file, or - for standard input")
+def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str) -> None:
+    """Where the data come from and how to read them (every subcommand that reads a table)."""
+    p.add_argument("file", nargs="?", default=None, help="a CSV file, or - for standard input")
+    p.add_argument("--dataset", choices=DATASETS, default=None,
+                   help="a bundled data set instead of FILE (its label column is the id column)")
     p.add_argument("--columns", default=None, metavar="COLS", help=columns_help)
     p.add_argument("--id-column", default=None, metavar="COL", help=id_help)
     p.add_argument("--no-header", action="store_true", help="the first line is data; columns are named x1, x2, ...")
     p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
     p.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
                    help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
+
+
+def _output_options(p: argparse.ArgumentParser, formats: bool = True) -> None:
+    if formats:
+        p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
     p.add_argument("--output", default=None, metavar="FILE",
                    help="write here (through a temporary file renamed into place) instead of standard output")
 
 
-def _read_args_table(args: argparse.Namespace, columns: Optional[str]) -> tuple[str, Table]:
+def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str) -> None:
+    """The input and output options that fit, transform and kernel share."""
+    _input_options(p, columns_help, id_help)
+    _output_options(p)
+
+
+def _read_args_table(args: argparse.Namespace, columns: Optional[str], groups: Optional[str] = None) -> tuple[str, Table]:
     """The source's name and the table the shared options describe."""
+    if args.dataset is not None:
+        data = load(args.dataset)
+        id_column = args.id_column if args.id_column is not None else data.label_name
+        table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
+                           missing=args.missing, group_column=groups)
+        return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
-                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=args.missing)
+                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=args.missing,
+                       group_column=groups)
     return source, table
 
 
+#: Files larger than this many bytes are streamed by ``fit --stream auto``.
+STREAM_BYTES = 64 * 2**20
+
+
+class Progress:
+    """Progress of reading a file, on one line of stderr, at most every ``every`` seconds.
+
+    Shown only when stderr is a terminal (``enabled`` None asks ``isatty``);
+    a pipe or a file gets nothing.
+
+    >>> import io
+    >>> err = io.StringIO()
+    >>> show = Progress(2_000_000, stream=err, enabled=True, every=0.0)
+    >>> show(1_000_000, 5000); show(2_000_000, -1)
+    >>> err.getvalue().split("\\r")[1:]
+    ['purepca: read 1.0 MB of 2.0 MB (50 %), 5,000 rows', 'purepca: read 2.0 MB of 2.0 MB (100 %), 5,000 rows\\n']
+    """
+
+    def __init__(self, total: int, *, stream: Optional[TextIO] = None, enabled: Optional[bool] = None,
+                 every: float = 0.5) -> None:
+        self.total, self.every = total, every
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.last = -math.inf
+        self.rows = 0
+
+    def __call__(self, done: int, rows: int) -> None:
+        if not self.enabled:
+            return
+        final = rows < 0
+        self.rows = self.rows if final else rows
+        now = time.monotonic()
+        if not final and now - self.last < self.every:
+            return
+        self.last = now
+        share = f" ({100 * done // self.total} %)" if self.total else ""
+        self.stream.write(f"\rpurepca: read {done / 1e6:.1f} MB of {self.total / 1e6:.1f} MB{share}, "
+                          f"{self.rows:,} rows" + ("\n" if final else ""))
+        self.stream.flush()
+
+
+@contextlib.contextmanager
+def _about(source: str) -> Iterator[None]:
+    """Errors of the analysis name the file (or data set) they are about."""
+    try:
+        yield
+    except PurePCAError as err:
+        if str(err).startswith(f"{source}:"):
+            raise
+        raise PurePCAError(f"{source}: {err}") from None
+
+
+def _streamed(args: argparse.Namespace) -> bool:
+    """Whether ``fit`` streams its file through ``fit_stream`` rather than reading it whole."""
+    if args.stream == "never" or args.dataset is not None or args.file in (None, "-"):
+        if args.stream == "always" and (args.dataset is not None or args.file in (None, "-")):
+            raise PurePCAError("--stream always needs a file (standard input and the bundled data sets are read whole)")
+        return False
+    if args.stream == "always":
+        return True
+    try:
+        return os.path.getsize(args.file) > STREAM_BYTES
+    except OSError:
+        return False  # reading it will say what is wrong
+
+
 def _fit_command(args: argparse.Namespace) -> None:
-    source, table = _read_args_table(args, args.columns)
     pca = PCA(args.components, scale=True if args.scale else None, convention=args.convention,
               solver=args.solver, precision=args.precision)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
-        pca.fit(table.rows)
+    if _streamed(args):
+        size = os.path.getsize(args.file)
+        stream = StreamedRows(args.file, delimiter=args.delimiter, header=not args.no_header, columns=args.columns,
+                              id_column=args.id_column, missing=args.missing, progress=Progress(size))
+        source = args.file
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
+            with _about(source):
+                pca.fit_stream(stream)
+        table = Table(stream.names, [], None, stream.dropped, stream.imputed)
+    else:
+        source, table = _read_args_table(args, args.columns)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
+            with _about(source):
+                pca.fit(table.rows)
     if args.save is not None:
         pca.feature_names_in_ = list(table.names)  # the columns transform will read
         _write(pca_to_json(pca), args.save)
@@ -246,11 +354,117 @@ def _transform_command(args: argparse.Namespace) -> None:
     _write(scores_report(pca.component_names, pca.transform(table.rows), table.ids, args.format), args.output)
 
 
+def _dataset_command(args: argparse.Namespace) -> None:
+    if args.name is None:
+        lines = ["Bundled data sets (purepca dataset NAME prints one as CSV; fit --dataset NAME analyses it):"]
+        for name in DATASETS:
+            data = load(name)
+            lines.append(f"  {name:<10} {len(data.rows)} x {len(data.columns)}  {data.title}")
+            lines += [f"  {'':<10} published: {pub.call}" for pub in data.published]
+        _write("\n".join(lines), args.output)
+        return
+    _write(load(args.name).to_csv().rstrip("\n"), args.output)
+
+
+def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[str]], form: str, *,
+                  source: str = "") -> str:
+    """A fitted Kernel PCA as text: the eigenvalues with their shares, then the scores of the rows.
+
+    ``form`` is ``"table"``, ``"csv"`` (the scores, full precision) or
+    ``"json"`` (eigenvalues, shares, scores and the settings).
+
+    >>> from purepca.datasets import toy_data
+    >>> kp = KernelPCA(2, kernel="rbf", gamma=0.5).fit(toy_data())
+    >>> print(kernel_report(kp, kp.transform(toy_data()), None, "table").splitlines()[0])
+    Kernel PCA of the data (10 samples, 2 features), kernel rbf (gamma 0.5), convention sklearn
+    """
+    names = [f"PC{i + 1}" for i in range(kp.n_components_)]
+    if kp.kernel in ("rbf", "laplacian", "sigmoid", "poly"):
+        settings = f"gamma {kp.gamma_:g}"
+        if kp.kernel == "poly":
+            settings += f", degree {kp.degree}, coef0 {kp.coef0:g}"
+        elif kp.kernel == "sigmoid":
+            settings += f", coef0 {kp.coef0:g}"
+        described = f"{kp.kernel} ({settings})"
+    else:
+        described = str(kp.kernel)
+    if form == "json":
+        return json.dumps({"source": source, "n_samples": kp.n_samples_, "kernel": str(kp.kernel),
+                           "gamma": kp.gamma_, "convention": kp.convention, "components": names,
+                           "eigenvalues": kp.eigenvalues_, "explained_variance_ratio": kp.explained_variance_ratio_,
+                           "ids": ids, "scores": scores}, indent=1)
+    if form == "csv":
+        return scores_report(names, scores, ids, "csv")
+    out = [f"Kernel PCA of {source or 'the data'} ({kp.n_samples_} samples, {kp.n_features_in_} features), "
+           f"kernel {described}, convention {kp.convention}", "",
+           "Eigenvalues of the centred kernel matrix" + (" (divided by n, as kernlab)" if kp.convention == "kernlab"
+                                                         else "") + ":",
+           format_table(names, [("eigenvalue", list(kp.eigenvalues_)), ("share", list(kp.explained_variance_ratio_))], 7),
+           "", "Scores:", scores_report(names, scores, ids, "table")]
+    return "\n".join(out)
+
+
+def _kernel_command(args: argparse.Namespace) -> None:
+    source, table = _read_args_table(args, args.columns)
+    kp = KernelPCA(args.components, kernel=args.kernel, gamma=args.gamma, degree=args.degree, coef0=args.coef0,
+                   eigen_solver=args.eigen_solver, convention=args.convention, precision=args.precision)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with _about(source):
+            scores = kp.fit_transform(table.rows)
+    _write(kernel_report(kp, scores, table.ids, args.format, source=source), args.output)
+
+
+def _plot_command(args: argparse.Namespace) -> None:
+    source, table = _read_args_table(args, args.columns, args.groups)
+    pca = PCA(scale=True if args.scale else None, convention=args.convention, solver=args.solver)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with _about(source):
+            pca.fit(table.rows)
+    kinds = ("scree", "scores", "biplot", "circle") if args.kind == "report" else (args.kind,)
+    title = args.title if args.title is not None else f"PCA of {os.path.basename(source)}"
+    svg = pca_report(pca, table.rows, feature_names=table.names, groups=table.groups, names=table.ids, title=title,
+                     kinds=kinds)
+    _write(svg.rstrip("\n"), args.out)
+
+
+def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[float]]]:
+    """The symmetric matrix ``trace`` works on, what it is, and the names of its rows."""
+    if args.matrix is not None:
+        table = read_table(_read_text(args.matrix).splitlines(), source=args.matrix, delimiter=args.delimiter,
+                           header=False)
+        M = as_symmetric(table.rows, name=args.matrix)
+        return f"the matrix in {args.matrix}", table.names, [[float(v) for v in row] for row in M]
+    source, table = _read_args_table(args, args.columns)
+    if len(table.rows) < 2:
+        raise PurePCAError(f"{source}: the covariance needs at least 2 rows, got {len(table.rows)}")
+    if args.scale:
+        C = correlation_matrix(table.rows)
+        return f"the correlation matrix of {source}", table.names, [[float(v) for v in row] for row in C]
+    C = covariance_matrix(table.rows)
+    return f"the covariance matrix of {source}", table.names, [[float(v) for v in row] for row in C]
+
+
+def _trace_command(args: argparse.Namespace) -> None:
+    what, labels, M = _trace_matrix(args)
+    out = [f"{what} ({len(M)} x {len(M)})" + (":" if len(M) <= 8 else "")]
+    if len(M) <= 8:
+        out.append(format_table(labels, list(zip(labels, M)), 7))
+    if args.method in ("jacobi", "both"):
+        out += ["", trace_jacobi(M, rotations=not args.sweeps_only)]
+    if args.method in ("power", "both"):
+        k = min(args.components, len(M))
+        out += ["", trace_power(M, k)]
+    _write("\n".join(out), args.output)
+
+
 def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
     """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
     rounded = [round(g, len(e.split(".")[1])) for g, e in zip(got, expected)]
     ok = len(got) == len(expected) and all(r == float(e) for r, e in zip(rounded, expected))
-    return ok, f"{name} ({source}): {' '.join(expected)}" + ("" if ok else f"; got {' '.join(map(repr, got))}")
+    shown = " ".join(expected[:4]) + (f" ... ({len(expected)} numbers)" if len(expected) > 4 else "")
+    return ok, f"{name} ({source}): {shown}" + ("" if ok else f"; got {' '.join(map(repr, got))}")
 
 
 def self_check() -> list[tuple[bool, str]]:
@@ -260,19 +474,21 @@ def self_check() -> list[tuple[bool, str]]:
     >>> all(ok for ok, _ in self_check())
     True
     """
-    import math
-
-    from .kernel_pca import KernelPCA
     from .linalg import jacobi_eigh, tridiagonal_eigh
 
     X = toy_data()
     checks = []
+    for name in DATASETS:
+        data = load(name)
+        for pub in data.published:
+            fitted = PCA(convention="prcomp", scale=pub.scale).fit(data.rows)
+            checks.append(_published(f"{name}: standard deviations", pub.call, fitted.sdev, pub.sdev))
+            checks.append(_published(f"{name}: proportions of variance", f"summary({pub.call})",
+                                     fitted.explained_variance_ratio_, pub.proportion))
+            magnitudes = [abs(v) for row in fitted.rotation for v in row]
+            checks.append(_published(f"{name}: |rotation|, {len(pub.rotation)} x {len(pub.rotation[0])}",
+                                     f"{pub.call}$rotation", magnitudes, [v for row in pub.rotation for v in row]))
     r = PCA(convention="prcomp").fit(X)
-    checks.append(_published("prcomp standard deviations", "seed 003, prcomp(X)$sdev", r.sdev, ["1.1331495", "0.2215477"]))
-    checks.append(_published("proportions of variance", "seed 003, eigen(cov(X))", r.explained_variance_ratio_,
-                             ["0.9631813", "0.03681869"]))
-    checks.append(_published("|rotation| of PC1", "seed 003, prcomp(X)$rotation",
-                             [abs(v) for v in r.components_[0]], ["0.6778734", "0.7351787"]))
     kp = KernelPCA(convention="kernlab").fit(X)
     checks.append(_published("kernlab eigenvalues", "seed 003, eig(kpca(X, kernel='vanilladot'))", kp.eig,
                              ["1.15562494", "0.04417506"]))
@@ -289,6 +505,143 @@ def self_check() -> list[tuple[bool, str]]:
     return checks
 
 
+def _common_fit_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scale", action="store_true", help="scale every column to unit variance (PCA of the correlation)")
+    p.add_argument("--convention", choices=sorted(CONVENTIONS), default="prcomp",
+                   help="divisor, scaling and sign rule of a library (default: prcomp, as R)")
+    p.add_argument("--solver", choices=SOLVERS, default="auto", help="the eigen-solver (default: auto)")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with a one-line usage error (exit 2) that points to ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="PCA in pure Python.")
+    parser.add_argument("--version", action="version", version=f"purepca {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_demo = sub.add_parser("demo", help="PCA of the bundled toy data (seed 003), printed as tables")
+    p_demo.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
+                        help="compute with this many decimal digits (17 to 10000, e.g. 50) instead of floats")
+
+    p_fit = sub.add_parser("fit", help="PCA of a CSV file: R's importance table and the loadings",
+                           description="PCA of the numeric columns of a CSV file (or - for standard input, or "
+                           "--dataset NAME for a bundled data set).")
+    _table_options(p_fit, "the columns to analyse: names or 0-based indices, comma-separated (default: all)",
+                   "a label column (name or index) kept out of the analysis, such as state names")
+    p_fit.add_argument("--components", type=_components, default=None, metavar="K",
+                       help="how many components: an int, or a fraction of the variance such as 0.9 (default: all)")
+    _common_fit_options(p_fit)
+    p_fit.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
+                       help="compute with this many decimal digits (17 to 10000) instead of floats")
+    p_fit.add_argument("--save", default=None, metavar="MODEL",
+                       help="also write the fitted model as JSON, for purepca transform --model")
+    p_fit.add_argument("--stream", choices=("auto", "always", "never"), default="auto",
+                       help="read the file in one pass through fit_stream, never holding it in memory: auto does "
+                       f"so for files over {STREAM_BYTES // 2**20} MiB (default: auto); progress is shown on "
+                       "stderr when it is a terminal")
+
+    p_tr = sub.add_parser("transform", help="scores of the rows of a CSV file under a saved model",
+                          description="Scores of the rows of a CSV file (or -) under a model saved by fit --save; "
+                          "the same bits as fitting and transforming in one run.")
+    _table_options(p_tr, "the columns (default: those the model was fitted on, by name)",
+                   "a label column, printed with the scores")
+    p_tr.add_argument("--model", required=True, metavar="MODEL", help="the JSON model written by fit --save")
+
+    p_k = sub.add_parser("kernel", help="Kernel PCA of a CSV file: eigenvalues and scores",
+                         description="Kernel PCA of the numeric columns of a CSV file: the eigenvalues of the "
+                         "centred kernel matrix and the scores of the rows (scikit-learn's KernelPCA, or kernlab's "
+                         "kpca with --convention kernlab).")
+    _table_options(p_k, "the columns to analyse (default: all)", "a label column kept out, printed with the scores")
+    p_k.add_argument("--kernel", choices=[k for k in KERNELS if k != "precomputed"] + ["precomputed"], default="rbf",
+                     help="the kernel (default: rbf); precomputed reads FILE as the n x n kernel matrix")
+    p_k.add_argument("--gamma", type=float, default=None,
+                     help="of rbf, laplacian, poly and sigmoid (default: 1/n_features, as scikit-learn)")
+    p_k.add_argument("--degree", type=int, default=3, help="of poly (default: 3)")
+    p_k.add_argument("--coef0", type=float, default=1.0, help="of poly and sigmoid (default: 1)")
+    p_k.add_argument("--components", type=int, default=2, metavar="K",
+                     help="how many components (default: 2; 0 for all with a positive eigenvalue)")
+    p_k.add_argument("--convention", choices=("sklearn", "kernlab"), default="sklearn",
+                     help="sklearn (eigenvalues of the centred kernel, largest entry of each vector positive) or "
+                     "kernlab (eigenvalues / n, solver's sign)")
+    p_k.add_argument("--eigen-solver", choices=EIGEN_SOLVERS, default="auto", help="(default: auto)")
+    p_k.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
+                     help="compute with this many decimal digits (17 to 10000) instead of floats")
+
+    p_plot = sub.add_parser("plot", help="SVG pictures of a PCA: scree, scores, biplot, correlation circle",
+                            description="Fit a PCA to a CSV file and draw it as standalone SVG: by default all four "
+                            "pictures in one (--kind report).")
+    _input_options(p_plot, "the columns to analyse (default: all)",
+                   "a label column kept out of the analysis: the points' names (tooltips)")
+    _common_fit_options(p_plot)
+    p_plot.add_argument("--kind", choices=("report", "scree", "scores", "biplot", "circle"), default="report",
+                        help="which picture (default: report, the four together)")
+    p_plot.add_argument("--groups", default=None, metavar="COL",
+                        help="a label column (kept out of the analysis) that colours the points, with a legend")
+    p_plot.add_argument("--title", default=None, help="the title (default: PCA of FILE)")
+    p_plot.add_argument("--out", default=None, metavar="FILE",
+                        help="write the SVG here (through a temporary file renamed into place); default: stdout")
+
+    p_trace = sub.add_parser("trace", help="watch Jacobi and power iteration work on a covariance or a matrix",
+                             description="For teaching: the Jacobi sweeps (pair, angle, off-diagonal norm falling "
+                             "below the tolerance) and the power iterations (Rayleigh quotient, residual) on the "
+                             "covariance matrix of a CSV file (correlation with --scale), or on a symmetric matrix "
+                             "given with --matrix.")
+    _input_options(p_trace, "the columns (default: all)", "a label column kept out")
+    p_trace.add_argument("--matrix", default=None, metavar="FILE",
+                         help="a symmetric matrix as CSV (numbers only, no header) instead of data")
+    p_trace.add_argument("--scale", action="store_true", help="the correlation matrix instead of the covariance")
+    p_trace.add_argument("--method", choices=("jacobi", "power", "both"), default="both", help="(default: both)")
+    p_trace.add_argument("--components", type=int, default=1, metavar="K",
+                         help="how many eigenpairs power iteration finds (default: 1)")
+    p_trace.add_argument("--sweeps-only", action="store_true", help="print Jacobi's sweeps, not every rotation")
+    _output_options(p_trace, formats=False)
+
+    p_data = sub.add_parser("dataset", help="list the bundled data sets, or print one as CSV",
+                            description="Without NAME, list the bundled data sets and their published analyses; "
+                            "with NAME, print that data set as CSV (its label column first).")
+    p_data.add_argument("name", nargs="?", choices=DATASETS, default=None, help="the data set")
+    _output_options(p_data, formats=False)
+
+    sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
+                   description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab), R's prcomp of "
+                   "USArrests and iris, and a few golden cases, with the standard library only; exit 1 if any "
+                   "line fails.")
+    return parser
+
+
+_COMMANDS = {
+    "demo": lambda args: print(demo(args.precision)),
+    "fit": _fit_command,
+    "transform": _transform_command,
+    "kernel": _kernel_command,
+    "plot": _plot_command,
+    "trace": _trace_command,
+    "dataset": _dataset_command,
+}
+
+
+def _check_source(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exactly one source of data: FILE or --dataset (or --matrix for trace); else usage, exit 2."""
+    if not hasattr(args, "dataset"):
+        return
+    given = [name for name, present in (("FILE", args.file is not None), ("--dataset", args.dataset is not None),
+                                        ("--matrix", getattr(args, "matrix", None) is not None)) if present]
+    if len(given) != 1:
+        choices = "FILE, --dataset NAME" + (" or --matrix FILE" if args.command == "trace" else "")
+        parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
+                    + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
+    if args.command == "kernel" and args.components == 0:
+        args.components = None
+    if args.command == "kernel" and args.components is not None and args.components < 0:
+        parser.exit(2, f"{parser.prog} kernel: error: --components must be >= 0, got {args.components}\n")
+    if args.command == "trace" and args.components < 1:
+        parser.exit(2, f"{parser.prog} trace: error: --components must be >= 1, got {args.components}\n")
+
+
 def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     """Entry point of ``python -m purepca``; returns the exit status.
 
@@ -297,36 +650,9 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     ...
     SystemExit: 0
     """
-    parser = argparse.ArgumentParser(prog=prog, description="PCA in pure Python.")
-    parser.add_argument("--version", action="version", version=f"purepca {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_demo = sub.add_parser("demo", help="PCA of the bundled toy data (seed 003), printed as tables")
-    p_demo.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
-                        help="compute with this many decimal digits (17 to 10000, e.g. 50) instead of floats")
-    p_fit = sub.add_parser("fit", help="PCA of a CSV file: R's importance table and the loadings",
-                           description="PCA of the numeric columns of a CSV file (or - for standard input).")
-    _table_options(p_fit, "the columns to analyse: names or 0-based indices, comma-separated (default: all)",
-                   "a label column (name or index) kept out of the analysis, such as state names")
-    p_fit.add_argument("--components", type=_components, default=None, metavar="K",
-                       help="how many components: an int, or a fraction of the variance such as 0.9 (default: all)")
-    p_fit.add_argument("--scale", action="store_true", help="scale every column to unit variance (PCA of the correlation)")
-    p_fit.add_argument("--convention", choices=sorted(CONVENTIONS), default="prcomp",
-                       help="divisor, scaling and sign rule of a library (default: prcomp, as R)")
-    p_fit.add_argument("--solver", choices=SOLVERS, default="auto", help="the eigen-solver (default: auto)")
-    p_fit.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
-                       help="compute with this many decimal digits (17 to 10000) instead of floats")
-    p_fit.add_argument("--save", default=None, metavar="MODEL",
-                       help="also write the fitted model as JSON, for purepca transform --model")
-    p_tr = sub.add_parser("transform", help="scores of the rows of a CSV file under a saved model",
-                          description="Scores of the rows of a CSV file (or -) under a model saved by fit --save; "
-                          "the same bits as fitting and transforming in one run.")
-    _table_options(p_tr, "the columns (default: those the model was fitted on, by name)",
-                   "a label column, printed with the scores")
-    p_tr.add_argument("--model", required=True, metavar="MODEL", help="the JSON model written by fit --save")
-    sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
-                   description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab) and a few golden "
-                   "cases, with the standard library only; exit 1 if any line fails.")
+    parser = _parser(prog)
     args = parser.parse_args(argv)
+    _check_source(parser, args)
     try:
         if args.command == "check":
             results = self_check()
@@ -335,12 +661,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
             failed = sum(not ok for ok, _ in results)
             print(f"{len(results) - failed} passed, {failed} failed")
             return 1 if failed else 0
-        if args.command == "demo":
-            print(demo(args.precision))
-        elif args.command == "fit":
-            _fit_command(args)
-        elif args.command == "transform":
-            _transform_command(args)
+        _COMMANDS[args.command](args)
     except BrokenPipeError:  # e.g. piped into head
         pass
     except PurePCAError as err:

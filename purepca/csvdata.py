@@ -14,11 +14,11 @@ from __future__ import annotations
 import csv
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
+from typing import IO, Callable, Iterable, Iterator, Optional
 
 from .errors import PurePCAError
 
-__all__ = ["MISSING", "Table", "read_table"]
+__all__ = ["MISSING", "StreamedRows", "Table", "read_table"]
 
 #: Cells read as a missing value (case-insensitive), besides the empty cell.
 MISSING = ("na", "nan", "n/a", "null", "none", "?", ".")
@@ -26,13 +26,14 @@ MISSING = ("na", "nan", "n/a", "null", "none", "?", ".")
 
 @dataclass
 class Table:
-    """Numeric rows with their column names, row ids and what was done about missing cells."""
+    """Numeric rows with their column names, row ids, group labels and what was done about missing cells."""
 
     names: list[str]
     rows: list[list[float]]
     ids: Optional[list[str]] = None
     dropped: int = 0
     imputed: dict[str, int] = field(default_factory=dict)
+    groups: Optional[list[str]] = None
 
 
 def _select(header: list[str], spec: Optional[str], what: str, source: str) -> list[int]:
@@ -50,6 +51,62 @@ def _select(header: list[str], spec: Optional[str], what: str, source: str) -> l
     return out
 
 
+class _Layout:
+    """The columns of a CSV table, from its first line: names, the ones chosen, the id and group columns."""
+
+    def __init__(self, first: list[str], *, source: str, header: bool, columns: Optional[str],
+                 id_column: Optional[str], group_column: Optional[str]) -> None:
+        self.source = source
+        self.head = [c.strip() for c in first] if header else [f"x{j + 1}" for j in range(len(first))]
+        self.width = len(self.head)
+        self.id_index = None if id_column is None else _select(self.head, id_column, "--id-column", source)[0]
+        self.group_index = None if group_column is None else _select(self.head, group_column, "--groups", source)[0]
+        kept_out = (self.id_index, self.group_index)
+        self.chosen = [j for j in _select(self.head, columns, "--columns", source) if j not in kept_out]
+        if not self.chosen:
+            raise PurePCAError(f"{source}: no column left to analyse")
+        self.names = [self.head[j] for j in self.chosen]
+
+    def parse(self, line: int, record: list[str], missing: str) -> list[Optional[float]]:
+        """The chosen cells of one record as floats (None for a missing cell unless ``missing`` is "error")."""
+        if len(record) != self.width:
+            raise PurePCAError(f"{self.source}: line {line} has {len(record)} fields, expected {self.width} "
+                               "(as the first line)")
+        row: list[Optional[float]] = []
+        for j in self.chosen:
+            cell = record[j].strip()
+            if cell == "" or cell.lower() in MISSING:
+                if missing == "error":
+                    raise PurePCAError(
+                        f"{self.source}: line {line}, column {self.head[j]!r}: a missing value ({cell!r}); "
+                        "use --missing drop or --missing mean"
+                    )
+                row.append(None)
+                continue
+            try:
+                value = float(cell)
+            except ValueError:
+                raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a number") from None
+            if not math.isfinite(value):
+                raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a finite number")
+            row.append(value)
+        return row
+
+
+def _check_options(missing: str, delimiter: str) -> None:
+    if missing not in ("error", "drop", "mean"):
+        raise PurePCAError(f"missing must be 'error', 'drop' or 'mean'; got {missing!r}")
+    if len(delimiter) != 1:
+        raise PurePCAError(f"the delimiter must be one character, got {delimiter!r}")
+
+
+def _records(lines: Iterable[str], delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of every record that is not blank."""
+    for number, record in enumerate(csv.reader(lines, delimiter=delimiter), start=1):
+        if record and any(c.strip() for c in record):
+            yield number, record
+
+
 def read_table(
     lines: Iterable[str],
     *,
@@ -59,70 +116,50 @@ def read_table(
     columns: Optional[str] = None,
     id_column: Optional[str] = None,
     missing: str = "error",
+    group_column: Optional[str] = None,
 ) -> Table:
     """Parse CSV lines into a :class:`Table`.
 
-    ``columns`` and ``id_column`` name columns (or give 0-based indices);
-    the id column is kept out of the analysis.  ``missing``: ``"error"``
-    names the first missing cell; ``"drop"`` removes incomplete rows
-    (listwise) and counts them; ``"mean"`` puts the mean of the column's
-    present values in each missing cell and counts them per column.
+    ``columns``, ``id_column`` and ``group_column`` name columns (or give
+    0-based indices); the id and group columns are kept out of the analysis.
+    ``missing``: ``"error"`` names the first missing cell; ``"drop"``
+    removes incomplete rows (listwise) and counts them; ``"mean"`` puts the
+    mean of the column's present values in each missing cell and counts
+    them per column.
 
     >>> read_table(["a,b", "1,x"], source="f.csv")
     Traceback (most recent call last):
     ...
     purepca.errors.PurePCAError: f.csv: line 2, column 'b': 'x' is not a number
+    >>> read_table(["a,b,kind", "1,2,u", "3,4,v"], group_column="kind").groups
+    ['u', 'v']
     """
-    if missing not in ("error", "drop", "mean"):
-        raise PurePCAError(f"missing must be 'error', 'drop' or 'mean'; got {missing!r}")
-    if len(delimiter) != 1:
-        raise PurePCAError(f"the delimiter must be one character, got {delimiter!r}")
-    records = [(n, r) for n, r in enumerate(csv.reader(lines, delimiter=delimiter), start=1) if r and any(c.strip() for c in r)]
+    _check_options(missing, delimiter)
+    records = list(_records(lines, delimiter))
     if not records:
         raise PurePCAError(f"{source}: no data")
+    layout = _Layout(records[0][1], source=source, header=header, columns=columns, id_column=id_column,
+                     group_column=group_column)
     if header:
-        head = [c.strip() for c in records[0][1]]
         records = records[1:]
-    else:
-        head = [f"x{j + 1}" for j in range(len(records[0][1]))]
-    width = len(head)
-    id_index = None if id_column is None else _select(head, id_column, "--id-column", source)[0]
-    chosen = [j for j in _select(head, columns, "--columns", source) if j != id_index]
-    if not chosen:
-        raise PurePCAError(f"{source}: no column left to analyse")
     rows: list[list[Optional[float]]] = []
     ids: list[str] = []
+    groups: list[str] = []
     for line, record in records:
-        if len(record) != width:
-            raise PurePCAError(f"{source}: line {line} has {len(record)} fields, expected {width} (as the first line)")
-        row: list[Optional[float]] = []
-        for j in chosen:
-            cell = record[j].strip()
-            if cell == "" or cell.lower() in MISSING:
-                if missing == "error":
-                    raise PurePCAError(
-                        f"{source}: line {line}, column {head[j]!r}: a missing value ({cell!r}); "
-                        "use --missing drop or --missing mean"
-                    )
-                row.append(None)
-                continue
-            try:
-                value = float(cell)
-            except ValueError:
-                raise PurePCAError(f"{source}: line {line}, column {head[j]!r}: {cell!r} is not a number") from None
-            if not math.isfinite(value):
-                raise PurePCAError(f"{source}: line {line}, column {head[j]!r}: {cell!r} is not a finite number")
-            row.append(value)
-        rows.append(row)
-        if id_index is not None:
-            ids.append(record[id_index].strip())
-    names = [head[j] for j in chosen]
-    table = Table(names, [], ids if id_index is not None else None)
+        rows.append(layout.parse(line, record, missing))
+        if layout.id_index is not None:
+            ids.append(record[layout.id_index].strip())
+        if layout.group_index is not None:
+            groups.append(record[layout.group_index].strip())
+    names = layout.names
+    table = Table(names, [], ids if layout.id_index is not None else None)
+    table.groups = groups if layout.group_index is not None else None
     if missing == "drop":
         keep = [i for i, r in enumerate(rows) if all(v is not None for v in r)]
         table.dropped = len(rows) - len(keep)
         table.rows = [[float(v) for v in rows[i] if v is not None] for i in keep]
         table.ids = [ids[i] for i in keep] if table.ids is not None else None
+        table.groups = [groups[i] for i in keep] if table.groups is not None else None
     elif missing == "mean":
         filled = [list(r) for r in rows]
         for j, name in enumerate(names):
@@ -143,3 +180,124 @@ def read_table(
     if not table.rows:
         raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
     return table
+
+
+class StreamedRows:
+    """The numeric rows of a CSV file, read lazily (for :meth:`purepca.PCA.fit_stream`).
+
+    Iterating reads the file once from the start, parses each record as
+    :func:`read_table` does (the same messages), and yields the chosen cells
+    as floats.  With ``missing="drop"`` incomplete rows are skipped and
+    counted in :attr:`dropped`; with ``"mean"`` the iteration first reads
+    the file once to find the means of the present values (compensated
+    sums), then fills each missing cell with its column's mean, counting
+    them in :attr:`imputed`.  ``progress(bytes_read, rows)`` is called as
+    the file is read.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("a,b\\n1,2\\n3,NA\\n5,7\\n")
+    >>> stream = StreamedRows(path, missing="drop")
+    >>> list(stream), stream.names, stream.dropped
+    ([[1.0, 2.0], [5.0, 7.0]], ['a', 'b'], 1)
+    >>> stream = StreamedRows(path, missing="mean")
+    >>> list(stream), stream.imputed
+    ([[1.0, 2.0], [3.0, 4.5], [5.0, 7.0]], {'b': 1})
+    """
+
+    def __init__(self, path: str, *, delimiter: str = ",", header: bool = True, columns: Optional[str] = None,
+                 id_column: Optional[str] = None, missing: str = "error",
+                 progress: Optional[Callable[[int, int], None]] = None) -> None:
+        _check_options(missing, delimiter)
+        self.path, self.delimiter, self.header, self.missing, self.progress = path, delimiter, header, missing, progress
+        self.dropped = 0
+        self.imputed: dict[str, int] = {}
+        with self._open() as handle:
+            first = next(_records(handle, delimiter), None)
+        if first is None:
+            raise PurePCAError(f"{path}: no data")
+        self.layout = _Layout(first[1], source=path, header=header, columns=columns, id_column=id_column,
+                              group_column=None)
+        self.names = self.layout.names
+
+    def _open(self) -> IO[str]:
+        try:
+            return open(self.path, encoding="utf-8", newline="")
+        except OSError as err:
+            raise PurePCAError(f"{self.path}: cannot read it ({err.strerror or err})") from None
+
+    def _parsed(self, missing: str) -> Iterator[list[Optional[float]]]:
+        with self._open() as handle:
+            counted = _Counting(handle)
+            records = _records(counted, self.delimiter)
+            if self.header:
+                next(records, None)
+            for rows, (line, record) in enumerate(records, start=1):
+                yield self.layout.parse(line, record, missing)
+                if self.progress is not None and rows % 1000 == 0:
+                    self.progress(counted.read, rows)
+            if self.progress is not None:
+                self.progress(counted.read, -1)
+
+    def __iter__(self) -> Iterator[list[float]]:
+        self.dropped = 0
+        self.imputed = {}
+        if self.missing == "mean":
+            d = len(self.names)
+            sums = [_Neumaier() for _ in range(d)]
+            counts = [0] * d
+            rows = 0
+            for row in self._parsed("mean"):
+                rows += 1
+                for j, v in enumerate(row):
+                    if v is not None:
+                        sums[j].add(v)
+                        counts[j] += 1
+            holes = {self.names[j]: rows - counts[j] for j in range(d) if counts[j] < rows}
+            for name, count in holes.items():
+                if count == rows:
+                    raise PurePCAError(f"{self.path}: column {name!r} has no value at all; it cannot be imputed")
+            means = [sums[j].total / counts[j] if counts[j] else 0.0 for j in range(d)]
+            self.imputed = holes
+            for row in self._parsed("mean"):
+                yield [means[j] if v is None else v for j, v in enumerate(row)]
+            return
+        for row in self._parsed(self.missing):
+            if any(v is None for v in row):
+                self.dropped += 1
+                continue
+            yield [v for v in row if v is not None]
+
+
+class _Counting:
+    """A text file's lines, counting the characters read (the progress of a stream)."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle = handle
+        self.read = 0
+
+    def __iter__(self) -> Iterator[str]:
+        for line in self.handle:
+            self.read += len(line)
+            yield line
+
+
+class _Neumaier:
+    """A running compensated sum (Neumaier's variant of Kahan's), for one pass over a stream."""
+
+    def __init__(self) -> None:
+        self.sum = 0.0
+        self.carry = 0.0
+
+    def add(self, v: float) -> None:
+        t = self.sum + v
+        if abs(self.sum) >= abs(v):
+            self.carry += (self.sum - t) + v
+        else:
+            self.carry += (v - t) + self.sum
+        self.sum = t
+
+    @property
+    def total(self) -> float:
+        return self.sum + self.carry

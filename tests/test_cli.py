@@ -197,17 +197,21 @@ def test_check_passes_with_the_standard_library_only(tmp_path: pathlib.Path) -> 
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
-    assert lines[-1] == "8 passed, 0 failed" and all(line.startswith("PASS") for line in lines[:-1])
+    assert lines[-1] == "17 passed, 0 failed" and all(line.startswith("PASS") for line in lines[:-1])
+    assert "usarrests: standard deviations (prcomp(USArrests, scale. = TRUE)): 1.5748783 0.9948694" in out.stdout
     assert "1.1331495 0.2215477" in out.stdout and "1.15562494 0.04417506" in out.stdout
 
 
 def test_check_fails_when_a_number_is_off(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import purepca.cli as cli
+    import purepca.datasets as datasets
     from purepca.datasets import toy_data
 
     rows = toy_data()
     rows[0] = [rows[0][0] + 1e-4, rows[0][1]]  # a perturbation below the printed digits of most numbers
     monkeypatch.setattr(cli, "toy_data", lambda: rows)
+    monkeypatch.setattr(datasets, "_TOY", tuple(tuple(r) for r in rows))
     assert main(["check"]) == 1
     out = capsys.readouterr().out
-    assert "FAIL  prcomp standard deviations" in out and "; got " in out
+    assert "FAIL  toy: standard deviations" in out and "FAIL  kernlab eigenvalues" in out and "; got " in out
+    assert "PASS  usarrests: standard deviations" in out

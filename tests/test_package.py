@@ -159,3 +159,46 @@ def test_installed_metadata_license_and_console_script() -> None:
     scripts = {ep.name: ep.value for ep in md.entry_points().select(group="console_scripts")} if hasattr(
         md.entry_points(), "select") else {ep.name: ep.value for ep in md.entry_points()["console_scripts"]}
     assert scripts.get("purepca") == "purepca.cli:main"
+
+
+@pytest.mark.slow
+def test_the_wheel_installs_offline_into_an_empty_venv_and_gives_a_working_command(tmp_path: pathlib.Path) -> None:
+    # issue 10, acceptance 6: build the wheel (no deprecation warning), install it with --no-index, run the command.
+    import os
+    import shutil
+    import venv
+
+    try:
+        import setuptools
+    except ImportError:
+        pytest.skip("setuptools is not installed in this environment (.ci/test installs it for CPython)")
+    if int(setuptools.__version__.split(".")[0]) < 77:
+        pytest.skip(f"setuptools {setuptools.__version__} predates the SPDX license string (needs >= 77)")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "purepca", tree / "purepca", ignore=shutil.ignore_patterns("__pycache__"))
+    dist = tmp_path / "dist"
+    build = subprocess.run(
+        [sys.executable, "-W", "always", "-c",
+         "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))", str(dist)],
+        cwd=tree, capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr[-3000:]
+    assert "Deprecat" not in build.stdout + build.stderr, (build.stdout + build.stderr)[-3000:]
+    wheel = dist / build.stdout.strip().splitlines()[-1]
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    python = bindir / "python"
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL")}
+    install = subprocess.run([str(python), "-m", "pip", "install", "--no-index", "--no-deps", "--quiet", str(wheel)],
+                             capture_output=True, text=True, env=clean, timeout=300)
+    assert install.returncode == 0, install.stderr[-3000:]
+    out = subprocess.run([str(bindir / "purepca"), "fit", "--dataset", "usarrests", "--scale"], capture_output=True,
+                         text=True, env=clean, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "Standard deviation     1.5748783 0.9948694 0.5971291 0.41644938" in out.stdout
+    check = subprocess.run([str(bindir / "purepca"), "check"], capture_output=True, text=True, env=clean, cwd=tmp_path,
+                           timeout=300)
+    assert check.returncode == 0 and check.stdout.splitlines()[-1].endswith("passed, 0 failed"), check.stdout

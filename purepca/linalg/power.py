@@ -29,6 +29,7 @@ input gives the same bits every run.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
@@ -39,9 +40,29 @@ from ..params import as_int, as_real, is_int
 from .jacobi import _jacobi_eigh, _scaled_back
 from .matrix import as_symmetric, as_vector, max_abs
 
-__all__ = ["IterationResult", "power_iteration", "subspace_iteration"]
+__all__ = ["IterationResult", "PowerStep", "power_iteration", "subspace_iteration"]
 
 Operator = Callable[[list[Scalar]], list[Scalar]]
+
+
+@dataclass(frozen=True)
+class PowerStep:
+    """One iteration of :func:`power_iteration`, as given to its ``trace`` callback.
+
+    ``eigenpair`` counts from 1; ``value`` is the Rayleigh quotient ``vᵀ·A·v``
+    of the current unit vector, ``residual`` is ``‖A·v - value·v‖`` and
+    ``tolerance`` the residual at which the iteration stops; all floats, in
+    the units of the input matrix.
+    """
+
+    eigenpair: int
+    iteration: int
+    value: float
+    residual: float
+    tolerance: float
+
+
+PowerTrace = Optional[Callable[[PowerStep], None]]
 
 
 @dataclass(frozen=True)
@@ -174,6 +195,7 @@ def power_iteration(
     max_iter: int = 10_000,
     seed: int = 0,
     context: Context = FLOAT,
+    trace: PowerTrace = None,
 ) -> IterationResult:
     """The ``k`` eigenpairs of largest magnitude, one at a time, by power iteration.
 
@@ -191,6 +213,7 @@ def power_iteration(
     max_iter : per eigenpair; past it, :class:`ConvergenceError`
     seed : seed of the start vectors' generator
     context : number context
+    trace : optional callable receiving a :class:`PowerStep` per iteration
 
     >>> r = power_iteration([[2, 0, 0], [0, -3, 0], [0, 0, 1]], k=2)
     >>> [round(v, 9) for v in r.values]
@@ -228,6 +251,9 @@ def power_iteration(
                 r = ctx.norm(_axpy(-lam, v, w))
                 history.append(r)
                 ref = scale if index else abs(lam)
+                if trace is not None:
+                    trace(PowerStep(index + 1, it, math.ldexp(float(lam), e), math.ldexp(float(r), e),
+                                    math.ldexp(float(tol_ * ref), e)))
                 if r <= tol_ * ref or r == 0:
                     break
                 w, nw = _normalized(w, ctx)
