@@ -39,7 +39,7 @@ from .covariance import (
     covariance_matrix,
     standardize,
 )
-from .errors import ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError, PurePCATypeError
+from .errors import AccuracyWarning, ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError, PurePCATypeError
 from .linalg.eigen import eigh
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
@@ -55,6 +55,7 @@ from .pca import PCA, PCASummary
 __version__ = "0.1.0"
 
 __all__ = [
+    "AccuracyWarning",
     "Context",
     "ConvergenceError",
     "DecimalContext",

@@ -75,6 +75,20 @@ class DegenerateEigenvalueWarning(UserWarning):
     """
 
 
+class AccuracyWarning(UserWarning):
+    """A solver chosen by the user may have lost digits that the data allow.
+
+    The covariance and Gram paths square the data's condition: an eigenvalue
+    λ_i comes out with an error of about ``sqrt(d)·eps·λ_max``, so its
+    relative error is about ``sqrt(d)·eps·λ_max/λ_i``.  Where that exceeds
+    ``ACCURACY_TARGET`` (1e-9), ``solver="auto"`` takes the SVD path; a
+    solver named explicitly keeps its answer and says so.
+
+    >>> issubclass(AccuracyWarning, UserWarning)
+    True
+    """
+
+
 @contextlib.contextmanager
 def float_range(what: str) -> Iterator[None]:
     """Turn an overflow inside a computation into a :class:`PurePCAError` naming ``what``.

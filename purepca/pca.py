@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
-from .errors import NotFittedError, PurePCAError, float_range
+from .errors import AccuracyWarning, NotFittedError, PurePCAError, float_range
 from .linalg.cholesky import _spd_inverse
 from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
@@ -49,6 +50,7 @@ from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruct
 from .report import PCASummary, format_table
 from .selection import components_for_fraction, infer_dimension
 from .solvers import (
+    ACCURACY_TARGET,
     DEGENERATE_GAP,
     Spectrum,
     choose_solver,
@@ -58,6 +60,7 @@ from .solvers import (
     solve_gram,
     solve_krylov,
     solve_krylov_covariance,
+    squared_path_errors,
     solve_power,
     solve_svd,
 )
@@ -320,12 +323,59 @@ class PCA(Estimator):
                     found = solve_krylov(Z, k, div, ctx, seed=as_int(self.seed, "seed"), gram=gram, jobs=jobs)
                 else:
                     found = solve_power(Z, k, div, ctx, seed=as_int(self.seed, "seed"))
+            # The covariance and Gram paths square the condition of the data: an
+            # eigenvalue far below the largest may have lost the digits the data
+            # hold.  "auto" then takes the SVD of the data itself.
+            constant = sum(1 for col in cols if max(col) == min(col))
+            losses = self._losses(found, n, d - constant, ctx)
+            if self.solver == "auto" and solver in ("covariance", "gram") and any(
+                    err > ACCURACY_TARGET for err in losses):
+                found = solve_svd(self._data_matrix(c, sd, e, ctx), div, ctx)
+                solver = "svd"
+                losses = []
         if not found.total > 0 and any(max(col) != min(col) for col in cols):
             raise PurePCAError(f"X: {_UNDERFLOW}")
         self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)
+        if self.solver in ("covariance", "jacobi", "gram") and losses:
+            self._warn_losses(losses, solver)
         self.feature_names_in_ = self._feature_names(X)
         self._moments = None
         return M
+
+    def _losses(self, found: Spectrum, n: int, varying: int, ctx: Context) -> list[float]:
+        """Estimated relative errors of the eigenvalues that can be non-zero (at
+        most n - 1 after centring, and one per column that is not constant),
+        when ``found`` came from a formed covariance or Gram matrix (else none)."""
+        if found.solver not in ("covariance", "gram"):
+            return []
+        structural = min(n - 1 if self.center else n, varying)
+        values = [ctx.to_float(v) for v in found.values[:structural]]
+        dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
+        return squared_path_errors(values, dim, ctx.to_float(ctx.eps))
+
+    def _warn_losses(self, losses: list[float], solver: str) -> None:
+        """The warning of a solver chosen by the user that may have lost digits."""
+        k = self.n_components_
+        bad = [i for i in range(min(k, len(losses))) if losses[i] > ACCURACY_TARGET]
+        noise = k < len(losses) and any(err > ACCURACY_TARGET for err in losses[k:])
+        if not bad and not noise:
+            return
+        worst = max(losses[i] for i in bad) if bad else max(losses[k:])
+        lost = "all" if not math.isfinite(worst) or worst >= 1 else f"about {max(1, round(math.log10(worst / 2.2e-16)))}"
+        what = []
+        if bad:
+            what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ")
+                        + ", ".join(str(i + 1) for i in bad))
+        if noise:
+            what.append("noise_variance_")
+        size = "inf" if not math.isfinite(worst) else f"{worst:.1e}"
+        warnings.warn(
+            f"solver={solver!r}: {' and '.join(what)} may be off by up to {size} relative ({lost} of 16 digits "
+            "lost): the covariance and Gram matrices square the condition of the data; solver='svd' (which "
+            "solver='auto' switches to here) gives them to the accuracy the data allow",
+            AccuracyWarning,
+            stacklevel=5,
+        )
 
     def _centre(self, cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
         """The columns centred about their means (``center=True``) or as they are."""
