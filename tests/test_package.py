@@ -55,7 +55,18 @@ def public_callables():  # type: ignore[no-untyped-def]
             yield name, obj
 
 
-@pytest.mark.parametrize("name, obj", list(public_callables()))
+def module_callables():  # type: ignore[no-untyped-def]
+    for module_name in ("purepca.svg", "purepca.teaching", "purepca.testing", "purepca.datasets", "purepca.csvdata",
+                        "purepca.cli", "purepca.model_io"):
+        module = importlib.import_module(module_name)
+        assert list(module.__all__) == sorted(module.__all__), module_name
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield f"{module_name}.{name}", obj
+
+
+@pytest.mark.parametrize("name, obj", list(public_callables()) + list(module_callables()))
 def test_public_api_has_docstring_with_example(name: str, obj: object) -> None:
     doc = inspect.getdoc(obj) or ""
     assert doc, f"{name} has no docstring"

@@ -1,0 +1,168 @@
+"""purepca.testing: the oracle's half of another library's tests (issue 8).
+
+Both ways: a correct answer passes (scikit-learn's full SVD, sign flips
+where the convention leaves the sign free, any basis of a degenerate
+subspace), a wrong one fails with a message naming the quantity, the
+component, the size and the digits lost.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from purepca import PurePCAError
+from purepca.testing import (
+    align_signs,
+    assert_pca_close,
+    eigen_clusters,
+    reference,
+    residual_bound,
+    sign_determined,
+    subspace_distance,
+)
+
+
+def _orthonormal_basis(d: int, seed: int) -> list[list[float]]:
+    rng = random.Random(seed)
+    out: list[list[float]] = []
+    while len(out) < d:
+        v = [rng.gauss(0, 1) for _ in range(d)]
+        for _ in range(2):
+            for q in out:
+                c = math.fsum(a * b for a, b in zip(q, v))
+                v = [a - c * b for a, b in zip(v, q)]
+        norm = math.sqrt(math.fsum(a * a for a in v))
+        out.append([a / norm for a in v])
+    return out
+
+
+@pytest.mark.parametrize("angle", [1e-12, 1e-9, 1e-6, 0.3, 1.2])
+def test_subspace_distance_returns_a_known_angle(angle: float) -> None:
+    Q = _orthonormal_basis(10, 1)
+    A = Q[:3]
+    # B: A with its second vector turned by `angle` towards Q[7], outside span(A).
+    B = [Q[0], [math.cos(angle) * a + math.sin(angle) * b for a, b in zip(Q[1], Q[7])], Q[2]]
+    got = subspace_distance(A, B)
+    assert abs(got - angle) <= 0.01 * angle
+    # Mixed bases of the same spans give the same angle.
+    mixed = [[a + 2 * b for a, b in zip(B[0], B[2])], B[1], [a - b for a, b in zip(B[0], B[2])]]
+    assert abs(subspace_distance(A, mixed) - angle) <= 0.01 * angle
+
+
+def test_subspace_distance_errors() -> None:
+    with pytest.raises(PurePCAError, match="same dimension"):
+        subspace_distance([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(PurePCAError, match="row 1 lies in the span"):
+        subspace_distance([[1.0, 0.0], [2.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]])
+
+
+def test_clusters_signs_and_residuals() -> None:
+    assert eigen_clusters([3.0, 1.0, 1.0, 1.0 - 1e-12, 0.0]) == [[0], [1, 2, 3], [4]]
+    assert align_signs([[-1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0], [0.0, -1.0]]) == [[1.0, -0.0], [-0.0, -1.0]]
+    assert sign_determined([0.1, -0.99], "max_abs_positive", 1e-3)
+    assert not sign_determined([0.7, 0.7 + 1e-6], "max_abs_positive", 1e-5)
+    assert sign_determined([0.3, 0.9], "first_positive", 0.1) and not sign_determined([1e-9, 1.0], "first_positive", 1e-8)
+    assert not sign_determined([0.6, 0.8], "none", 0.0)
+    X = [[2.5, 2.4], [0.5, 0.7], [2.2, 2.9], [1.9, 2.2], [3.1, 3.0]]
+    ref = reference(X)
+    as_data = residual_bound(X, ref.explained_variance_, ref.components_)
+    assert max(as_data) < 1e-15
+    off = residual_bound(X, [ref.explained_variance_[0] + 1e-6], ref.components_[:1], kind="data")
+    assert abs(off[0] - 1e-6) < 1e-12  # the residual of a shifted value is the shift
+
+
+# ---------------------------------------------------------------- against scikit-learn
+
+sklearn = pytest.importorskip("sklearn.decomposition")
+np = pytest.importorskip("numpy")
+
+
+def cases() -> dict[str, list[list[float]]]:
+    rng = random.Random(3)
+    out = {
+        "toy": [[2.5, 2.4], [0.5, 0.7], [2.2, 2.9], [1.9, 2.2], [3.1, 3.0], [2.3, 2.7], [2.0, 1.6], [1.0, 1.1],
+                [1.5, 1.6], [1.1, 0.9]],
+        "random": [[rng.gauss(0, 1) * (j + 1) for j in range(5)] for _ in range(40)],
+        "offset 1e6": [[1e6 + rng.gauss(0, 1) * (j + 1) for j in range(4)] for _ in range(60)],
+        "wide": [[rng.gauss(0, 1) for _ in range(12)] for _ in range(6)],
+        "integers": [[rng.randint(-5, 9) for _ in range(4)] for _ in range(30)],
+    }
+    t = [rng.gauss(0, 1) for _ in range(80)]
+    out["collinear"] = [[a + 1e-7 * rng.gauss(0, 1), a + 1e-7 * rng.gauss(0, 1), rng.gauss(0, 1)] for a in t]
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(cases()))
+def test_scikit_learns_full_svd_passes(name: str) -> None:
+    X = cases()[name]
+    k = min(len(X), len(X[0]))
+    if name == "wide":
+        k -= 1  # the last component of centred wide data is not determined
+    fitted = sklearn.PCA(k, svd_solver="full").fit(np.array(X))
+    assert_pca_close(fitted, X, convention="sklearn", method="svd")
+
+
+def test_covariance_eigh_at_an_offset_of_1e9_fails_naming_what_it_lost() -> None:
+    rng = random.Random(5)
+    X = [[1e9 + rng.gauss(0, 1) * s for s in (3.0, 1.0, 0.5)] for _ in range(100)]
+    fitted = sklearn.PCA(3, svd_solver="covariance_eigh").fit(np.array(X))
+    ref = reference(X)
+    if max(abs(a - b) / b for a, b in zip(fitted.explained_variance_, ref.explained_variance_)) < 1e-6:
+        pytest.skip("this scikit-learn's covariance_eigh is accurate at an offset of 1e9 (fixed upstream)")
+    with pytest.raises(AssertionError) as info:
+        assert_pca_close(fitted, X, convention="sklearn", method="svd", ref=ref)
+    text = str(info.value)
+    assert "explained_variance_[0]" in text and "digits lost" in text
+    lost = float(text.split("explained_variance_[0]")[1].split("; ")[1].split(" digits lost")[0])
+    assert lost > 3
+
+
+def test_sign_flips_pass_where_the_convention_leaves_the_sign_free_and_fail_where_it_fixes_it() -> None:
+    X = cases()["random"]
+    ref = reference(X, convention="prcomp")
+    flipped = {"explained_variance_": ref.explained_variance_,
+               "components_": [[-x for x in row] if i % 2 else row for i, row in enumerate(ref.components_)]}
+    assert_pca_close(flipped, X, convention="prcomp")
+    sk = reference(X, convention="sklearn")
+    flipped = {"explained_variance_": sk.explained_variance_,
+               "components_": [[-x for x in row] if i == 1 else row for i, row in enumerate(sk.components_)]}
+    with pytest.raises(AssertionError, match=r"components_\[1\]: the sign is flipped; convention 'sklearn'"):
+        assert_pca_close(flipped, X, convention="sklearn")
+
+
+def _degenerate() -> list[list[float]]:
+    # Points of a regular 8-gon in the (x, y) plane plus a small z: the first two eigenvalues are equal.
+    return [[math.cos(2 * math.pi * i / 8), math.sin(2 * math.pi * i / 8), 0.1 * (-1) ** i] for i in range(8)]
+
+
+def test_any_basis_of_a_degenerate_subspace_passes_and_a_different_subspace_fails() -> None:
+    X = _degenerate()
+    ref = reference(X)
+    assert ref.clusters[0] == [0, 1]
+    t = 0.7
+    c0, c1 = ref.components_[0], ref.components_[1]
+    turned = [[math.cos(t) * a + math.sin(t) * b for a, b in zip(c0, c1)],
+              [-math.sin(t) * a + math.cos(t) * b for a, b in zip(c0, c1)], ref.components_[2]]
+    assert_pca_close({"explained_variance_": ref.explained_variance_, "components_": turned}, X)
+    wrong = [[math.cos(0.01) * a + math.sin(0.01) * b for a, b in zip(turned[0], ref.components_[2])],
+             turned[1], [-math.sin(0.01) * a + math.cos(0.01) * b for a, b in zip(turned[0], ref.components_[2])]]
+    with pytest.raises(AssertionError) as info:
+        assert_pca_close({"explained_variance_": ref.explained_variance_, "components_": wrong}, X)
+    text = str(info.value)
+    assert "components_[0..1] (a cluster of equal eigenvalues, compared as a subspace): at an angle of 0.01 rad" in text
+    assert "components_[2]: at an angle of 0.01 rad" in text
+
+
+def test_r_values_as_a_dict_and_a_bad_result() -> None:
+    X = cases()["toy"]
+    r_out = {"sdev": [1.1331495, 0.2215477], "rotation": [[-0.6778734, 0.7351787], [-0.7351787, -0.6778734]]}
+    assert_pca_close(r_out, X, convention="prcomp", rtol=1e-6)
+    with pytest.raises(AssertionError, match=r"explained_variance_\[1\]"):
+        assert_pca_close({"sdev": [1.1331495, 0.2216]}, X, convention="prcomp", rtol=1e-6)
+    with pytest.raises(PurePCAError, match="nothing to compare"):
+        assert_pca_close({"means": [1.0]}, X)
+    with pytest.raises(PurePCAError, match="method must be one of"):
+        assert_pca_close(r_out, X, method="magic")
