@@ -32,9 +32,10 @@ from .pca import PCA, SOLVERS
 from .report import _r_decimals, format_table
 from .svg import pca_report
 from .teaching import trace_jacobi, trace_power
+from .testing import METHODS, Check, compare_pca
 
 
-__all__ = ["main"]
+__all__ = ["main", "read_result", "verify_report"]
 
 
 def demo(precision: Optional[int] = None) -> str:
@@ -459,6 +460,102 @@ def _trace_command(args: argparse.Namespace) -> None:
     _write("\n".join(out), args.output)
 
 
+#: The attributes ``verify`` reads from another implementation's output.
+RESULT_KEYS = ("components_", "explained_variance_", "explained_variance_ratio_", "singular_values_", "mean_",
+               "sdev", "rotation")
+
+
+def _numbers(value: object, where: str) -> object:
+    """A JSON value as nested lists of floats (a list, or a list of lists), or an error naming ``where``."""
+    if isinstance(value, list) and all(isinstance(v, list) for v in value) and value:
+        return [[_number(x, f"{where}[{i}][{j}]") for j, x in enumerate(row)] for i, row in enumerate(value)]
+    if isinstance(value, list):
+        return [_number(x, f"{where}[{i}]") for i, x in enumerate(value)]
+    raise PurePCAError(f"{where}: expected a list of numbers (or of rows), got {type(value).__name__}")
+
+
+def _number(x: object, where: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise PurePCAError(f"{where}: not a number: {x!r}")
+    return float(x)
+
+
+def read_result(path: str) -> dict[str, object]:
+    """Another implementation's output: a JSON object with scikit-learn's attribute names (or R's
+    ``sdev`` and ``rotation``), or a directory holding one CSV file per attribute
+    (``components_.csv``, ``explained_variance_.csv``, ...; numbers only, a vector as one row or one column).
+
+    >>> import json, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "theirs.json")
+    >>> with open(path, "w") as f:
+    ...     json.dump({"explained_variance_": [2.0, 0.5], "n_components_": 2}, f)
+    >>> read_result(path)
+    {'explained_variance_': [2.0, 0.5]}
+    """
+    if os.path.isdir(path):
+        found: dict[str, object] = {}
+        for key in RESULT_KEYS:
+            file = os.path.join(path, key + ".csv")
+            if not os.path.exists(file):
+                continue
+            rows = read_table(_read_text(file).splitlines(), source=file, header=False).rows
+            if key in ("components_", "rotation"):
+                found[key] = rows
+            else:
+                found[key] = [v for row in rows for v in row]
+        if not found:
+            raise PurePCAError(f"{path}: no file named after an attribute ({', '.join(k + '.csv' for k in RESULT_KEYS)})")
+        return found
+    text = _read_text(path)
+    try:
+        document = json.loads(text)
+    except ValueError as err:
+        raise PurePCAError(f"{path}: not JSON ({err})") from None
+    if not isinstance(document, dict):
+        raise PurePCAError(f"{path}: expected a JSON object of attributes, got {type(document).__name__}")
+    found = {key: _numbers(document[key], f"{path}: {key}") for key in RESULT_KEYS if key in document}
+    if not found:
+        raise PurePCAError(f"{path}: none of the attributes {', '.join(RESULT_KEYS)}")
+    return found
+
+
+def verify_report(checks: list[Check], title: str) -> str:
+    """The PASS/FAIL table of ``purepca verify``.
+
+    >>> from purepca.testing import Check
+    >>> print(verify_report([Check("explained_variance_[0]", True, 1e-16, 1e-12, "0.7")], "t"))  # doctest: +NORMALIZE_WHITESPACE
+    t
+    <BLANKLINE>
+    quantity                 result  error      tolerance  digits lost
+    explained_variance_[0]   PASS    1e-16      1e-12      0.7
+    <BLANKLINE>
+    1 passed, 0 failed
+    """
+    width = max([len("quantity")] + [len(c.quantity) for c in checks]) + 2
+    lines = [title, "", f"{'quantity':<{width}} result  {'error':<10} {'tolerance':<10} digits lost"]
+    for c in checks:
+        lines.append(f"{c.quantity:<{width}} {'PASS' if c.passed else 'FAIL':<7} {c.error:<10.3g} {c.tolerance:<10.3g} "
+                     f"{c.digits_lost}")
+    failures = [c for c in checks if not c.passed]
+    if failures:
+        lines += ["", "Mismatches:"] + ["  " + c.line() for c in failures]
+    lines += ["", f"{len(checks) - len(failures)} passed, {len(failures)} failed"]
+    return "\n".join(lines)
+
+
+def _verify_command(args: argparse.Namespace) -> int:
+    source, table = _read_args_table(args, args.columns)
+    result = read_result(args.result)
+    with _about(source):
+        checks = compare_pca(result, table.rows, convention=args.convention, method=args.method, rtol=args.rtol,
+                             residual=args.residual, scale=True if args.scale else None)
+    tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
+    title = (f"{args.result} against purepca's 50-digit reference for {source} (convention {args.convention}, "
+             f"{tolerance})")
+    _write(verify_report(checks, title), args.output)
+    return 0 if all(c.passed for c in checks) else 1
+
+
 def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
     """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
     rounded = [round(g, len(e.split(".")[1])) for g, e in zip(got, expected)]
@@ -600,6 +697,30 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_trace.add_argument("--sweeps-only", action="store_true", help="print Jacobi's sweeps, not every rotation")
     _output_options(p_trace, formats=False)
 
+    p_ver = sub.add_parser("verify", help="check another implementation's PCA output against purepca's reference",
+                           description="Compare another PCA's output (JSON with scikit-learn's attribute names, or "
+                           "R's sdev and rotation; or a directory of CSV files, one per attribute) with purepca's "
+                           "50-digit reference for the same data: a PASS/FAIL table per quantity with the error, the "
+                           "tolerance of the method's error model and the digits lost; exit 0 when all pass, 1 "
+                           "otherwise.")
+    p_ver.add_argument("--data", dest="file", default=None, metavar="FILE", help="the data the other PCA was fitted on (CSV)")
+    p_ver.add_argument("--dataset", choices=DATASETS, default=None, help="a bundled data set instead of --data")
+    p_ver.add_argument("--result", required=True, metavar="FILE",
+                       help="their output: a JSON object of attributes, or a directory of ATTRIBUTE.csv files")
+    p_ver.add_argument("--convention", choices=sorted(CONVENTIONS), default="sklearn",
+                       help="whose divisor, scaling and sign rule the output follows (default: sklearn)")
+    p_ver.add_argument("--scale", action="store_true", help="the output is of the correlation matrix (scaled columns)")
+    p_ver.add_argument("--method", choices=METHODS, default="svd",
+                       help="the error model of their method, which sets the tolerances (default: svd)")
+    p_ver.add_argument("--rtol", type=float, default=None, help="a relative tolerance instead of the error model")
+    p_ver.add_argument("--residual", type=float, default=0.0, help="for --method randomized: the residual it reports")
+    p_ver.add_argument("--columns", default=None, metavar="COLS", help="the columns the other PCA used (default: all)")
+    p_ver.add_argument("--id-column", default=None, metavar="COL", help="a label column kept out")
+    p_ver.add_argument("--no-header", action="store_true", help="the first line is data")
+    p_ver.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p_ver.set_defaults(missing="error")
+    _output_options(p_ver, formats=False)
+
     p_data = sub.add_parser("dataset", help="list the bundled data sets, or print one as CSV",
                             description="Without NAME, list the bundled data sets and their published analyses; "
                             "with NAME, print that data set as CSV (its label column first).")
@@ -628,10 +749,11 @@ def _check_source(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     """Exactly one source of data: FILE or --dataset (or --matrix for trace); else usage, exit 2."""
     if not hasattr(args, "dataset"):
         return
-    given = [name for name, present in (("FILE", args.file is not None), ("--dataset", args.dataset is not None),
+    file_name = "--data" if args.command == "verify" else "FILE"
+    given = [name for name, present in ((file_name, args.file is not None), ("--dataset", args.dataset is not None),
                                         ("--matrix", getattr(args, "matrix", None) is not None)) if present]
     if len(given) != 1:
-        choices = "FILE, --dataset NAME" + (" or --matrix FILE" if args.command == "trace" else "")
+        choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command == "trace" else "")
         parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
                     + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
     if args.command == "kernel" and args.components == 0:
@@ -661,6 +783,8 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
             failed = sum(not ok for ok, _ in results)
             print(f"{len(results) - failed} passed, {failed} failed")
             return 1 if failed else 0
+        if args.command == "verify":
+            return _verify_command(args)
         _COMMANDS[args.command](args)
     except BrokenPipeError:  # e.g. piped into head
         pass

@@ -51,9 +51,11 @@ from .numeric import FLOAT
 
 __all__ = [
     "METHODS",
+    "Check",
     "Reference",
     "align_signs",
     "assert_pca_close",
+    "compare_pca",
     "eigen_clusters",
     "reference",
     "residual_bound",
@@ -382,6 +384,112 @@ def _digits_lost(error: float, scale: float) -> str:
     return f"{min(16.0, math.log10(rel / _EPS64)):.1f}"
 
 
+@dataclass(frozen=True)
+class Check:
+    """One compared quantity: its name, whether it passed, the error, the tolerance and the digits lost.
+
+    For components, ``error`` and ``tolerance`` are angles in radians;
+    ``note`` says what else was found (a flipped sign, a cut cluster).
+    """
+
+    quantity: str
+    passed: bool
+    error: float
+    tolerance: float
+    digits_lost: str
+    note: str = ""
+
+    def line(self) -> str:
+        """The mismatch as one line (what ``assert_pca_close`` reports)."""
+        return self.note if self.note else (f"{self.quantity}: off by {self.error:.3g} (tolerance {self.tolerance:.3g}; "
+                                            f"{self.digits_lost} digits lost)")
+
+
+def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
+                rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
+                ref: Optional[Reference] = None) -> list[Check]:
+    """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
+
+    >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
+    >>> [(c.quantity, c.passed) for c in compare_pca({"explained_variance_": [2.7169129481821, 0.2]}, X)]
+    [('explained_variance_[0]', True), ('explained_variance_[1]', False)]
+    """
+    if method not in METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+    rows = _rows(X, "X")
+    n, d = len(rows), len(rows[0])
+    theirs = _extract(result, d)
+    k = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
+    r = ref if ref is not None else reference(rows, convention=convention, n_components=k, scale=scale)
+    spectrum = r.spectrum
+    checks: list[Check] = []
+    tol = [rtol * max(abs(spectrum[i]), 0.0) + rtol * _EPS64 * spectrum[0] if rtol is not None
+           else _eigenvalue_tolerance(method, spectrum, i, n, d, residual) for i in range(len(spectrum))]
+    if k > len(r.explained_variance_):
+        checks.append(Check("n_components", False, float(k), float(len(r.explained_variance_)), "-",
+                            f"{k} components, but X has at most {len(r.explained_variance_)}"))
+        k = len(r.explained_variance_)
+    for i, value in enumerate((theirs.get("explained_variance_") or [])[:k]):
+        want = r.explained_variance_[i]
+        err = abs(value - want)
+        ok = err <= tol[i]
+        note = "" if ok else (f"explained_variance_[{i}]: {value!r} off by {err:.3g} from {want!r} "
+                              f"(tolerance {tol[i]:.3g}; {_digits_lost(err, abs(want))} digits lost)")
+        checks.append(Check(f"explained_variance_[{i}]", ok, err, tol[i], _digits_lost(err, abs(want)), note))
+    for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
+        values = theirs.get(name)
+        if values is None:
+            continue
+        wanted = getattr(r, name)
+        for i, (a, b) in enumerate(zip(values, wanted)):
+            if name == "mean_":
+                allowed = 10 * n * _EPS64 * (max(abs(x[i]) for x in rows) or 1.0) if rtol is None else rtol * abs(b)
+            else:
+                frac = (tol[i] / spectrum[i]) if spectrum[i] > 0 else math.inf
+                allowed = (frac if name != "singular_values_" else frac / 2 + _EPS64) * abs(b) + 1e-300
+            err = abs(a - b)
+            ok = err <= allowed
+            note = "" if ok else (f"{name}[{i}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
+                                  f"{_digits_lost(err, abs(b))} digits lost)")
+            checks.append(Check(f"{name}[{i}]", ok, err, allowed, _digits_lost(err, abs(b)), note))
+    comps = theirs.get("components_")
+    if comps is not None:
+        basis = r.components_
+        for cluster in r.clusters:
+            inside = sorted(i for i in cluster if i < k)
+            if not inside:
+                continue
+            label = (f"components_[{inside[0]}]" if len(inside) == 1 else
+                     f"components_[{inside[0]}..{inside[-1]}]")
+            if len(inside) < len(cluster):
+                checks.append(Check(label, False, math.nan, math.nan, "-",
+                                    f"{label}: the kept components cut the cluster of equal eigenvalues {cluster}; "
+                                    "they are not determined (keep all or none of them)"))
+                continue
+            gap = min(r.gaps[i] for i in inside)
+            err_val = max(tol[i] for i in inside)
+            allowed = min(math.pi / 2, (err_val / gap if gap > 0 else math.inf) + 10 * max(n, d) * _EPS64)
+            try:
+                angle = subspace_distance([comps[i] for i in inside], [basis[i] for i in inside])
+            except PurePCAError as err:
+                checks.append(Check(label, False, math.nan, allowed, "-", f"{label}: {err}"))
+                continue
+            long_label = label if len(inside) == 1 else f"{label} (a cluster of equal eigenvalues, compared as a subspace)"
+            lost = _digits_lost(angle, 1.0)
+            if not angle <= allowed:
+                checks.append(Check(label, False, angle, allowed, lost, f"{long_label}: at an angle of {angle:.3g} rad "
+                                    f"from the reference (allowed {allowed:.3g})"))
+                continue
+            if len(inside) == 1:
+                i = inside[0]
+                if sign_determined(basis[i], r.sign_rule, allowed) and _dot(comps[i], basis[i]) < 0:
+                    checks.append(Check(label, False, angle, allowed, lost, f"{label}: the sign is flipped; convention "
+                                        f"{convention!r} ({r.sign_rule}) determines it"))
+                    continue
+            checks.append(Check(label, True, angle, allowed, lost))
+    return checks
+
+
 def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                      rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                      ref: Optional[Reference] = None) -> None:
@@ -409,68 +517,9 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     AssertionError: PCA differs from the reference (convention sklearn, method svd):
       explained_variance_[0]: 2.716915665095049 off by 2.72e-06 from 2.716912948182101 (tolerance 4.83e-14; 9.7 digits lost)
     """
-    if method not in METHODS:
-        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
-    rows = _rows(X, "X")
-    n, d = len(rows), len(rows[0])
-    theirs = _extract(result, d)
-    k = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
-    r = ref if ref is not None else reference(rows, convention=convention, n_components=k, scale=scale)
-    spectrum = r.spectrum
-    problems: list[str] = []
-    tol = [rtol * max(abs(spectrum[i]), 0.0) + rtol * _EPS64 * spectrum[0] if rtol is not None
-           else _eigenvalue_tolerance(method, spectrum, i, n, d, residual) for i in range(len(spectrum))]
-    if k > len(r.explained_variance_):
-        problems.append(f"{k} components, but X has at most {len(r.explained_variance_)}")
-        k = len(r.explained_variance_)
-    for i, value in enumerate((theirs.get("explained_variance_") or [])[:k]):
-        err = abs(value - r.explained_variance_[i])
-        if not err <= tol[i]:
-            problems.append(f"explained_variance_[{i}]: {value!r} off by {err:.3g} from {r.explained_variance_[i]!r} "
-                            f"(tolerance {tol[i]:.3g}; {_digits_lost(err, abs(r.explained_variance_[i]))} digits lost)")
-    for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
-        values = theirs.get(name)
-        if values is None:
-            continue
-        want = getattr(r, name)
-        for i, (a, b) in enumerate(zip(values, want)):
-            if name == "mean_":
-                allowed = 10 * n * _EPS64 * (max(abs(x[i]) for x in rows) or 1.0) if rtol is None else rtol * abs(b)
-            else:
-                frac = (tol[i] / spectrum[i]) if spectrum[i] > 0 else math.inf
-                allowed = (frac if name != "singular_values_" else frac / 2 + _EPS64) * abs(b) + 1e-300
-            err = abs(a - b)
-            if not err <= allowed:
-                problems.append(f"{name}[{i}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
-                                f"{_digits_lost(err, abs(b))} digits lost)")
-    comps = theirs.get("components_")
-    if comps is not None:
-        want = r.components_
-        for cluster in r.clusters:
-            inside = sorted(i for i in cluster if i < k)
-            if not inside:
-                continue
-            if len(inside) < len(cluster):
-                problems.append(f"components_[{inside[0]}..{inside[-1]}]: the kept components cut the cluster of "
-                                f"equal eigenvalues {cluster}; they are not determined (keep all or none of them)")
-                continue
-            gap = min(r.gaps[i] for i in inside)
-            err_val = max(tol[i] for i in inside)
-            allowed = min(math.pi / 2, (err_val / gap if gap > 0 else math.inf) + 10 * max(n, d) * _EPS64)
-            try:
-                angle = subspace_distance([comps[i] for i in inside], [want[i] for i in inside])
-            except PurePCAError as err:
-                problems.append(f"components_{inside}: {err}")
-                continue
-            label = f"components_[{inside[0]}]" if len(inside) == 1 else f"components_[{inside[0]}..{inside[-1]}] (a cluster of equal eigenvalues, compared as a subspace)"
-            if not angle <= allowed:
-                problems.append(f"{label}: at an angle of {angle:.3g} rad from the reference (allowed {allowed:.3g})")
-                continue
-            if len(inside) == 1:
-                i = inside[0]
-                if sign_determined(want[i], r.sign_rule, allowed) and _dot(comps[i], want[i]) < 0:
-                    problems.append(f"components_[{i}]: the sign is flipped; convention {convention!r} "
-                                    f"({r.sign_rule}) determines it")
+    checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
+                         ref=ref)
+    problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"PCA differs from the reference (convention {convention}, method "
                              f"{method if rtol is None else f'rtol={rtol:g}'}):\n  " + "\n  ".join(problems))

@@ -166,3 +166,74 @@ def test_r_values_as_a_dict_and_a_bad_result() -> None:
         assert_pca_close({"means": [1.0]}, X)
     with pytest.raises(PurePCAError, match="method must be one of"):
         assert_pca_close(r_out, X, method="magic")
+
+
+# ---------------------------------------------------------------- purepca verify
+
+def _verify_files(tmp_path):  # type: ignore[no-untyped-def]
+    import json
+
+    rng = random.Random(1)
+    X = [[rng.gauss(0, 1) * (j + 1) + 100 for j in range(4)] for _ in range(40)]
+    (tmp_path / "X.csv").write_text("a,b,c,d\n" + "\n".join(",".join(repr(v) for v in r) for r in X) + "\n")
+    fitted = sklearn.PCA(svd_solver="full").fit(np.array(X))
+    doc = {k: getattr(fitted, k).tolist() for k in ("components_", "explained_variance_", "explained_variance_ratio_",
+                                                     "singular_values_", "mean_")}
+    (tmp_path / "theirs.json").write_text(json.dumps(doc))
+    flipped = json.loads(json.dumps(doc))
+    flipped["components_"][1] = [-x for x in flipped["components_"][1]]
+    (tmp_path / "flipped.json").write_text(json.dumps(flipped))
+    wrong = json.loads(json.dumps(doc))
+    wrong["explained_variance_"][2] *= 1.001
+    (tmp_path / "wrong.json").write_text(json.dumps(wrong))
+    folder = tmp_path / "csv"
+    folder.mkdir()
+    np.savetxt(folder / "components_.csv", fitted.components_, delimiter=",")
+    np.savetxt(folder / "explained_variance_.csv", fitted.explained_variance_, delimiter=",")
+    (tmp_path / "bad.json").write_text("{not json")
+    (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "text.json").write_text(json.dumps({"explained_variance_": [1.0, "x"]}))
+    return tmp_path
+
+
+def _verify(tmp_path, *argv):  # type: ignore[no-untyped-def]
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-m", "purepca", "verify", *argv], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_verify_passes_scikit_learns_output_and_names_what_is_wrong(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    d = _verify_files(tmp_path)
+    ok = _verify(d, "--data", "X.csv", "--result", "theirs.json", "--convention", "sklearn")
+    assert ok.returncode == 0 and ok.stdout.rstrip().endswith("20 passed, 0 failed"), ok.stdout + ok.stderr
+    assert "explained_variance_[0]         PASS" in ok.stdout
+    folder = _verify(d, "--data", "X.csv", "--result", "csv")
+    assert folder.returncode == 0 and "8 passed, 0 failed" in folder.stdout
+    flipped = _verify(d, "--data", "X.csv", "--result", "flipped.json")
+    assert flipped.returncode == 1
+    assert "components_[1]: the sign is flipped; convention 'sklearn' (max_abs_positive) determines it" in flipped.stdout
+    assert _verify(d, "--data", "X.csv", "--result", "flipped.json", "--convention", "prcomp").returncode == 0
+    wrong = _verify(d, "--data", "X.csv", "--result", "wrong.json")
+    assert wrong.returncode == 1 and "explained_variance_[2]         FAIL" in wrong.stdout and "digits lost" in wrong.stdout
+
+
+@pytest.mark.parametrize("argv, status, message", [
+    (["--data", "X.csv", "--result", "bad.json"], 1, "bad.json: not JSON"),
+    (["--data", "X.csv", "--result", "list.json"], 1, "list.json: expected a JSON object of attributes, got list"),
+    (["--data", "X.csv", "--result", "text.json"], 1, "text.json: explained_variance_[1]: not a number: 'x'"),
+    (["--data", "X.csv", "--result", "none.json"], 1, "none.json: cannot read it"),
+    (["--data", "none.csv", "--result", "theirs.json"], 1, "none.csv: cannot read it"),
+    (["--result", "theirs.json"], 2, "give one of --data, --dataset NAME"),
+    (["--data", "X.csv"], 2, "the following arguments are required: --result"),
+])
+def test_verify_bad_files_are_one_line(argv, status, message, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    d = _verify_files(tmp_path)
+    out = _verify(d, *argv)
+    assert out.returncode == status and message in out.stderr and len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
