@@ -50,8 +50,8 @@ from .linalg.matrix import as_matrix
 from .numeric import FLOAT
 
 __all__ = [
-    "METHODS",
     "Check",
+    "METHODS",
     "Reference",
     "align_signs",
     "assert_pca_close",
