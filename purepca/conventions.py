@@ -11,6 +11,8 @@ convention      ddof     scale    sign rule             names
 ``prcomp``      1        False    ``none``              PC1, PC2 ...
 ``princomp``    0        False    ``first_positive``    Comp.1 ...
 ``factominer``  0        True     ``sum_positive``      Dim.1 ...
+``statsmodels`` 0        True     ``none``              comp_0 ...
+``numpy``       1        False    ``none``              PC1, PC2 ...
 ==============  =======  =======  ====================  ===========
 
 * **ddof**: the variance divisor is ``n - ddof``: scikit-learn and R's
@@ -21,6 +23,15 @@ convention      ddof     scale    sign rule             names
   standard deviation computed with the same divisor.
 * **sign**: an eigenvector is only defined up to sign; each library fixes it
   its own way (see :func:`apply_sign_rule`).
+* ``statsmodels`` is ``statsmodels.multivariate.pca.PCA`` with its defaults
+  (``standardize=True``, ``demean=True``): columns scaled by the standard
+  deviation with divisor n, LAPACK's signs.  Its ``eigenvals`` are the sums
+  of squares, n times ``explained_variance_``; :func:`as_statsmodels` gives
+  its attributes (``eigenvals``, ``loadings``, ``factors``, ``coeff``),
+  also for ``standardize=False``.
+* ``numpy`` is ``numpy.linalg.eigh(numpy.cov(X, rowvar=False))``: the
+  sample covariance, LAPACK's signs; :func:`as_numpy` gives eigh's output
+  (eigenvalues ascending, eigenvectors as columns).
 
 >>> CONVENTIONS["princomp"].ddof
 0
@@ -30,13 +41,14 @@ convention      ddof     scale    sign rule             names
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 from .errors import PurePCAError
 from .numeric import Scalar
 
-__all__ = ["CONVENTIONS", "Convention", "SIGN_RULES", "apply_sign_rule", "sign_flips"]
+__all__ = ["CONVENTIONS", "Convention", "SIGN_RULES", "apply_sign_rule", "as_numpy", "as_statsmodels", "sign_flips"]
 
 #: The sign rules :func:`apply_sign_rule` knows.
 SIGN_RULES = ("max_abs_positive", "first_positive", "sum_positive", "none")
@@ -58,7 +70,7 @@ class Convention:
 
     def component_name(self, i: int) -> str:
         """The name of component ``i`` (0-based) as this library prints it."""
-        return f"{self.prefix}{i + 1}"
+        return f"{self.prefix}{i if self.name == 'statsmodels' else i + 1}"
 
 
 CONVENTIONS = {
@@ -66,6 +78,8 @@ CONVENTIONS = {
     "prcomp": Convention("prcomp", 1, False, "none", "PC"),
     "princomp": Convention("princomp", 0, False, "first_positive", "Comp."),
     "factominer": Convention("factominer", 0, True, "sum_positive", "Dim."),
+    "statsmodels": Convention("statsmodels", 0, True, "none", "comp_"),
+    "numpy": Convention("numpy", 1, False, "none", "PC"),
 }
 
 
@@ -116,3 +130,58 @@ def apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[l
     [[1.0, -0.5]]
     """
     return [[-x for x in v] if flip else list(v) for v, flip in zip(components, sign_flips(components, rule))]
+
+
+def as_statsmodels(pca: Any, X: Any, *, normalize: bool = True) -> dict[str, Any]:
+    """A fitted :class:`purepca.PCA` as ``statsmodels.multivariate.pca.PCA`` reports it.
+
+    ``pca`` must be fitted on ``X`` with ``ddof=0`` (``convention="statsmodels"``
+    for statsmodels' ``standardize=True``; ``convention="statsmodels", scale=False``
+    for ``standardize=False, demean=True``).  Returns ``eigenvals`` (the sums
+    of squares of the transformed data along each component: n times
+    ``explained_variance_``), ``loadings`` (d x k, eigenvectors as columns),
+    ``factors`` (the scores, divided by ``sqrt(eigenvals)`` when ``normalize``,
+    so that each has unit length) and ``coeff`` (k x d; times
+    ``sqrt(eigenvals)`` when ``normalize``), as nested lists.
+
+    >>> from purepca import PCA
+    >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
+    >>> sm = as_statsmodels(PCA(convention="statsmodels").fit(X), X)
+    >>> [round(v, 10) for v in sm["eigenvals"]]      # n times the eigenvalues of the correlation matrix
+    [7.3260873625, 0.6739126375]
+    >>> round(sum(f[0] ** 2 for f in sm["factors"]), 12)
+    1.0
+    """
+    if getattr(pca, "_ddof", None) != 0 or not getattr(pca, "center", True):
+        raise PurePCAError("as_statsmodels: fit the PCA with convention='statsmodels' (divisor n, centred); "
+                           "statsmodels' demean=False is not a convention purepca has")
+    n = pca.n_samples_
+    eigenvals = [v * n for v in pca.explained_variance_]
+    loadings = [list(col) for col in zip(*pca.components_)]
+    scores = pca.transform(X)
+    if normalize:
+        roots = [math.sqrt(v) for v in eigenvals]
+        factors = [[s / r if r > 0 else 0.0 for s, r in zip(row, roots)] for row in scores]
+        coeff = [[x * r for x in v] for v, r in zip(pca.components_, roots)]
+    else:
+        factors = [list(row) for row in scores]
+        coeff = [list(v) for v in pca.components_]
+    return {"eigenvals": eigenvals, "loadings": loadings, "factors": factors, "coeff": coeff}
+
+
+def as_numpy(pca: Any) -> tuple[list[float], list[list[float]]]:
+    """A fitted :class:`purepca.PCA` (all components, ``convention="numpy"``) as
+    ``numpy.linalg.eigh(numpy.cov(X, rowvar=False))`` returns it: the eigenvalues
+    in ascending order and the eigenvectors as the columns of a d x d matrix.
+
+    >>> from purepca import PCA
+    >>> w, v = as_numpy(PCA(convention="numpy").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]))
+    >>> [round(x, 10) for x in w]
+    [0.3547267835, 4.2286065499]
+    """
+    if pca.n_components_ != pca.n_features_in_:
+        raise PurePCAError(f"as_numpy: eigh returns all {pca.n_features_in_} eigenpairs; the PCA kept "
+                           f"{pca.n_components_} (fit it with n_components=None on data with n > d)")
+    values = list(reversed(pca.explained_variance_))
+    vectors = [list(row) for row in zip(*reversed(pca.components_))]
+    return values, vectors

@@ -342,14 +342,36 @@ def _eigenvalue_tolerance(method: str, spectrum: list[float], i: int, n: int, d:
     return 10 * m * _EPS64 * top + residual  # randomized: its own residual on top of rounding
 
 
-def _extract(result: Any, d: int) -> dict[str, Any]:
+def _vector(values: Any) -> list[float]:
+    values = values.to_numpy() if hasattr(values, "to_numpy") else values
+    return [float(v) for v in values]
+
+
+def _extract(result: Any, d: int, n: int) -> dict[str, Any]:
     """Another library's answer as purepca's attribute names: components_ (k x d rows),
-    explained_variance_ and, where given, mean_, singular_values_, explained_variance_ratio_."""
+    explained_variance_ and, where given, mean_, singular_values_, explained_variance_ratio_.
+
+    Besides scikit-learn's names: R's ``sdev`` and ``rotation``;
+    statsmodels' ``eigenvals`` (sums of squares: divided by n here) and
+    ``loadings``; numpy's ``eigh`` result (``eigenvalues`` ascending,
+    ``eigenvectors`` as columns), also as a ``(w, v)`` tuple."""
+    if isinstance(result, tuple) and len(result) == 2 and not hasattr(result, "eigenvalues"):
+        result = {"eigenvalues": result[0], "eigenvectors": result[1]}
+
     def get(name: str) -> Any:
         if isinstance(result, dict):
             return result.get(name)
         return getattr(result, name, None)
 
+    if get("eigenvalues") is not None and get("eigenvectors") is not None:  # numpy.linalg.eigh
+        w = _vector(get("eigenvalues"))
+        v = _rows(get("eigenvectors"), "eigenvectors")
+        order = sorted(range(len(w)), key=lambda i: -w[i])
+        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
+    if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
+        loadings = _rows(get("loadings"), "loadings")
+        return {"explained_variance_": [v / n for v in _vector(get("eigenvals"))],
+                "components_": [list(col) for col in zip(*loadings)]}
     out: dict[str, Any] = {}
     comps = get("components_")
     rotation = get("rotation")
@@ -418,7 +440,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
     rows = _rows(X, "X")
     n, d = len(rows), len(rows[0])
-    theirs = _extract(result, d)
+    theirs = _extract(result, d, n)
     k = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
     r = ref if ref is not None else reference(rows, convention=convention, n_components=k, scale=scale)
     spectrum = r.spectrum
@@ -496,7 +518,9 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     """Check another PCA's answer on ``X`` against the reference; raise ``AssertionError`` naming each mismatch.
 
     ``result`` is a fitted estimator with scikit-learn's attribute names, a
-    dict of them, or R's ``{"sdev": ..., "rotation": ...}``.  The tolerance
+    dict of them, R's ``{"sdev": ..., "rotation": ...}``, a fitted
+    ``statsmodels.multivariate.pca.PCA`` (``convention="statsmodels"``) or
+    numpy's ``eigh(np.cov(X, rowvar=False))`` (``convention="numpy"``).  The tolerance
     of eigenvalue i comes from the error model of ``method``: ``"svd"``
     (backward stable on the data: ``20·m·eps·sqrt(λ_max·λ_i)``),
     ``"covariance"`` (a formed ``XᵀX``: ``10·m·eps·λ_max``), ``"float32"``

@@ -237,3 +237,42 @@ def test_verify_bad_files_are_one_line(argv, status, message, tmp_path) -> None:
     out = _verify(d, *argv)
     assert out.returncode == status and message in out.stderr and len(out.stderr.strip().splitlines()) == 1
     assert "Traceback" not in out.stderr
+
+
+# ---------------------------------------------------------------- statsmodels and numpy conventions
+
+def test_statsmodels_convention_reproduces_statsmodels() -> None:
+    sm = pytest.importorskip("statsmodels.multivariate.pca")
+    from purepca import PCA
+    from purepca.conventions import as_statsmodels
+
+    X = cases()["random"]
+    for standardize in (True, False):
+        theirs = sm.PCA(np.array(X), standardize=standardize, demean=True)
+        ours = as_statsmodels(PCA(convention="statsmodels", scale=standardize).fit(X), X)
+        top = float(np.asarray(theirs.eigenvals)[0])
+        assert max(abs(a - b) for a, b in zip(ours["eigenvals"], np.asarray(theirs.eigenvals))) < 1e-12 * top
+        for name in ("loadings", "factors", "coeff"):
+            mine, other = np.array(ours[name]), np.asarray(getattr(theirs, name))
+            cols = mine.shape[1] if name != "coeff" else mine.shape[0]
+            for c in range(cols):  # LAPACK's signs: compare up to the sign of each component
+                a = mine[:, c] if name != "coeff" else mine[c]
+                b = other[:, c] if name != "coeff" else other[c]
+                assert min(np.abs(a - b).max(), np.abs(a + b).max()) < 1e-9 * max(1.0, np.abs(b).max())
+        assert_pca_close(theirs, X, convention="statsmodels", scale=standardize, method="svd")
+
+
+def test_numpy_convention_and_eigh_of_cov() -> None:
+    from purepca import PCA
+    from purepca.conventions import as_numpy
+
+    X = cases()["random"]
+    w, v = np.linalg.eigh(np.cov(np.array(X), rowvar=False))
+    ours_w, ours_v = as_numpy(PCA(convention="numpy").fit(X))
+    assert np.abs(np.array(ours_w) - w).max() < 1e-12 * w[-1]
+    assert np.abs(np.abs(np.array(ours_v)) - np.abs(v)).max() < 1e-10
+    assert_pca_close(np.linalg.eigh(np.cov(np.array(X), rowvar=False)), X, convention="numpy", method="covariance")
+    assert_pca_close((w, v), X, convention="numpy", method="covariance")
+    wrong = (w * np.array([1.0] * (len(w) - 1) + [1.001]), v)
+    with pytest.raises(AssertionError, match=r"explained_variance_\[0\]"):
+        assert_pca_close(wrong, X, convention="numpy", method="covariance")
