@@ -121,6 +121,21 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
         return ctx.ldexp(ctx.sum(ctx.ldexp(x, -k) for x in col) / n, k)
 
 
+def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Scalar, ctx: Context) -> Scalar:
+    """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n`` with the residual summed
+    exactly and rounded once, so that ``hi + lo`` is the mean to about twice the
+    working precision.  (The sum of the rounded deviations ``s`` would carry
+    their rounding, up to ``eps·max|x - hi|``, into ``lo``.)  Where the values
+    are near the ends of the range (``e != 0``) or the exact residual's partial
+    sums overflow, ``s`` is used."""
+    if not e:
+        try:
+            return ctx.sum(list(col) + [-m] * len(col)) / n
+        except OverflowError:
+            pass
+    return ctx.ldexp(s, e) / n
+
+
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     """Centre each column about its exactly rounded mean (``fsum``/n), scaled
     by a power of two where its spread is near overflow or underflow."""
@@ -149,7 +164,7 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
             e += e2
         s = ctx.sum(c)
         hi.append(m)
-        lo.append(ctx.ldexp(s, e) / n)
+        lo.append(_mean_correction(col, m, s, e, n, ctx))
         centred.append(c)
         sums.append(s)
         exps.append(e)

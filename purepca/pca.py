@@ -486,12 +486,15 @@ class PCA(Estimator):
                 noise = ctx.zero
             div = ctx.convert(n - ddof)
             e = scale_exp
-            singular = [_unscale(ctx.sqrt(v * div), e, ctx) for v in spectrum[:k]]
-            roots = [_unscale(ctx.sqrt(v), e, ctx) for v in spectrum[:k]]
+            # With scale=True the spectrum is of the standardised data, which has no
+            # unit: only the standard deviations are in units of 2**e.
+            ve = 0 if sd is not None else e
+            singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
+            roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
             beyond = [] if found.next_value is None else [found.next_value]
             self._report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k)
-            spectrum = [_unscale(v, 2 * e, ctx) for v in spectrum]
-            noise = _unscale(noise, 2 * e, ctx)
+            spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
+            noise = _unscale(noise, 2 * ve, ctx)
             mean = [h + l for h, l in zip(hi, lo)]
             sd = [_unscale(s, e, ctx) for s in sd] if sd is not None else None
             if sd is not None and not all(s > 0 for s in sd):

@@ -131,3 +131,35 @@ def test_the_wide_svd_agrees_with_the_gram_path_on_well_conditioned_data() -> No
     for i, p in enumerate(a.components):  # orthonormal, the completion included
         for j, q in enumerate(a.components):
             assert abs(sum(x * y for x, y in zip(p, q)) - (i == j)) < 1e-13
+
+
+@pytest.mark.parametrize("factor", [1e-150, 1e150, 1e-300, 1e300])
+def test_scaled_pca_of_data_near_the_ends_of_the_range_is_the_correlation_pca(factor: float) -> None:
+    # Found by the golden corpus: with scale=True the spectrum (of unitless
+    # standardised data) was scaled back by the data's power of two, giving
+    # variances of 1e-299 instead of the correlation matrix's eigenvalues.
+    rng = random.Random(21)
+    X = [[round(rng.gauss(0, 1 + j), 3) for j in range(3)] for _ in range(8)]
+    plain = PCA(convention="prcomp", scale=True).fit(X)
+    far = PCA(convention="prcomp", scale=True).fit([[v * factor for v in row] for row in X])
+    for a, b in zip(far.explained_variance_, plain.explained_variance_):
+        assert abs(a - b) <= 1e-14 * b
+    for a, b in zip(far.singular_values_, plain.singular_values_):
+        assert abs(a - b) <= 1e-14 * b
+    assert abs(far.scale_[0] / factor - plain.scale_[0]) <= 1e-14 * plain.scale_[0]
+
+
+def test_the_mean_is_within_one_ulp_of_the_exact_mean() -> None:
+    # Found by the golden corpus: lo of the mean hi + lo came from the rounded
+    # deviations, and mean_ could be a few ulps off where the mean is small
+    # next to the spread.
+    from fractions import Fraction
+    import math
+
+    rng = random.Random(22)
+    for trial in range(30):
+        X = [[rng.gauss(0, 1) + 0.01 * trial, rng.gauss(0, 1e-3)] for _ in range(25)]
+        fitted = PCA().fit(X)
+        for j in range(2):
+            exact = sum(Fraction(row[j]) for row in X) / len(X)
+            assert abs(Fraction(fitted.mean_[j]) - exact) <= Fraction(math.ulp(float(exact))) / 2

@@ -405,7 +405,7 @@ def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
         ({"solver": "lapack"}, [[1, 2], [3, 4]], r"solver must be one of 'auto', 'covariance', 'jacobi', 'gram', 'svd', 'krylov', 'power'; got 'lapack'"),
         ({"solver": "power"}, [[1, 2], [3, 4]], r"solver='power' computes only the top k components: n_components must be an int >= 1, got None"),
         ({"sign": "positive"}, [[1, 2], [3, 4]], r"sign must be one of 'max_abs_positive', 'first_positive', 'sum_positive', 'none' or None; got 'positive'"),
-        ({"convention": "matlab"}, [[1, 2], [3, 4]], r"convention must be one of 'sklearn', 'prcomp', 'princomp', 'factominer'; got 'matlab'"),
+        ({"convention": "matlab"}, [[1, 2], [3, 4]], r"convention must be one of 'sklearn', 'prcomp', 'princomp', 'factominer', 'statsmodels', 'numpy'; got 'matlab'"),
         ({"ddof": -1}, [[1, 2], [3, 4]], r"ddof must be a non-negative int, got -1"),
         ({"ddof": 2}, [[1, 2], [3, 4]], r"ddof=2 needs more than 2 rows"),
         ({"precision": 5}, [[1, 2], [3, 4]], r"precision: need an int of at least 17 digits, got 5 \(the PCA parameter precision\)"),
