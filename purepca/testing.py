@@ -328,18 +328,26 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     )
 
 
-def _eigenvalue_tolerance(method: str, spectrum: list[float], i: int, n: int, d: int, residual: float) -> float:
-    """Absolute tolerance for eigenvalue i under the error model of ``method`` (ten times the usual error)."""
+def _eigenvalue_tolerance(method: str, spectrum: list[float], i: int, n: int, d: int, residual: float,
+                          offset: float = 0.0) -> float:
+    """Absolute tolerance for eigenvalue i under the error model of ``method`` (ten times the usual error).
+
+    Every float implementation centres with a rounded mean: each column is
+    then off by a constant ``δ ≈ log2(n)·eps·|mean|`` (``offset`` is the
+    largest ``|mean|``), which adds up to ``d·δ²`` to the variances (the
+    first-order term cancels, the centred columns summing to zero).  At an
+    offset of 1e12 that is 5e-8: the digits the data's offset leaves."""
     top = spectrum[0] if spectrum else 0.0
     lam = max(spectrum[i], 0.0)
     m = max(n, d)
+    eps = _EPS32 if method == "float32" else _EPS64
+    delta = (1 + math.log2(n)) * eps * offset
+    centring = 10 * d * delta * delta * n / max(n - 1, 1)
     if method == "svd":  # backward stable on the data: σ_i off by eps·σ_max, so λ_i by 2·eps·sqrt(λ_max·λ_i)
-        return 10 * m * _EPS64 * (2 * math.sqrt(top * lam) + _EPS64 * top)
-    if method == "covariance":  # formed ZᵀZ: absolute eps·λ_max, whatever λ_i is
-        return 10 * m * _EPS64 * top
-    if method == "float32":
-        return 10 * m * _EPS32 * top
-    return 10 * m * _EPS64 * top + residual  # randomized: its own residual on top of rounding
+        return 10 * m * eps * (2 * math.sqrt(top) * math.sqrt(lam) + eps * top) + centring  # no underflow of top·λ
+    if method in ("covariance", "float32"):  # formed ZᵀZ: absolute eps·λ_max, whatever λ_i is
+        return 10 * m * eps * top + centring
+    return 10 * m * eps * top + centring + residual  # randomized: its own residual on top of rounding
 
 
 def _vector(values: Any) -> list[float]:
@@ -445,8 +453,9 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     r = ref if ref is not None else reference(rows, convention=convention, n_components=k, scale=scale)
     spectrum = r.spectrum
     checks: list[Check] = []
+    offset = max(abs(v) for v in r.mean_) if r.mean_ else 0.0
     tol = [rtol * max(abs(spectrum[i]), 0.0) + rtol * _EPS64 * spectrum[0] if rtol is not None
-           else _eigenvalue_tolerance(method, spectrum, i, n, d, residual) for i in range(len(spectrum))]
+           else _eigenvalue_tolerance(method, spectrum, i, n, d, residual, offset) for i in range(len(spectrum))]
     if k > len(r.explained_variance_):
         checks.append(Check("n_components", False, float(k), float(len(r.explained_variance_)), "-",
                             f"{k} components, but X has at most {len(r.explained_variance_)}"))
@@ -525,8 +534,10 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     (backward stable on the data: ``20·m·eps·sqrt(λ_max·λ_i)``),
     ``"covariance"`` (a formed ``XᵀX``: ``10·m·eps·λ_max``), ``"float32"``
     (the same with float32's eps), ``"randomized"`` (the covariance model
-    plus the ``residual`` the method reports); ``rtol`` instead sets a
-    relative tolerance for everything.  Components are compared cluster by
+    plus the ``residual`` the method reports), each plus what centring with a
+    rounded mean costs at the data's offset (``10·d·δ²``, ``δ`` the rounding
+    of the largest mean); ``rtol`` instead sets a relative tolerance for
+    everything.  Components are compared cluster by
     cluster of equal eigenvalues, as subspaces, with the angle allowed by
     the Davis–Kahan bound ``tolerance/gap``; a sign is checked only where the
     convention's sign rule determines it despite that angle.
