@@ -36,6 +36,7 @@ scaled by a power of two before squaring and unscaled after.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
@@ -130,7 +131,7 @@ def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Sca
     sums overflow, ``s`` is used."""
     if not e:
         try:
-            return ctx.sum(list(col) + [-m] * len(col)) / n
+            return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
         except OverflowError:
             pass
     return ctx.ldexp(s, e) / n

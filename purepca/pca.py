@@ -326,7 +326,7 @@ class PCA(Estimator):
             # The covariance and Gram paths square the condition of the data: an
             # eigenvalue far below the largest may have lost the digits the data
             # hold.  "auto" then takes the SVD of the data itself.
-            constant = sum(1 for col in cols if max(col) == min(col))
+            constant = sum(1 for col in c.cols if not any(col))  # deviations all zero: a constant column
             losses = self._losses(found, n, d - constant, ctx)
             if self.solver == "auto" and solver in ("covariance", "gram") and any(
                     err > ACCURACY_TARGET for err in losses):

@@ -213,3 +213,6 @@ def test_the_wheel_installs_offline_into_an_empty_venv_and_gives_a_working_comma
     check = subprocess.run([str(bindir / "purepca"), "check"], capture_output=True, text=True, env=clean, cwd=tmp_path,
                            timeout=300)
     assert check.returncode == 0 and check.stdout.splitlines()[-1].endswith("passed, 0 failed"), check.stdout
+    golden = subprocess.run([str(python), "-c", "from purepca.golden import golden_cases; print(len(golden_cases()))"],
+                            capture_output=True, text=True, env=clean, cwd=tmp_path, timeout=300)
+    assert golden.returncode == 0 and int(golden.stdout) >= 20, golden.stderr  # the corpus is in the wheel
