@@ -35,7 +35,9 @@ applied to ``u``, as scikit-learn does.
 
 from __future__ import annotations
 
+import math
 import warnings
+from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
 from .base import Estimator, atomic
@@ -57,7 +59,7 @@ from .params import as_int, as_real, is_int
 from .projection import _float_rows
 from .solvers import kernel_eigenpairs, report_degenerate
 
-__all__ = ["KernelPCA", "NonPSDKernelWarning"]
+__all__ = ["KernelErrorBounds", "KernelPCA", "NonPSDKernelWarning"]
 
 _PARAMS = (
     "n_components", "kernel", "gamma", "degree", "coef0", "alpha", "fit_inverse_transform",
@@ -74,6 +76,19 @@ SMALL_POSITIVE_RATIO = 1e-12
 
 class NonPSDKernelWarning(UserWarning):
     """The kernel matrix has significantly negative eigenvalues (it is not positive semidefinite)."""
+
+
+@dataclass(frozen=True)
+class KernelErrorBounds:
+    """Rigorous bounds on a fitted KernelPCA's float result (``KernelPCA.error_bounds_``).
+
+    >>> KernelErrorBounds([(1.0, 1.0)], [0.0], [[0]]).eigenvalues_
+    [(1.0, 1.0)]
+    """
+
+    eigenvalues_: list[tuple[float, float]]
+    eigenvectors_: list[float]
+    clusters: list[list[int]]
 
 
 class KernelPCA(Estimator):
@@ -136,6 +151,8 @@ class KernelPCA(Estimator):
 
     _PARAMS = _PARAMS
     _x: Optional[list[list[float]]] = None
+    _fit_input: Optional[list[list[Any]]] = None
+    _bounds: Optional["KernelErrorBounds"] = None
 
     def __init__(
         self,
@@ -252,6 +269,8 @@ class KernelPCA(Estimator):
             vectors = [[-x for x in u] if f else u for u, f in zip(vectors, flips)]
         self._store(ctx, kernel, M, stats, values, vectors, total, negatives, n)
         self._solver = solver
+        self._fit_input = K if M is None else None  # a precomputed matrix, for error_bounds_
+        self._bounds = None
         if self.fit_inverse_transform:
             self._fit_inverse(M)  # type: ignore[arg-type]
         return self
@@ -423,6 +442,63 @@ class KernelPCA(Estimator):
         ctx = self._ctx
         Kc = _center_test_kernel(self._test_kernel(X), self._stats, ctx)
         return _float_rows(self._transform_matrix(Kc), ctx, "the score")
+
+    @property
+    def error_bounds_(self) -> "KernelErrorBounds":
+        """Rigorous bounds on the float eigenvalues and eigenvectors (computed on first use; see
+        :mod:`purepca.bounds`).
+
+        ``eigenvalues_[i]`` is an interval ``(low, high)`` containing the exact
+        i-th eigenvalue of the exactly centred kernel matrix of the training
+        rows as given (divided by n under the kernlab convention); the kernel
+        values are computed at 60 digits with a bound on their rounding.
+        ``eigenvectors_[i]`` bounds the angle (radians) between column i of
+        ``eigenvectors_`` and the exact eigenvector; ``clusters`` groups
+        components whose eigenvalues could not be separated.  A callable
+        kernel cannot be bounded (its rounding is unknown).
+
+        The error of the float eigenvalue is then at most its distance to the
+        far end of the interval.
+
+        >>> X = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [3.0, 3.0]]
+        >>> kp = KernelPCA(2, kernel="rbf", gamma=0.5).fit(X)
+        >>> (low, high) = kp.error_bounds_.eigenvalues_[0]
+        >>> exact = KernelPCA(2, kernel="rbf", gamma=0.5, precision=50).fit(X).high_precision_["eigenvalues_"][0]
+        >>> low <= exact <= high, high - low < 1e-15, kp.error_bounds_.eigenvectors_[0] < 1e-14
+        (True, True, True)
+        """
+        from decimal import Decimal
+
+        from .bounds import enclose, kernel_entry_error, kernel_operator
+        from .kernels import kernel_matrix
+        from .numeric import DecimalContext
+
+        if not hasattr(self, "eigenvalues_"):
+            raise NotFittedError("This KernelPCA instance is not fitted yet; call fit(X) first")
+        if self._bounds is None:
+            name = self._kernel_name
+            if callable(name):
+                raise PurePCAError("error_bounds_: a callable kernel's rounding is unknown, so it cannot be bounded")
+            if name == "precomputed":
+                assert self._fit_input is not None
+                K = [[Decimal(float(x)) for x in row] for row in self._fit_input]
+                entry = Decimal(0)
+            else:
+                assert self._X is not None
+                rows = [[float(x) for x in row] for row in self._X]
+                K = kernel_matrix(rows, kernel=name, gamma=self.gamma_, degree=self.degree, coef0=self.coef0,
+                                  context=DecimalContext(60))
+                entry = kernel_entry_error(str(name), rows, float(self.gamma_ or 0.0), int(self.degree),
+                                           float(self.coef0), K)
+            apply, error = kernel_operator(K, entry)
+            columns = [list(col) for col in zip(*self.eigenvectors_)]
+            found = enclose(apply, self.n_samples_, columns, error, psd=False)
+            values = found.values
+            if self.convention == "kernlab":
+                n = self.n_samples_
+                values = [(math.nextafter(lo / n, -math.inf), math.nextafter(hi / n, math.inf)) for lo, hi in values]
+            self._bounds = KernelErrorBounds(values, found.angles, found.clusters)
+        return self._bounds
 
     @atomic
     def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:

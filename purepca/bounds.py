@@ -1,0 +1,413 @@
+"""Rigorous error bounds for computed eigenpairs of a symmetric positive semidefinite operator.
+
+The question an oracle must answer: how far can a float eigenvalue or
+eigenvector be from the *exact* one of the *exact* matrix (the covariance of
+the input as given, with its exact mean; the kernel matrix of the input; or
+a matrix passed as it is)?  The answer here is computed, not estimated, and
+rounding cannot make it too small:
+
+1. The computed vectors are orthonormalised at 60 significant digits
+   (Gram–Schmidt, twice) and completed to a basis ``U`` of the whole space;
+   the completion is turned towards the remaining eigenvectors by a float
+   Jacobi step on its block, then orthonormalised again.
+2. ``H = U·C·Uᵀ`` is formed at 60 digits, applying the exact operator (the
+   data are exact; the mean, the scales and the products are rounded at
+   60 digits), with an entrywise bound ``B`` on what that rounding can do.
+3. Gershgorin's theorem on H, whose off-diagonal entries are tiny when the
+   vectors are good: discs that touch form a *cluster*, whose union holds
+   exactly as many eigenvalues as discs; an isolated disc is then shrunk by
+   a diagonal similarity (Wilkinson's scaling), so its radius is of the
+   order of the squared off-diagonal entries over the gap.  Since ``U`` is
+   orthogonal to 1e-57, Ostrowski's theorem carries the intervals over to C
+   with a relative widening of that size.
+4. For a lone eigenvalue the angle between the computed vector and the
+   exact eigenvector is at most ``asin(‖r‖/δ)`` (the single-vector
+   Davis–Kahan bound: ``r = C·u - ρ·u``, ``δ`` the distance from the
+   Rayleigh quotient ρ to every other eigenvalue's interval); for a cluster
+   the same bound holds for the subspace it spans, with ``‖R‖_F`` and the
+   gap to the eigenvalues outside it.
+
+Intervals and angles are returned as floats rounded outwards.
+
+>>> from purepca.bounds import matrix_bounds
+>>> b = matrix_bounds([[2.0, 1.0], [1.0, 2.0]], [[2 ** -0.5, 2 ** -0.5], [2 ** -0.5, -(2 ** -0.5)]])
+>>> [lo <= v <= hi for (lo, hi), v in zip(b.values, [3.0, 1.0])], [a < 1e-15 for a in b.angles]
+([True, True], [True, True])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from typing import Callable, Sequence
+
+from .errors import PurePCAError
+
+__all__ = ["Bounds", "data_operator", "enclose", "kernel_entry_error", "kernel_operator", "matrix_bounds"]
+
+#: Working digits of the enclosure (the rounding at this precision is
+#: bounded explicitly; it is 40 orders of magnitude below a float's).
+DIGITS = 60
+_U = Decimal(10) ** (1 - DIGITS) / 2  # unit roundoff at DIGITS digits
+
+Vector = list[Decimal]
+Operator = Callable[[Vector], Vector]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Rigorous bounds for the computed eigenpairs, in the order given.
+
+    ``values[i]`` is ``(low, high)``: the i-th largest exact eigenvalue lies
+    in it.  ``angles[i]`` (radians) bounds the angle between the i-th given
+    vector and the exact eigenvector of the i-th eigenvalue; within a
+    cluster (``clusters``, groups of indices whose intervals could not be
+    separated), between the span of the cluster's given vectors and the
+    exact invariant subspace.  An angle of ``π/2`` says nothing could be
+    proved (the gap is not resolved).
+    """
+
+    values: list[tuple[float, float]]
+    angles: list[float]
+    clusters: list[list[int]]
+
+
+def _down(x: Decimal) -> float:
+    f = float(x)
+    return math.nextafter(f, -math.inf) if Decimal(f) > x else f
+
+
+def _up(x: Decimal) -> float:
+    f = float(x)
+    return math.nextafter(f, math.inf) if Decimal(f) < x else f
+
+
+def _dot(a: Sequence[Decimal], b: Sequence[Decimal]) -> Decimal:
+    return sum((x * y for x, y in zip(a, b)), Decimal(0))
+
+
+def _orthonormalise(vectors: list[Vector]) -> list[Vector]:
+    out: list[Vector] = []
+    for v in vectors:
+        w = list(v)
+        for _ in range(2):
+            for q in out:
+                c = _dot(q, w)
+                w = [x - c * y for x, y in zip(w, q)]
+        norm = _dot(w, w).sqrt()
+        if norm == 0:
+            raise PurePCAError("error bounds: the computed vectors are linearly dependent")
+        out.append([x / norm for x in w])
+    return out
+
+
+def _complete(basis: list[Vector], d: int, apply: Operator) -> list[Vector]:
+    """``basis`` completed to d orthonormal vectors, the new ones turned towards eigenvectors."""
+    from .linalg.jacobi import jacobi_eigh
+
+    if len(basis) == d:
+        return basis
+    extra: list[Vector] = []
+    for j in range(d):
+        if len(basis) + len(extra) == d:
+            break
+        w = [Decimal(1) if i == j else Decimal(0) for i in range(d)]
+        for _ in range(2):
+            for q in basis + extra:
+                c = _dot(q, w)
+                w = [x - c * y for x, y in zip(w, q)]
+        norm = _dot(w, w).sqrt()
+        if norm > Decimal("1e-3"):
+            extra.append([x / norm for x in w])
+    images = [apply(v) for v in extra]
+    block = [[float(_dot(a, b)) for b in images] for a in extra]
+    eig = jacobi_eigh([[(x + y) / 2 for x, y in zip(r, c)] for r, c in zip(block, zip(*block))])
+    turned = [[sum((Decimal(q) * v[t] for q, v in zip(vec, extra)), Decimal(0)) for t in range(d)]
+              for vec in eig.vectors]
+    return basis + _orthonormalise(turned)
+
+
+def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_error: Decimal,
+            psd: bool = True) -> Bounds:
+    """Bounds for the given (computed) eigenvectors of the exact symmetric operator ``apply``.
+
+    ``apply`` maps a vector of Decimals to the operator applied to it at
+    :data:`DIGITS` digits; ``entry_error`` bounds the error of one entry of
+    ``uᵀ·apply(v)`` for unit vectors u, v (what the caller's rounding can
+    do).  The vectors are the k computed eigenvectors in order of decreasing
+    eigenvalue; the result is for the k largest exact eigenvalues.  ``psd``
+    says the operator is positive semidefinite (then no interval reaches
+    below 0).
+
+    >>> from decimal import Decimal
+    >>> A = [[4.0, 1.0], [1.0, 3.0]]
+    >>> apply = lambda v: [sum((Decimal(a) * x for a, x in zip(row, v)), Decimal(0)) for row in A]
+    >>> b = enclose(apply, 2, [[0.85065080835204, 0.52573111211913]], Decimal("1e-55"))
+    >>> lo, hi = b.values[0]
+    >>> lo <= (7 + 5 ** 0.5) / 2 <= hi, hi - lo <= 2 * 2.0 ** -50   # two ulps: the float interval around a 60-digit one
+    (True, True)
+    """
+    k = len(vectors)
+    if k == 0:
+        return Bounds([], [], [])
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        given = [[Decimal(float(x)) for x in v] for v in vectors]
+        U = _complete(_orthonormalise(given), d, apply)
+        images = [apply(u) for u in U]
+        H = [[_dot(U[i], images[j]) for j in range(d)] for i in range(d)]
+        H = [[(H[i][j] + H[j][i]) / 2 for j in range(d)] for i in range(d)]  # C is symmetric: so is U·C·Uᵀ
+        # Orthonormality of U (Ostrowski) and the rounding of H's entries.
+        G = [[_dot(U[i], U[j]) for j in range(d)] for i in range(d)]
+        eta = sum(((G[i][j] - (1 if i == j else 0)) ** 2 for i in range(d) for j in range(d)), Decimal(0)).sqrt()
+        eta += d * d * _U
+        B = entry_error * (1 + eta) + d * 4 * _U * max((abs(H[i][i]) for i in range(d)), default=Decimal(0))
+        diag = [H[i][i] for i in range(d)]
+        off = [[abs(H[i][j]) + B if i != j else Decimal(0) for j in range(d)] for i in range(d)]
+        radius = [sum(off[i], Decimal(0)) + B for i in range(d)]
+        lows = [diag[i] - radius[i] for i in range(d)]
+        highs = [diag[i] + radius[i] for i in range(d)]
+        # The union of the discs, as disjoint components: a component of m discs holds exactly m
+        # eigenvalues (Gershgorin), so the components, in decreasing order, give each position its interval.
+        by_low = sorted(range(d), key=lambda i: lows[i])
+        components: list[list[int]] = [[by_low[0]]]
+        reach = highs[by_low[0]]
+        for i in by_low[1:]:
+            if lows[i] <= reach:
+                components[-1].append(i)
+                reach = max(reach, highs[i])
+            else:
+                components.append([i])
+                reach = highs[i]
+        components.reverse()
+        position_interval: list[tuple[Decimal, Decimal]] = []
+        component_of_position: list[int] = []
+        positions_of_component: list[list[int]] = []
+        for ci, comp in enumerate(components):
+            lo = min(lows[j] for j in comp)
+            hi = max(highs[j] for j in comp)
+            if len(comp) == 1:
+                lo, hi = _isolated(comp[0], diag, off, B, lo, hi)
+            positions_of_component.append(list(range(len(position_interval), len(position_interval) + len(comp))))
+            for _ in comp:
+                position_interval.append((lo, hi))
+                component_of_position.append(ci)
+        # Ostrowski: the eigenvalues of C are those of H divided by factors in [1 - eta, 1 + eta].
+        low_f, high_f = 1 - eta, 1 + eta
+
+        def carried(lo: Decimal, hi: Decimal) -> tuple[Decimal, Decimal]:
+            new_lo = lo / high_f if lo >= 0 else lo / low_f
+            new_hi = hi / low_f if hi >= 0 else hi / high_f
+            return (max(new_lo, Decimal(0)) if psd else new_lo), new_hi  # a PSD operator: no negative eigenvalue
+
+        intervals = [carried(lo, hi) for lo, hi in position_interval]
+        component_of_vector = {v: ci for ci, comp in enumerate(components) for v in comp}
+        angles: list[float] = []
+        clusters: list[list[int]] = []
+        for ci, comp in enumerate(components):
+            given_here = sorted(v for v in comp if v < k)
+            if given_here:
+                clusters.append(given_here)
+        for i in range(k):
+            ci = component_of_vector[i]
+            members = components[ci]
+            # The given vectors of the component must be exactly the component's positions: then their
+            # span is compared with the exact invariant subspace of those eigenvalues.
+            if sorted(members) != positions_of_component[ci] or max(members) >= k:
+                # Out of order, or sharing its eigenvalues with directions that were not given
+                # (a cluster cut by the kept components): the vector is not determined.
+                angles.append(math.pi / 2)
+                continue
+            inside = set(members)
+            res2 = sum((H[j][m] ** 2 for m in members for j in range(d) if j not in inside), Decimal(0))
+            res = res2.sqrt() + len(members) * d * B
+            ritz_lo = min(diag[m] - sum((off[m][q] for q in members if q != m), Decimal(0)) for m in members) - B
+            ritz_hi = max(diag[m] + sum((off[m][q] for q in members if q != m), Decimal(0)) for m in members) + B
+            others = [position_interval[q] for q in range(d) if component_of_position[q] != ci]
+            gap = min((max(lo - ritz_hi, ritz_lo - hi) for lo, hi in others), default=Decimal("Infinity"))
+            if gap <= 0:
+                angles.append(math.pi / 2)
+                continue
+            s = res / gap + eta + _drift(given[i], U[i])
+            angles.append(math.pi / 2 if s >= 1 else math.nextafter(math.asin(_up(s)) * (1 + 1e-15), math.inf))
+        values = [(_down(lo), _up(hi)) for lo, hi in intervals[:k]]
+    return Bounds(values, angles, clusters)
+
+
+def _drift(v: Vector, u: Vector) -> Decimal:
+    """sin of the angle between v and the unit vector u (v need not be unit)."""
+    nv = _dot(v, v).sqrt()
+    if nv == 0:
+        return Decimal(1)
+    c = abs(_dot(v, u)) / nv
+    return (max(Decimal(0), 1 - c * c)).sqrt() + 10 * _U
+
+
+def _isolated(i: int, diag: list[Decimal], off: list[list[Decimal]], B: Decimal, lo: Decimal,
+              hi: Decimal) -> tuple[Decimal, Decimal]:
+    """A tighter interval for the isolated disc i: scale row and column i by ε < 1 (a similarity), which
+    shrinks disc i to ``B + ε·Σ_j O_ij`` and grows disc j by ``O_ji/ε``; the smallest ε that keeps the
+    discs apart still isolates one eigenvalue."""
+    d = len(diag)
+    row = sum((off[i][j] for j in range(d) if j != i), Decimal(0))
+    if row == 0:
+        return diag[i] - B, diag[i] + B
+    eps = Decimal(0)
+    for j in range(d):
+        if j == i:
+            continue
+        rest = sum((off[j][q] for q in range(d) if q not in (i, j)), Decimal(0)) + B
+        g = abs(diag[i] - diag[j]) - B - rest
+        if g <= 0:
+            return lo, hi
+        disc = g * g - 4 * row * off[j][i]
+        if disc < 0:
+            return lo, hi
+        eps = max(eps, (g - disc.sqrt()) / (2 * row))
+    eps = min(Decimal(1), eps * (1 + Decimal("1e-20")) + Decimal("1e-300"))
+    # Check the separation at this ε (rounding-safe by the margin above).
+    for j in range(d):
+        if j == i:
+            continue
+        rest = sum((off[j][q] for q in range(d) if q not in (i, j)), Decimal(0)) + B
+        if abs(diag[i] - diag[j]) <= B + eps * row + rest + off[j][i] / eps:
+            return lo, hi
+    r = B + eps * row
+    return max(lo, diag[i] - r), min(hi, diag[i] + r)
+
+
+def matrix_bounds(A: Sequence[Sequence[float]], vectors: Sequence[Sequence[float]]) -> Bounds:
+    """Bounds for computed eigenvectors (rows, in order of decreasing eigenvalue) of a symmetric
+    positive semidefinite matrix of floats, taken exactly as given.
+
+    >>> b = matrix_bounds([[2.0, 0.0], [0.0, 1.0]], [[1.0, 0.0]])
+    >>> b.values[0][0] <= 2.0 <= b.values[0][1]
+    True
+    """
+    from .linalg.matrix import as_symmetric
+
+    M = as_symmetric(A, rtol=0.0)
+    d = len(M)
+    Md = [[Decimal(x) for x in row] for row in M]
+
+    def apply(v: Vector) -> Vector:
+        return [_dot(row, v) for row in Md]
+
+    scale = max((sum(abs(x) for x in row) for row in Md), default=Decimal(0))
+    return enclose(apply, d, vectors, Decimal(2 * d + 4) * _U * scale)
+
+
+def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
+                  center: bool = True) -> tuple[Operator, Decimal]:
+    """The exact covariance (correlation when ``scale``) of the rows as an operator at 60 digits, and
+    the bound on the error of one entry ``uᵀ·C·v`` for unit u, v.
+
+    >>> apply, err = data_operator([[0.0, 1.0], [2.0, 3.0]], 1, False)
+    >>> [float(x) for x in apply([Decimal(1), Decimal(0)])], err < Decimal("1e-50")
+    ([2.0, 2.0], True)
+    """
+    n, d = len(rows), len(rows[0])
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        X = [[Decimal(float(x)) for x in row] for row in rows]
+        if center:
+            means = [sum((r[j] for r in X), Decimal(0)) / n for j in range(d)]
+        else:
+            means = [Decimal(0)] * d
+        Z = [[x - m for x, m in zip(r, means)] for r in X]
+        div = Decimal(n - ddof)
+        biggest = max((abs(x) for r in X for x in r), default=Decimal(0))
+        mean_error = (n + 3) * _U * biggest
+        frob2 = sum((z * z for r in Z for z in r), Decimal(0))
+        if scale:
+            sd = [(sum((r[j] * r[j] for r in Z), Decimal(0)) / div).sqrt() for j in range(d)]
+            if any(s == 0 for s in sd):
+                raise PurePCAError("error bounds: a constant column cannot be scaled")
+            Z = [[z / s for z, s in zip(r, sd)] for r in Z]
+            frob2 = Decimal(d) * div
+            # Relative rounding of the scales, and the mean's error relative to each column's spread.
+            relative = max(mean_error * Decimal(n).sqrt() / (s * div.sqrt()) for s in sd) + 8 * _U
+        else:
+            relative = Decimal(0)
+
+        def apply(v: Vector) -> Vector:
+            w = [_dot(r, v) for r in Z]
+            return [sum((r[j] * wr for r, wr in zip(Z, w)), Decimal(0)) / div for j in range(d)]
+
+        # An entry uᵀ·C·v for unit u, v: the products and sums at 60 digits ((n + 2d + 8)·u·‖Z‖²/div),
+        # the mean's error (2·‖Z‖·sqrt(n)·δ + n·δ², δ per entry) and the scales' rounding.
+        norm = frob2.sqrt()
+        delta = mean_error * Decimal(d).sqrt()
+        error = ((n + 2 * d + 8) * _U * frob2 + 2 * norm * Decimal(n).sqrt() * delta + n * delta * delta) / div
+        error += 4 * relative * frob2 / div
+    return apply, error
+
+
+def kernel_operator(K: Sequence[Sequence[Decimal]], entry_error: Decimal) -> tuple[Operator, Decimal]:
+    """The exactly centred kernel matrix ``(I - 1/n)·K·(I - 1/n)`` as an operator at 60 digits, from
+    kernel values known to ``entry_error`` each, and the bound on one entry of ``uᵀ·K̃·v``.
+
+    >>> apply, err = kernel_operator([[Decimal(1), Decimal(0)], [Decimal(0), Decimal(1)]], Decimal(0))
+    >>> [float(x) for x in apply([Decimal(1), Decimal(-1)])]
+    [1.0, -1.0]
+    """
+    n = len(K)
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        rows = [sum(r, Decimal(0)) / n for r in K]
+        total = sum(rows, Decimal(0)) / n
+        Kc = [[K[i][j] - rows[i] - rows[j] + total for j in range(n)] for i in range(n)]
+        scale = max((sum(abs(x) for x in r) for r in K), default=Decimal(0))
+
+        def apply(v: Vector) -> Vector:
+            return [_dot(r, v) for r in Kc]
+
+        error = (4 * n + 8) * _U * scale + 4 * n * entry_error
+    return apply, error
+
+
+
+def kernel_entry_error(kernel: str, X: Sequence[Sequence[float]], gamma: float, degree: int, coef0: float,
+                       K: Sequence[Sequence[Decimal]]) -> Decimal:
+    """A bound on the error of every entry of the kernel matrix computed at 60 digits from the exact rows.
+
+    Each kernel is a few sums of products (rounded at 60 digits: at most
+    ``(m + 4)·u`` relative to the sum of absolute terms) followed by one
+    correctly rounded function (``exp``, ``tanh`` through ``exp``, a power,
+    a square root); the bound propagates the first through the second.
+
+    >>> from decimal import Decimal
+    >>> kernel_entry_error("linear", [[1.0, 2.0]], 1.0, 3, 1.0, [[Decimal(5)]]) < Decimal("1e-57")
+    True
+    """
+    n, d = len(X), len(X[0])
+    worst = Decimal(0)
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        rows = [[Decimal(float(x)) for x in r] for r in X]
+        g = abs(Decimal(float(gamma)))
+        c0 = abs(Decimal(float(coef0)))
+        for i in range(n):
+            for j in range(i, n):
+                a, b = rows[i], rows[j]
+                kij = abs(K[i][j])
+                prods = sum((abs(x * y) for x, y in zip(a, b)), Decimal(0))
+                if kernel == "linear":
+                    e = (d + 4) * _U * prods
+                elif kernel == "cosine":
+                    e = (2 * d + 12) * _U * (kij + 1)
+                elif kernel == "poly":
+                    base_err = (d + 4) * _U * (g * prods + c0)
+                    base = g * prods + c0
+                    e = degree * (base + base_err) ** max(degree - 1, 0) * base_err + 4 * degree * _U * kij
+                elif kernel == "sigmoid":
+                    e = (d + 4) * _U * (g * prods + c0) + 8 * _U
+                else:  # rbf, laplacian: K = exp(-arg), arg >= 0 rounded to (2d + 6)·u relative
+                    if kernel == "rbf":
+                        arg = g * sum(((x - y) ** 2 for x, y in zip(a, b)), Decimal(0))
+                    else:
+                        arg = g * sum((abs(x - y) for x, y in zip(a, b)), Decimal(0))
+                    e = kij * (3 * (2 * d + 6) * _U * arg + 4 * _U)
+                worst = max(worst, e)
+    return worst * 2 + Decimal(10) ** (-DIGITS - 20)
