@@ -131,3 +131,40 @@ def test_a_reader_without_purepca_needs_only_json_and_decimal() -> None:
     sdev = [float(v.sqrt()) for v in variance]
     assert [round(s, 7) for s in sdev] == [1.1331495, 0.2215477]
     assert math.isclose(float(sk["expected"]["singular_values_"][0]) ** 2 / 9, float(variance[0]), rel_tol=1e-15)
+
+
+def test_the_stored_eigenvalues_round_to_within_one_ulp_of_an_independent_80_digit_computation() -> None:
+    """Acceptance 6: each stored 50-digit eigenvalue, rounded to a float, is within 1 ulp of the float
+    nearest the truth, computed independently (exact covariance in rational arithmetic, mpmath's eigsy
+    at 80 digits)."""
+    mpmath = pytest.importorskip("mpmath")
+    from fractions import Fraction
+
+    checked = 0
+    for case in CASES:
+        if case["kind"] != "pca":
+            continue
+        X = [[float(v) for v in row] for row in case["input"]["X"]]
+        n, d = len(X), len(X[0])
+        cols = [[Fraction(row[j]) for row in X] for j in range(d)]
+        dev = [[x - sum(c) / n for x in c] for c in cols]
+        for result in case["results"]:
+            if "error" in result or result["convention"] not in ("sklearn", "princomp", "prcomp"):
+                continue
+            ddof = 0 if result["convention"] == "princomp" else 1
+            with mpmath.workdps(80):
+                C = [[mpmath.mpf(sum(a * b for a, b in zip(dev[i], dev[j])).numerator) /
+                      (sum(a * b for a, b in zip(dev[i], dev[j])).denominator * (n - ddof)) for j in range(d)]
+                     for i in range(d)]
+                if result["scale"]:
+                    sd = [mpmath.sqrt(C[j][j]) for j in range(d)]
+                    C = [[C[i][j] / (sd[i] * sd[j]) for j in range(d)] for i in range(d)]
+                E = sorted(mpmath.eigsy(mpmath.matrix(C))[0], reverse=True)
+                truth = [float(e) for e in E][: len(result["expected"]["explained_variance_"])]
+            stored = [float(v) for v in result["expected"]["explained_variance_"]]
+            for s, t in zip(stored, truth):
+                if abs(t) < 1e-30 * abs(truth[0]):
+                    continue  # an exact zero: both are noise far below any float of the spectrum
+                assert abs(s - t) <= math.ulp(t), (case["name"], result["convention"], s, t)
+            checked += 1
+    assert checked >= 30
