@@ -49,6 +49,7 @@ from .parallel import check_n_jobs, parallel_gram
 from .params import as_int, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
+from .rotations import Rotation
 from .selection import components_for_fraction, infer_dimension
 from .solvers import (
     ACCURACY_TARGET,
@@ -656,6 +657,29 @@ class PCA(Estimator):
 
     def _is_fitted(self) -> bool:
         return hasattr(self, "components_")
+
+    def rotated_loadings(self, method: str = "varimax", *, normalize: bool = True, eps: float = 1e-5,
+                         m: int = 4) -> "Rotation":
+        """The loadings ``components_ᵀ·diag(sqrt(explained_variance_))`` (d x k, as R's
+        ``pca$rotation %*% diag(pca$sdev)``) rotated by R's ``varimax`` or ``promax``
+        (:mod:`purepca.rotations`).
+
+        >>> from purepca.datasets import load
+        >>> pca = PCA(2, convention="prcomp", scale=True).fit(load("usarrests").rows)
+        >>> r = pca.rotated_loadings("varimax")
+        >>> len(r.loadings), len(r.loadings[0]), len(r.rotmat)
+        (4, 2, 2)
+        """
+        from .rotations import promax, varimax
+
+        self._fitted()
+        roots = [math.sqrt(v) for v in self.explained_variance_]
+        loadings = [[c[j] * r for c, r in zip(self.components_, roots)] for j in range(self.n_features_in_)]
+        if method == "varimax":
+            return varimax(loadings, normalize=normalize, eps=eps)
+        if method == "promax":
+            return promax(loadings, m=m)
+        raise PurePCAError(f"method must be 'varimax' or 'promax'; got {method!r}")
 
     @property
     def error_bounds_(self) -> "ErrorBounds":
