@@ -46,7 +46,7 @@ from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
 from .numeric import Context, Scalar, get_context
 from .parallel import check_n_jobs, parallel_gram
-from .params import as_int, is_int
+from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation
@@ -537,6 +537,8 @@ class PCA(Estimator):
         self._roots = roots
         self._components = comps[:k]
         self._noise = noise
+        # The discarded eigenvalues (for the SPE limit), when the solver found them all.
+        self._rest = [f(v) for v in spectrum[k:]] if len(spectrum) == min(n, d) else None
         self.components_ = [[f(x) for x in v] for v in comps[:k]]
         self.explained_variance_ = [f(v) for v in spectrum[:k]]
         self.explained_variance_ratio_ = [f(v) for v in ratios[:k]]
@@ -657,6 +659,111 @@ class PCA(Estimator):
 
     def _is_fitted(self) -> bool:
         return hasattr(self, "components_")
+
+    def _sample_variances(self) -> list[float]:
+        """The kept eigenvalues with the sample divisor n - 1 (what T² and SPE limits assume)."""
+        n = self.n_samples_
+        return [v * (n - self._ddof) / (n - 1) for v in self.explained_variance_]
+
+    def hotelling_t2(self, X: Any) -> list[float]:
+        """Hotelling's T² of each row: ``Σ_j t_j²/λ_j`` over the kept components, ``t`` the scores and
+        ``λ`` the eigenvalues of the sample covariance (divisor n - 1, whatever the convention).
+
+        >>> pca = PCA(1).fit([[0.0, 0.0], [1.0, 1.1], [2.0, 1.9], [3.0, 3.2]])
+        >>> [round(v, 6) for v in pca.hotelling_t2([[1.5, 1.55], [4.0, 4.0]])]
+        [0.0, 3.520709]
+        """
+        self._fitted()
+        lam = self._sample_variances()
+        scores = self._plain_scores(X)
+        return [math.fsum(t * t / l if l > 0 else 0.0 for t, l in zip(row, lam)) for row in scores]
+
+    def _plain_scores(self, X: Any) -> list[list[float]]:
+        """Scores without whitening, centred about the mean carried as hi + lo (as transform does)."""
+        M = self._read(X, self._ctx)
+        self._check_features(M, X)
+        Z = _score_rows(M, self._components, self._mean_hi, self._mean_lo, self._sd, None, self._ctx)
+        return Z if self._ctx.name == "float" else _float_rows(Z, self._ctx, "the score")
+
+    def spe(self, X: Any) -> list[float]:
+        """The squared prediction error (Q) of each row: the squared distance between the (centred and
+        scaled) row and its projection on the kept components.
+
+        >>> pca = PCA(1).fit([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 3.1]])
+        >>> [round(v, 6) for v in pca.spe([[1.0, 2.0]])]
+        [0.47557]
+        """
+        self._fitted()
+        M = self._read(X, self._ctx)
+        self._check_features(M, X)
+        hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
+        comps = self.components_
+        out = []
+        for row in M:
+            z = []
+            for j, x in enumerate(row):
+                v = float((x - hi[j]) - lo[j])  # centred to twice the working precision, as transform
+                z.append(v / float(sd[j]) if sd is not None else v)
+            t = [math.fsum(a * b for a, b in zip(c, z)) for c in comps]
+            resid = [math.fsum([z[j]] + [-tj * c[j] for tj, c in zip(t, comps)]) for j in range(len(z))]
+            out.append(math.fsum(r * r for r in resid))
+        return out
+
+    def t2_limit(self, alpha: float = 0.05, kind: str = "new") -> float:
+        """The upper control limit of Hotelling's T² at level ``alpha``, from the F (or beta) distribution.
+
+        ``kind="new"``: for a new row, ``k(n-1)(n+1)/(n(n-k))·F_(1-α)(k, n-k)``;
+        ``kind="training"``: for a row of the training data,
+        ``(n-1)²/n·Beta_(1-α)(k/2, (n-k-1)/2)`` (Tracy, Young and Mason 1992).
+        The quantiles are :mod:`purepca.distributions` (no scipy).
+
+        >>> pca = PCA(2).fit([[0.0, 0.0, 1.0], [1.0, 1.1, 0.0], [2.0, 1.9, 1.0], [3.0, 3.2, 0.5], [1.0, 0.0, 0.0],
+        ...                   [2.0, 2.5, 0.2]])
+        >>> round(pca.t2_limit(0.05), 6), round(pca.t2_limit(0.05, "training"), 6)
+        (20.254126, 3.601163)
+        """
+        from .distributions import beta_ppf, f_ppf
+
+        self._fitted()
+        alpha = as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
+        n, k = self.n_samples_, self.n_components_
+        if kind == "new":
+            if n - k < 1:
+                raise PurePCAError(f"t2_limit: n - k = {n - k}; the F limit needs n > k")
+            return k * (n - 1) * (n + 1) / (n * (n - k)) * f_ppf(1 - alpha, k, n - k)
+        if kind == "training":
+            if n - k - 1 < 1:
+                raise PurePCAError(f"t2_limit: n - k - 1 = {n - k - 1}; the beta limit needs n > k + 1")
+            return (n - 1) ** 2 / n * beta_ppf(1 - alpha, k / 2, (n - k - 1) / 2)
+        raise PurePCAError(f"kind must be 'new' or 'training'; got {kind!r}")
+
+    def spe_limit(self, alpha: float = 0.05) -> float:
+        """The upper control limit of the SPE at level ``alpha`` (Jackson and Mudholkar 1979).
+
+        With ``θ_i = Σ_(j>k) λ_j^i`` over the discarded eigenvalues (divisor n - 1),
+        ``h0 = 1 - 2θ1θ3/(3θ2²)`` and ``c`` the normal quantile of ``1 - α``:
+        ``Q = θ1·(c·sqrt(2θ2h0²)/θ1 + 1 + θ2h0(h0 - 1)/θ1²)^(1/h0)``.  Needs every
+        eigenvalue (not a top-k solver); 0 when nothing was discarded.
+
+        >>> pca = PCA(1).fit([[0.0, 0.0, 1.0], [1.0, 1.1, 0.0], [2.0, 1.9, 1.0], [3.0, 3.2, 0.5], [1.0, 0.0, 0.0]])
+        >>> round(pca.spe_limit(0.05), 6)
+        1.132233
+        """
+        from .distributions import norm_ppf
+
+        self._fitted()
+        alpha = as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
+        if self._rest is None:
+            raise PurePCAError(f"spe_limit: solver {self.solver_!r} found only the kept eigenvalues; the limit needs "
+                               "the discarded ones too (use a full solver)")
+        n = self.n_samples_
+        rest = [v * (n - self._ddof) / (n - 1) for v in self._rest if v > 0]
+        if not rest:
+            return 0.0
+        t1, t2, t3 = (math.fsum(v ** i for v in rest) for i in (1, 2, 3))
+        h0 = 1 - 2 * t1 * t3 / (3 * t2 * t2)
+        c = norm_ppf(1 - alpha)
+        return float(t1 * (c * math.sqrt(2 * t2 * h0 * h0) / t1 + 1 + t2 * h0 * (h0 - 1) / (t1 * t1)) ** (1 / h0))
 
     def rotated_loadings(self, method: str = "varimax", *, normalize: bool = True, eps: float = 1e-5,
                          m: int = 4) -> "Rotation":
