@@ -10,7 +10,7 @@ convention      ddof     scale    sign rule             names
 ``sklearn``     1        False    ``max_abs_positive``  PC1, PC2 ...
 ``prcomp``      1        False    ``none``              PC1, PC2 ...
 ``princomp``    0        False    ``first_positive``    Comp.1 ...
-``factominer``  0        True     ``sum_positive``      Dim.1 ...
+``factominer``  0        True     ``factominer``        Dim.1 ...
 ``statsmodels`` 0        True     ``none``              comp_0 ...
 ``numpy``       1        False    ``none``              PC1, PC2 ...
 ==============  =======  =======  ====================  ===========
@@ -51,7 +51,7 @@ from .numeric import Scalar
 __all__ = ["CONVENTIONS", "Convention", "SIGN_RULES", "apply_sign_rule", "as_numpy", "as_statsmodels", "sign_flips"]
 
 #: The sign rules :func:`apply_sign_rule` knows.
-SIGN_RULES = ("max_abs_positive", "first_positive", "sum_positive", "none")
+SIGN_RULES = ("max_abs_positive", "first_positive", "sum_positive", "factominer", "none")
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ CONVENTIONS = {
     "sklearn": Convention("sklearn", 1, False, "max_abs_positive", "PC"),
     "prcomp": Convention("prcomp", 1, False, "none", "PC"),
     "princomp": Convention("princomp", 0, False, "first_positive", "Comp."),
-    "factominer": Convention("factominer", 0, True, "sum_positive", "Dim."),
+    "factominer": Convention("factominer", 0, True, "factominer", "Dim."),
     "statsmodels": Convention("statsmodels", 0, True, "none", "comp_"),
     "numpy": Convention("numpy", 1, False, "none", "PC"),
 }
@@ -93,6 +93,10 @@ def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
       non-negative (``v[0] >= 0``).
     * ``sum_positive``: the sum of the entries is non-negative; when it is
       zero, the first non-zero entry is made positive.
+    * ``factominer`` (FactoMineR's ``svd.triplet``): the sum of the entries is
+      made non-negative; a vector whose sum is zero keeps the solver's sign.
+      (``PCA`` also skips the rule when one component is kept of data with
+      more rows than columns, as FactoMineR does.)
     * ``none``: keep the signs the solver produced (R ``prcomp`` does this with
       LAPACK's signs; purepca's solvers are deterministic, so the result is
       reproducible but not LAPACK's).
@@ -113,6 +117,8 @@ def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
             flips.append(v[largest] < 0)
         elif rule == "first_positive":
             flips.append(v[0] < 0)
+        elif rule == "factominer":
+            flips.append(sum(v) < 0)
         else:
             total = sum(v)
             if total == 0:

@@ -314,7 +314,8 @@ class PCA(Estimator):
                     e = ctx.scale_exponent(spread)
                 except OverflowError:  # a spread beyond the float range: its exponent
                     e = max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
-            sd = self._scales(self._column_sd(c, div, e, ctx), ctx, cols) if scale else None
+            raw_sd = self._column_sd(c, div, e, ctx) if scale else None
+            sd = self._scales(raw_sd, ctx, cols, e) if raw_sd is not None else None
             # The sums of products: compensated dot products, or where those are
             # slow (CPython < 3.12) the polarization Gram, whose error is below
             # what the eigensolver adds (numeric.GramWork); over n_jobs processes.
@@ -330,7 +331,8 @@ class PCA(Estimator):
                     # no product of two standard deviations can underflow.
                     C = _cross_products(self._standardised(c, sd, e, ctx), ctx, div, gram)
                     for j in range(d):
-                        C[j][j] = ctx.one
+                        if raw_sd is not None and sd[j] is raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
+                            C[j][j] = ctx.one
                 if solver == "krylov":
                     found = solve_krylov_covariance(C, k, ctx, seed=as_int(self.seed, "seed"))
                 else:
@@ -448,8 +450,17 @@ class PCA(Estimator):
             columns.append(col)
         return [list(row) for row in zip(*columns)]
 
-    def _scales(self, sds: list[Scalar], ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None) -> list[Scalar]:
-        """The standard deviations for ``scale=True``, refusing a constant column."""
+    #: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
+    FACTOMINER_SD_FLOOR = 1e-16
+
+    def _scales(self, sds: list[Scalar], ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
+                e: int = 0) -> list[Scalar]:
+        """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
+        under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
+        if self.convention == "factominer":
+            floor = ctx.convert(self.FACTOMINER_SD_FLOOR)
+            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+            return [one if not ctx.ldexp(s, e) > floor else s for s in sds]
         for j, s in enumerate(sds):
             if not s > 0:
                 if cols is not None and max(cols[j]) != min(cols[j]):
@@ -487,7 +498,6 @@ class PCA(Estimator):
                     "X: every feature is constant (total variance 0), or varies by so little (below about "
                     "1e-154) that its variance underflows a float; there are no principal components"
                 )
-            comps = apply_sign_rule(comps, sign)
             ratios = [v / total for v in spectrum]
             nc = self.n_components
             if nc is None:
@@ -498,6 +508,9 @@ class PCA(Estimator):
                 k = components_for_fraction(ratios, ctx.convert(nc))
             else:
                 k = int(nc)
+            # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
+            rule = "none" if sign == "factominer" and k == 1 and n > d else sign
+            comps = apply_sign_rule(comps, rule)
             if k < r and len(spectrum) == r:
                 noise = ctx.sum(spectrum[k:]) / ctx.convert(r - k)
             elif k < r:

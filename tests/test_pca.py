@@ -404,7 +404,7 @@ def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
         ({}, [[1, 2], [1, 2]], r"X: every feature is constant \(total variance 0\)"),
         ({"solver": "lapack"}, [[1, 2], [3, 4]], r"solver must be one of 'auto', 'covariance', 'jacobi', 'gram', 'svd', 'krylov', 'power'; got 'lapack'"),
         ({"solver": "power"}, [[1, 2], [3, 4]], r"solver='power' computes only the top k components: n_components must be an int >= 1, got None"),
-        ({"sign": "positive"}, [[1, 2], [3, 4]], r"sign must be one of 'max_abs_positive', 'first_positive', 'sum_positive', 'none' or None; got 'positive'"),
+        ({"sign": "positive"}, [[1, 2], [3, 4]], r"sign must be one of 'max_abs_positive', 'first_positive', 'sum_positive', 'factominer', 'none' or None; got 'positive'"),
         ({"convention": "matlab"}, [[1, 2], [3, 4]], r"convention must be one of 'sklearn', 'prcomp', 'princomp', 'factominer', 'statsmodels', 'numpy'; got 'matlab'"),
         ({"ddof": -1}, [[1, 2], [3, 4]], r"ddof must be a non-negative int, got -1"),
         ({"ddof": 2}, [[1, 2], [3, 4]], r"ddof=2 needs more than 2 rows"),
