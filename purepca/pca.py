@@ -50,7 +50,7 @@ from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation
-from .selection import components_for_fraction, infer_dimension
+from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
 from .solvers import (
     ACCURACY_TARGET,
     DEGENERATE_GAP,
@@ -102,12 +102,16 @@ class PCA(Estimator):
 
     Parameters
     ----------
-    n_components : None, int, float in (0, 1) or "mle"
+    n_components : None, int, float in (0, 1), "mle", "kaiser", "broken_stick" or "parallel"
         None keeps ``min(n_samples, n_features)`` components; an int keeps
         that many; a float keeps the fewest whose cumulative explained-variance
         ratio is *strictly greater* than it (scikit-learn's rule, so at exact
         equality one more component is kept); ``"mle"`` uses Minka's estimate
-        (needs ``n_samples >= n_features``).
+        (needs ``n_samples >= n_features``); ``"kaiser"`` keeps the eigenvalues
+        above the mean eigenvalue, ``"broken_stick"`` the leading components
+        whose share beats the broken-stick expectation, ``"parallel"`` those
+        above the 95 % quantile of 100 random normal data sets of the same
+        shape (Horn; seeded by ``seed``): :mod:`purepca.selection`.
     center : bool, default True
         Subtract the column means (R's ``center``).
     scale : bool or None
@@ -172,6 +176,7 @@ class PCA(Estimator):
     _train: Optional[list[list[Scalar]]] = None  # training rows, until x is asked for
     _fit_rows: Optional[list[list[Scalar]]] = None  # training rows, for error_bounds_ (None after partial_fit)
     _bounds: Optional["ErrorBounds"] = None
+    _parallel_sd: Optional[list[float]] = None  # column standard deviations, for n_components="parallel"
     _moments: Optional[Moments] = None  # partial_fit's accumulator
 
     def __init__(
@@ -224,12 +229,13 @@ class PCA(Estimator):
         nc = self.n_components
         if not (
             nc is None
-            or nc == "mle"
+            or nc in ("mle", "kaiser", "broken_stick", "parallel")
             or (is_int(nc) and nc >= 0)
             or (isinstance(nc, float) and 0.0 < nc < 1.0)
         ):
             raise PurePCAError(
-                f"n_components must be None, an int >= 0, a float strictly between 0 and 1, or 'mle'; got {nc!r}"
+                "n_components must be None, an int >= 0, a float strictly between 0 and 1, 'mle', 'kaiser', "
+                f"'broken_stick' or 'parallel'; got {nc!r}"
             )
         try:
             ctx = get_context(self.precision)
@@ -359,6 +365,9 @@ class PCA(Estimator):
                 losses = []
         if not found.total > 0 and any(max(col) != min(col) for col in cols):
             raise PurePCAError(f"X: {_UNDERFLOW}")
+        self._parallel_sd = None
+        if self.n_components == "parallel" and sd is None:
+            self._parallel_sd = [ctx.to_float(s) * 2.0 ** e for s in self._column_sd(c, div, e, ctx)]
         self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)
         if self.solver in ("covariance", "jacobi", "gram") and losses:
             self._warn_losses(losses, solver)
@@ -504,6 +513,21 @@ class PCA(Estimator):
                 k = len(spectrum)
             elif nc == "mle":
                 k = infer_dimension([ctx.to_float(v) for v in spectrum], n)
+            elif nc == "kaiser":
+                k = kaiser([ctx.to_float(v) for v in spectrum], ctx.to_float(total), d)
+            elif nc == "broken_stick":
+                k = broken_stick([ctx.to_float(v) for v in ratios], d)
+            elif nc == "parallel":
+                thresholds = parallel_analysis(
+                    n, d, scale=sd is not None, sd=self._parallel_sd, ddof=ddof, seed=as_int(self.seed, "seed"))
+                k = 0
+                for value, limit in zip(spectrum, thresholds):
+                    # The spectrum is in units of 2**scale_exp: compare in the data's units.
+                    real = ctx.to_float(value) * (1.0 if sd is not None else 2.0 ** (2 * scale_exp))
+                    if real > limit:
+                        k += 1
+                    else:
+                        break
             elif isinstance(nc, float):
                 k = components_for_fraction(ratios, ctx.convert(nc))
             else:
@@ -665,6 +689,7 @@ class PCA(Estimator):
             C = moments.covariance(ddof, center=self.center)
             mean = moments.mean if self.center else [ctx.zero] * d
             sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx) if scale else None
+            self._parallel_sd = [ctx.to_float(ctx.sqrt(C[j][j])) for j in range(d)] if not scale else None
             found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto", sd)
         self._finish(ctx, conv, sign, ddof, n, d, solver, mean, [ctx.zero] * d, sd, found)
 

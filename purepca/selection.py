@@ -4,6 +4,12 @@
 ``components_for_fraction(r, f)``  fewest components whose cumulative ratio
                                    is strictly greater than ``f`` (sklearn)
 ``infer_dimension(spectrum, n)``   Minka's MLE (``n_components="mle"``)
+``kaiser(spectrum)``               eigenvalues above the mean eigenvalue
+``broken_stick(ratios)``           leading components whose share beats
+                                   the broken-stick expectation
+``parallel_analysis(...)``         Horn's parallel analysis: leading
+                                   eigenvalues above the quantile of those
+                                   of random data of the same shape
 =================================  ==========================================
 
 >>> components_for_fraction([0.6, 0.3, 0.1], 0.8)
@@ -13,11 +19,12 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
+from .errors import PurePCAError
 from .numeric import Scalar
 
-__all__ = ["components_for_fraction", "infer_dimension"]
+__all__ = ["broken_stick", "components_for_fraction", "infer_dimension", "kaiser", "parallel_analysis"]
 
 
 def _assess_dimension(spectrum: Sequence[float], rank: int, n_samples: int) -> float:
@@ -85,3 +92,77 @@ def components_for_fraction(ratios: Sequence[Scalar], fraction: Scalar) -> int:
         if running <= fraction:
             count += 1
     return min(len(ratios), count + 1)
+
+
+def kaiser(spectrum: Sequence[float], total: float, count: int) -> int:
+    """Kaiser's rule (Kaiser 1960; Guttman 1954): the components whose eigenvalue is above the mean
+    eigenvalue ``total/count`` (above 1 for a correlation matrix).
+
+    >>> kaiser([2.2, 1.1, 0.5, 0.2], 4.0, 4)
+    2
+    """
+    mean = total / count
+    return sum(1 for v in spectrum if v > mean)
+
+
+def broken_stick(ratios: Sequence[float], count: int) -> int:
+    """The broken-stick rule (Frontier 1976; Jolliffe 2002, section 6.1.2): keep the leading components
+    whose share of the variance exceeds ``b_i = (1/p)·Σ_(j=i..p) 1/j``, the expected length of the i-th
+    longest piece of a stick of length 1 broken at random into ``p = count`` pieces.
+
+    >>> broken_stick([0.62, 0.25, 0.09, 0.04], 4)
+    1
+    """
+    k = 0
+    for i, share in enumerate(ratios):
+        expected = math.fsum(1.0 / j for j in range(i + 1, count + 1)) / count
+        if share > expected:
+            k += 1
+        else:
+            break
+    return k
+
+
+def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[float]] = None, ddof: int = 1,
+                      iterations: int = 100, quantile: float = 0.95, seed: int = 0) -> list[float]:
+    """Horn's (1965) parallel analysis: the ``quantile`` of each eigenvalue over ``iterations`` data
+    sets of n independent normal rows of d columns (standard normal for a correlation PCA; with the
+    columns' standard deviations ``sd`` for a covariance PCA, so that the thresholds have the data's
+    units).  ``random.Random(seed)`` makes the thresholds reproducible.  A component is kept while its
+    eigenvalue is above its threshold.
+
+    >>> t = parallel_analysis(100, 3, scale=True, iterations=20, seed=1)
+    >>> len(t), t[0] > 1 > t[-1]
+    (3, True)
+    """
+    import random
+
+    from .linalg.eigen import eigh
+
+    if not 0.0 < quantile < 1.0:
+        raise PurePCAError(f"parallel analysis: quantile must be strictly between 0 and 1, got {quantile!r}")
+    if iterations < 1:
+        raise PurePCAError(f"parallel analysis: iterations must be >= 1, got {iterations!r}")
+    rng = random.Random(seed)
+    scales = [1.0] * d if scale or sd is None else [float(s) for s in sd]
+    draws: list[list[float]] = [[] for _ in range(min(n - 1, d))]
+    for _ in range(iterations):
+        cols = [[rng.gauss(0.0, s) for _ in range(n)] for s in scales]
+        means = [math.fsum(c) / n for c in cols]
+        dev = [[x - m for x in c] for c, m in zip(cols, means)]
+        C = [[math.fsum(a * b for a, b in zip(dev[i], dev[j])) / (n - ddof) for j in range(d)] for i in range(d)]
+        if scale:
+            sds = [math.sqrt(C[j][j]) for j in range(d)]
+            C = [[C[i][j] / (sds[i] * sds[j]) for j in range(d)] for i in range(d)]
+        values = eigh(C).values
+        for i in range(len(draws)):
+            draws[i].append(float(values[i]))
+    out = []
+    for column in draws:
+        column.sort()
+        # The quantile by linear interpolation between order statistics (R's type 7, numpy's default).
+        h = (len(column) - 1) * quantile
+        lo = int(math.floor(h))
+        hi = min(lo + 1, len(column) - 1)
+        out.append(column[lo] + (h - lo) * (column[hi] - column[lo]))
+    return out

@@ -1,0 +1,80 @@
+"""n_components = "kaiser", "broken_stick", "parallel" (issue 11)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from purepca import PCA, PurePCAError
+from purepca.datasets import load
+from purepca.selection import broken_stick, kaiser, parallel_analysis
+
+
+def test_kaiser_keeps_eigenvalues_above_one_on_a_correlation_matrix() -> None:
+    X = load("usarrests").rows
+    pca = PCA("kaiser", scale=True, convention="prcomp").fit(X)
+    full = PCA(scale=True, convention="prcomp").fit(X)
+    assert pca.n_components_ == sum(1 for v in full.explained_variance_ if v > 1) == 1
+    cov = PCA("kaiser").fit(load("iris").rows)
+    allv = PCA().fit(load("iris").rows).explained_variance_
+    assert cov.n_components_ == sum(1 for v in allv if v > sum(allv) / 4)
+
+
+def test_broken_stick_expectations() -> None:
+    # b_i = (1/p) Σ_{j>=i} 1/j: for p = 4, 0.5208, 0.2708, 0.1458, 0.0625.
+    assert broken_stick([0.53, 0.28, 0.15, 0.04], 4) == 3
+    assert broken_stick([0.52, 0.30, 0.15, 0.03], 4) == 0
+    X = load("usarrests").rows
+    ratios = PCA(scale=True).fit(X).explained_variance_ratio_
+    expected = [math.fsum(1 / j for j in range(i, 5)) / 4 for i in range(1, 5)]
+    k = 0
+    while k < 4 and ratios[k] > expected[k]:
+        k += 1
+    assert PCA("broken_stick", scale=True).fit(X).n_components_ == k
+
+
+def test_parallel_analysis_against_numpy() -> None:
+    np = pytest.importorskip("numpy")
+    n, d = 60, 5
+    thresholds = parallel_analysis(n, d, scale=True, iterations=200, quantile=0.95, seed=3)
+    # The same simulation drawn with numpy's generator: the thresholds agree statistically.
+    gen = np.random.default_rng(3)
+    sims = np.array([np.sort(np.linalg.eigvalsh(np.corrcoef(gen.standard_normal((n, d)), rowvar=False)))[::-1]
+                     for _ in range(2000)])
+    reference = np.quantile(sims, 0.95, axis=0)
+    assert np.abs(np.array(thresholds) - reference).max() < 0.08
+    assert all(a > b for a, b in zip(thresholds, thresholds[1:]))
+
+
+def test_parallel_on_data_with_two_real_directions() -> None:
+    rng = random.Random(7)
+    rows = []
+    for _ in range(200):
+        a, b = rng.gauss(0, 3), rng.gauss(0, 2)
+        rows.append([a + rng.gauss(0, 1), a - b + rng.gauss(0, 1), b + rng.gauss(0, 1), rng.gauss(0, 1),
+                     rng.gauss(0, 1), a + b + rng.gauss(0, 1)])
+    assert PCA("parallel", scale=True, seed=1).fit(rows).n_components_ == 2
+    # Covariance: random columns with the data's variances, so the thresholds have the data's units
+    # (and are more demanding: the largest random eigenvalue is about the largest column variance).
+    cov = PCA("parallel", seed=1).fit(rows)
+    full = PCA().fit(rows)
+    thresholds = parallel_analysis(200, 6, scale=False, sd=[math.sqrt(sum((r[j] - sum(x[j] for x in rows) / 200) ** 2
+                                                                             for r in rows) / 199) for j in range(6)],
+                                   seed=1)
+    k = 0
+    while k < 6 and full.explained_variance_[k] > thresholds[k]:
+        k += 1
+    assert cov.n_components_ == k >= 1
+    again = PCA("parallel", scale=True, seed=1).fit(rows)
+    assert again.n_components_ == 2  # seeded: the same answer every time
+    assert PCA("parallel", seed=1).partial_fit(rows).n_components_ == k
+
+
+def test_rules_validate() -> None:
+    with pytest.raises(PurePCAError, match="'kaiser', 'broken_stick' or 'parallel'"):
+        PCA("scree").fit([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]])
+    with pytest.raises(PurePCAError, match="quantile"):
+        parallel_analysis(10, 2, scale=True, quantile=1.0)
+    assert kaiser([3.0, 1.0], 4.0, 2) == 1
