@@ -394,7 +394,7 @@ def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
     "params, X, message",
     [
         ({"n_components": 3}, [[1, 2], [3, 4], [5, 7]], r"n_components=3 must be at most min\(n_samples, n_features\) = min\(3, 2\) = 2"),
-        ({"n_components": -1}, [[1, 2], [3, 4]], r"n_components must be None, an int >= 0, a float strictly between 0 and 1, or 'mle'; got -1"),
+        ({"n_components": -1}, [[1, 2], [3, 4]], r"n_components must be None, an int >= 0, a float strictly between 0 and 1, 'mle', 'kaiser', 'broken_stick' or 'parallel'; got -1"),
         ({"n_components": 1.0}, [[1, 2], [3, 4]], r"got 1.0"),
         ({"n_components": "all"}, [[1, 2], [3, 4]], r"got 'all'"),
         ({"n_components": True}, [[1, 2], [3, 4]], r"got True"),
