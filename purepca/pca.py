@@ -803,6 +803,167 @@ class PCA(Estimator):
         c = norm_ppf(1 - alpha)
         return float(t1 * (c * math.sqrt(2 * t2 * h0 * h0) / t1 + 1 + t2 * h0 * (h0 - 1) / (t1 * t1)) ** (1 / h0))
 
+    # ------------------------------------------------ FactoMineR's outputs
+
+    def _standardised_rows(self, X: Any) -> list[list[float]]:
+        """Rows centred about the mean (hi + lo) and divided by the scales: FactoMineR's X̃."""
+        M = self._read(X, self._ctx)
+        self._check_features(M, X)
+        hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
+        out = []
+        for row in M:
+            z = [float((x - h) - l) for x, h, l in zip(row, hi, lo)]
+            out.append([v / float(s) for v, s in zip(z, sd)] if sd is not None else z)
+        return out
+
+    def row_coordinates(self, X: Any) -> list[list[float]]:
+        """FactoMineR's ``ind$coord`` (and ``ind.sup$coord`` for new rows): the scores, never whitened.
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> [round(v, 6) for v in pca.row_coordinates([[1.0, 2.0]])[0]]
+        [-1.307252, -0.590115]
+        """
+        self._fitted()
+        return self._plain_scores(X)
+
+    def row_distances(self, X: Any) -> list[float]:
+        """FactoMineR's ``ind$dist``: each row's distance to the centre, in the (scaled) space of the fit.
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> round(pca.row_distances([[1.0, 2.0]])[0], 6)
+        1.434274
+        """
+        self._fitted()
+        return [math.sqrt(math.fsum(v * v for v in z)) for z in self._standardised_rows(X)]
+
+    def row_cos2(self, X: Any) -> list[list[float]]:
+        """FactoMineR's ``ind$cos2``: the squared cosine of the angle between each row and each component,
+        ``coord²/dist²`` (a row's cos² over all components sums to 1).
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> round(sum(pca.row_cos2([[1.0, 2.0]])[0]), 12)
+        1.0
+        """
+        self._fitted()
+        coords = self._plain_scores(X)
+        dists = self.row_distances(X)
+        return [[c * c / (r * r) if r > 0 else 0.0 for c in row] for row, r in zip(coords, dists)]
+
+    @property
+    def row_contributions_(self) -> list[list[float]]:
+        """FactoMineR's ``ind$contrib`` for the training rows, in percent:
+        ``100·coord²/((n - ddof)·λ)`` (each component's column sums to 100).
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> round(sum(row[0] for row in pca.row_contributions_), 10)
+        100.0
+        """
+        self._fitted()
+        if self._fit_rows is None:
+            raise PurePCAError("row_contributions_: the model keeps no training rows (partial_fit, fit_stream)")
+        div = self.n_samples_ - self._ddof
+        coords = self._plain_scores(self._fit_rows)
+        return [[100.0 * c * c / (div * v) if v > 0 else 0.0 for c, v in zip(row, self.explained_variance_)]
+                for row in coords]
+
+    @property
+    def column_coordinates_(self) -> list[list[float]]:
+        """FactoMineR's ``var$coord``: ``v_jc·sqrt(λ_c)``, a row per column of X (d x k).
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> [round(v, 6) for v in pca.column_coordinates_[0]]
+        [0.956954, 0.29024]
+        """
+        self._fitted()
+        roots = [math.sqrt(v) for v in self.explained_variance_]
+        return [[c[j] * r for c, r in zip(self.components_, roots)] for j in range(self.n_features_in_)]
+
+    def _column_variances(self) -> list[float]:
+        """The variances (divisor n - ddof) of the fitted columns as the fit saw them (1 when scaled)."""
+        if self._fit_rows is None:
+            raise PurePCAError("the model keeps no training rows (partial_fit, fit_stream); fit it with fit(X)")
+        Z = self._standardised_rows(self._fit_rows)
+        div = self.n_samples_ - self._ddof
+        return [math.fsum(z[j] * z[j] for z in Z) / div for j in range(self.n_features_in_)]
+
+    @property
+    def column_correlations_(self) -> list[list[float]]:
+        """FactoMineR's ``var$cor``: the correlation of each column with each component (d x k).
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> [round(v, 6) for v in pca.column_correlations_[1]]
+        [0.956954, -0.29024]
+        """
+        self._fitted()
+        variances = self._column_variances()
+        return [[c / math.sqrt(v) if v > 0 else 0.0 for c in row] for row, v in zip(self.column_coordinates_, variances)]
+
+    @property
+    def column_cos2_(self) -> list[list[float]]:
+        """FactoMineR's ``var$cos2``: the squared correlations (d x k).
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> round(sum(pca.column_cos2_[0]), 12)
+        1.0
+        """
+        return [[c * c for c in row] for row in self.column_correlations_]
+
+    @property
+    def column_contributions_(self) -> list[list[float]]:
+        """FactoMineR's ``var$contrib`` in percent: ``100·coord²/λ = 100·v_jc²`` (each component sums to 100).
+
+        >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
+        >>> [round(sum(col), 10) for col in zip(*pca.column_contributions_)]
+        [100.0, 100.0]
+        """
+        self._fitted()
+        return [[100.0 * c[j] * c[j] for c in self.components_] for j in range(self.n_features_in_)]
+
+    def supplementary_columns(self, X_sup: Any) -> dict[str, list[list[float]]]:
+        """FactoMineR's ``quanti.sup``: columns measured on the training rows but not in the analysis
+        (n x q), projected: ``coord`` (for a scaled PCA, the correlation with each component), ``cor``
+        and ``cos2``.  Each column is centred by its mean and, for a scaled PCA, divided by its standard
+        deviation (divisor n - ddof), as FactoMineR does.
+
+        >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
+        >>> pca = PCA(convention="factominer").fit(X)
+        >>> sup = pca.supplementary_columns([[r[0]] for r in X])   # an active column again: its own correlations
+        >>> [round(v, 6) for v in sup["cor"][0]] == [round(v, 6) for v in pca.column_correlations_[0]]
+        True
+        """
+        self._fitted()
+        if self._fit_rows is None:
+            raise PurePCAError("supplementary_columns: the model keeps no training rows (partial_fit, fit_stream)")
+        S = [[float(v) for v in row] for row in as_matrix(X_sup, name="X_sup")]
+        n = self.n_samples_
+        if len(S) != n:
+            raise PurePCAError(f"X_sup: {len(S)} rows, but the model was fitted on {n}; supplementary columns "
+                               "are measured on the training rows")
+        div = n - self._ddof
+        coords = self._plain_scores(self._fit_rows)
+        roots = [math.sqrt(v) for v in self.explained_variance_]
+        cols = []
+        for j in range(len(S[0])):
+            col = [row[j] for row in S]
+            m = math.fsum(col) / n
+            dev = [x - m for x in col]
+            if self._sd is not None:
+                sdj = math.sqrt(math.fsum(v * v for v in dev) / div)
+                if sdj <= (self.FACTOMINER_SD_FLOOR if self.convention == "factominer" else 0.0):
+                    sdj = 1.0 if self.convention == "factominer" else sdj
+                if sdj == 0:
+                    raise PurePCAError(f"X_sup: column {j} is constant; a scaled PCA cannot scale it")
+                dev = [v / sdj for v in dev]
+            cols.append(dev)
+        coord, cor = [], []
+        for dev in cols:
+            var = math.fsum(v * v for v in dev) / div
+            row_coord = [math.fsum(x * c[k] for x, c in zip(dev, coords)) / (div * r) if r > 0 else 0.0
+                         for k, r in enumerate(roots)]
+            coord.append(row_coord)
+            cor.append([c / math.sqrt(var) if var > 0 else 0.0 for c in row_coord])
+        return {"coord": coord, "cor": cor, "cos2": [[c * c for c in row] for row in cor]}
+
     def rotated_loadings(self, method: str = "varimax", *, normalize: bool = True, eps: float = 1e-5,
                          m: int = 4) -> "Rotation":
         """The loadings ``components_ᵀ·diag(sqrt(explained_variance_))`` (d x k, as R's
