@@ -40,7 +40,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
-from .errors import AccuracyWarning, NotFittedError, PurePCAError, float_range
+from .errors import AccuracyWarning, ConvergenceError, NotFittedError, PurePCAError, float_range
 from .linalg.cholesky import _spd_inverse
 from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
@@ -76,7 +76,37 @@ _UNDERFLOW = (
 )
 _PARAMS = (
     "n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed", "n_jobs",
+    "missing",
 )
+
+
+def _with_holes(X: Any) -> tuple[list[list[Optional[float]]], list[tuple[int, int]]]:
+    """The rows with None for each missing cell (None or NaN), and the (row, column) of each hole.
+
+    Other cells are left for :func:`as_matrix` to validate after the holes are filled.
+    """
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    if hasattr(X, "tolist"):
+        X = X.tolist()
+    try:
+        rows = [list(row) for row in X]
+    except TypeError:
+        raise PurePCAError(f"X: expected a 2-D table of numbers, got {type(X).__name__}") from None
+    if not rows or not rows[0]:
+        raise PurePCAError("X: no data")
+    holes = []
+    out: list[list[Optional[float]]] = []
+    for i, row in enumerate(rows):
+        new: list[Optional[float]] = []
+        for j, v in enumerate(row):
+            if v is None or (isinstance(v, float) and v != v):
+                new.append(None)
+                holes.append((i, j))
+            else:
+                new.append(v)
+        out.append(new)
+    return out, holes
 
 
 @dataclass(frozen=True)
@@ -144,6 +174,15 @@ class PCA(Estimator):
         are kept in ``high_precision_``.
     seed : int
         Seed of the start vectors of the ``krylov`` and ``power`` solvers.
+    missing : "error", "drop", "mean" or "em"
+        Missing cells (None or NaN) in ``fit``: an error naming the first
+        (default); ``"drop"`` the incomplete rows (``n_dropped_``); ``"mean"``
+        the column mean of the present values; ``"em"`` iterative PCA
+        imputation with the model's ``n_components`` (statsmodels'
+        ``fill-em``, missMDA's ``imputePCA(method="EM")``) until no imputed value
+        moves by more than 1e-10 of the data's spread (``n_iter_``).  The
+        completed data are ``imputed_``.  ``partial_fit`` and ``fit_stream``
+        take complete rows only.
     n_jobs : None or int
         Processes for the covariance or Gram sums and the Krylov products
         (None or 1: this process only; -1: one per core).  The result has
@@ -193,6 +232,7 @@ class PCA(Estimator):
         precision: Optional[int] = None,
         seed: int = 0,
         n_jobs: Optional[int] = None,
+        missing: str = "error",
     ) -> None:
         self.n_components = n_components
         self.center = center
@@ -205,6 +245,7 @@ class PCA(Estimator):
         self.precision = precision
         self.seed = seed
         self.n_jobs = n_jobs
+        self.missing = missing
 
     def _settings(self) -> tuple[Context, Convention, int, bool, str]:
         """Validate the parameters; resolve the convention and the overrides."""
@@ -296,7 +337,64 @@ class PCA(Estimator):
         self._train = M
         return self
 
+    #: missing="em": stop when no imputed value moved by more than this, relative to the data's spread.
+    EM_TOL = 1e-10
+    EM_MAX_ITER = 1000
+
     def _fit(self, X: Any) -> list[list[Scalar]]:
+        """Fit with the missing cells (None or NaN) handled as ``missing`` says; return the validated rows."""
+        if self.missing == "error":
+            self.imputed_ = None
+            self.n_dropped_ = 0
+            self.n_iter_ = 0
+            return self._fit_complete(X)
+        if self.missing not in ("drop", "mean", "em"):
+            raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
+        rows, holes = _with_holes(X)
+        # Every cell that is not missing is validated as usual (a hole counts as 0.0 for that).
+        valid = as_matrix([[0.0 if v is None else v for v in row] for row in rows], name="X")
+        rows = [[None if v is None else float(w) for v, w in zip(row, vrow)] for row, vrow in zip(rows, valid)]
+        if self.missing == "drop":
+            kept = [row for row in rows if all(v is not None for v in row)]
+            if len(kept) < 2:
+                raise PurePCAError(f"X: {len(rows) - len(kept)} of {len(rows)} rows have a missing value; "
+                                   f"missing='drop' leaves {len(kept)}, and PCA needs at least 2")
+            M = self._fit_complete(kept)
+            self.imputed_, self.n_dropped_, self.n_iter_ = None, len(rows) - len(kept), 0
+            return M
+        d = len(rows[0])
+        means = []
+        for j in range(d):
+            present = [row[j] for row in rows if row[j] is not None]
+            if not present:
+                raise PurePCAError(f"X: column {j} has no value at all; it cannot be imputed")
+            means.append(math.fsum(present) / len(present))  # type: ignore[arg-type]
+        filled = [[means[j] if v is None else float(v) for j, v in enumerate(row)] for row in rows]
+        if self.missing == "mean" or not holes:
+            M = self._fit_complete(filled)
+            self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, 0
+            return M
+        nc = self.n_components
+        if not (is_int(nc) and 1 <= int(nc) < d):  # type: ignore[arg-type]
+            raise PurePCAError(f"missing='em' imputes with the model's own components: n_components must be an int "
+                               f"between 1 and n_features - 1 = {d - 1}, got {nc!r}")
+        spread = max(max(col) - min(col) for col in zip(*filled)) or 1.0
+        for iteration in range(1, self.EM_MAX_ITER + 1):
+            M = self._fit_complete(filled)
+            rebuilt = self.inverse_transform(self.transform(filled))
+            change = 0.0
+            for i, j in holes:
+                change = max(change, abs(rebuilt[i][j] - filled[i][j]))
+                filled[i][j] = rebuilt[i][j]
+            if change <= self.EM_TOL * spread:
+                M = self._fit_complete(filled)
+                self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, iteration
+                return M
+        raise ConvergenceError(
+            f"missing='em' did not converge in {self.EM_MAX_ITER} iterations: the imputed values still moved by "
+            f"{change:.3e} (tolerance {self.EM_TOL * spread:.3e})", iterations=self.EM_MAX_ITER, residual=change)
+
+    def _fit_complete(self, X: Any) -> list[list[Scalar]]:
         """Validate X once, fit, and return the validated rows."""
         ctx, conv, ddof, scale, sign = self._settings()
         jobs = check_n_jobs(self.n_jobs)

@@ -1,0 +1,103 @@
+"""PCA(missing=...): an error by default, listwise deletion, mean imputation, and EM imputation
+(iterative PCA, missMDA's imputePCA(method="EM") and statsmodels' fill-em) (issue 11)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from purepca import PCA, PurePCAError
+
+
+def _low_rank(seed: int, n: int = 60, d: int = 5, noise: float = 1e-3) -> list[list[float]]:
+    rng = random.Random(seed)
+    basis = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(2)]
+    return [[3 * a * u + b * v + noise * rng.gauss(0, 1) for u, v in zip(*basis)]
+            for a, b in ((rng.gauss(0, 1), rng.gauss(0, 1)) for _ in range(n))]
+
+
+def _punch(X: list[list[float]], share: float, seed: int, hole: object = None) -> tuple[list[list[object]], list[tuple[int, int]]]:
+    rng = random.Random(seed)
+    out: list[list[object]] = [list(row) for row in X]
+    holes = []
+    for i in range(len(X)):
+        for j in range(len(X[0])):
+            if rng.random() < share and len(holes) < len(X) * len(X[0]) // 4:
+                out[i][j] = hole
+                holes.append((i, j))
+    return out, holes
+
+
+def test_the_default_names_the_first_missing_cell() -> None:
+    with pytest.raises(PurePCAError, match=r"row 1.*column 0|\[1\]\[0\]"):
+        PCA().fit([[1.0, 2.0], [None, 3.0], [2.0, 2.0]])
+    with pytest.raises(PurePCAError, match="missing must be"):
+        PCA(missing="zero").fit([[1.0, 2.0], [2.0, 3.0], [2.0, 2.0]])
+
+
+def test_drop_removes_incomplete_rows_and_counts_them() -> None:
+    X = _low_rank(1)
+    holed, holes = _punch(X, 0.05, 2, float("nan"))
+    pca = PCA(2, missing="drop").fit(holed)
+    rows_with_holes = {i for i, _ in holes}
+    complete = [row for i, row in enumerate(X) if i not in rows_with_holes]
+    assert pca.n_dropped_ == len(rows_with_holes) and pca.n_samples_ == len(complete)
+    assert pca.explained_variance_ == PCA(2).fit(complete).explained_variance_
+
+
+def test_mean_fills_each_hole_with_its_column_mean() -> None:
+    X = _low_rank(3)
+    holed, holes = _punch(X, 0.05, 4)
+    pca = PCA(2, missing="mean").fit(holed)
+    for i, j in holes:
+        present = [row[j] for row in holed if row[j] is not None]
+        assert pca.imputed_[i][j] == math.fsum(present) / len(present)  # type: ignore[arg-type, index]
+    with pytest.raises(PurePCAError, match="column 1 has no value at all"):
+        PCA(1, missing="mean").fit([[1.0, None], [2.0, None], [3.0, None]])
+
+
+def test_em_recovers_low_rank_data_and_reaches_a_fixed_point() -> None:
+    X = _low_rank(5)
+    holed, holes = _punch(X, 0.06, 6)
+    em = PCA(2, missing="em").fit(holed)
+    mean = PCA(2, missing="mean").fit(holed)
+    err_em = max(abs(em.imputed_[i][j] - X[i][j]) for i, j in holes)  # type: ignore[index]
+    err_mean = max(abs(mean.imputed_[i][j] - X[i][j]) for i, j in holes)  # type: ignore[index]
+    assert err_em < 0.05 and err_em < err_mean / 20
+    assert em.n_iter_ >= 2
+    # The fixed point: each imputed value is the reconstruction of its row by the final model.
+    rebuilt = em.inverse_transform(em.transform(em.imputed_))
+    assert max(abs(rebuilt[i][j] - em.imputed_[i][j]) for i, j in holes) < 1e-8  # type: ignore[index]
+
+
+def test_em_agrees_with_the_iterative_pca_of_missmda() -> None:
+    """missMDA's imputePCA(method="EM", scale=FALSE) transcribed in numpy: centre about the current
+    means, keep k components of the SVD, refill the holes, until they stop moving.  (statsmodels'
+    fill-em keeps the observed means fixed instead, a different fixed point.)"""
+    np = pytest.importorskip("numpy")
+    X = _low_rank(7, n=80, d=6, noise=0.05)
+    holed, holes = _punch(X, 0.05, 8, float("nan"))
+    A = np.array(holed, dtype=float)
+    mask = np.isnan(A)
+    A[mask] = np.take(np.nanmean(A, 0), np.where(mask)[1])
+    for _ in range(100000):
+        mu = A.mean(0)
+        u, s, vt = np.linalg.svd(A - mu, full_matrices=False)
+        fitted = (u[:, :2] * s[:2]) @ vt[:2] + mu
+        change = np.abs(fitted[mask] - A[mask]).max()
+        A[mask] = fitted[mask]
+        if change < 1e-13:
+            break
+    ours = PCA(2, missing="em").fit(holed)
+    got = np.array(ours.imputed_)
+    assert np.abs(got[mask] - A[mask]).max() < 1e-8 * np.abs(A).max()
+
+
+def test_em_needs_a_number_of_components() -> None:
+    holed = [[1.0, 2.0, 3.0], [2.0, None, 5.0], [3.0, 4.0, 7.5], [4.0, 6.0, 8.0]]
+    with pytest.raises(PurePCAError, match="n_components must be an int between 1 and n_features - 1 = 2"):
+        PCA(missing="em").fit(holed)
+    with pytest.raises(PurePCAError, match=r"row 0, column 1 is a string \('x'\)"):
+        PCA(1, missing="em").fit([[1.0, "x"], [None, 2.0], [3.0, 4.0]])
