@@ -9,7 +9,9 @@ floats as given, with the exact mean, formed in rational arithmetic).
 from __future__ import annotations
 
 import math
+import os
 import random
+import sys
 import statistics
 import warnings
 from fractions import Fraction
@@ -20,20 +22,10 @@ from purepca import PCA, KernelPCA, PurePCAError
 from purepca.bounds import matrix_bounds
 from purepca.linalg import jacobi_eigh, tridiagonal_eigh
 
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers import qdq, random_orthogonal  # noqa: E402
+
 mpmath = pytest.importorskip("mpmath")
-
-
-def _orthonormal(rng: random.Random, n: int) -> list[list[float]]:
-    out: list[list[float]] = []
-    while len(out) < n:
-        v = [rng.gauss(0, 1) for _ in range(n)]
-        for _ in range(2):
-            for q in out:
-                c = math.fsum(a * b for a, b in zip(q, v))
-                v = [a - c * b for a, b in zip(v, q)]
-        norm = math.sqrt(math.fsum(a * a for a in v))
-        out.append([a / norm for a in v])
-    return out
 
 
 def _spectrum(rng: random.Random, kind: int, n: int) -> list[float]:
@@ -85,9 +77,7 @@ def test_bounds_contain_the_truth_on_1000_random_symmetric_matrices() -> None:
     for trial in range(1000):
         n = rng.randint(2, 7)
         lam = _spectrum(rng, trial % 4, n)
-        Q = _orthonormal(rng, n)
-        A = [[math.fsum(lam[k] * Q[k][i] * Q[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
-        A = [[A[min(i, j)][max(i, j)] for j in range(n)] for i in range(n)]
+        A = qdq(random_orthogonal(n, rng), lam)
         found = (jacobi_eigh if trial % 2 else tridiagonal_eigh)(A)
         values, vectors = [float(v) for v in found.values], [[float(x) for x in v] for v in found.vectors]
         bounds = matrix_bounds(A, vectors)

@@ -13,7 +13,12 @@ import random
 
 import pytest
 
+import os
+import sys
+
 from purepca import PurePCAError
+sys.path.insert(0, os.path.dirname(__file__))
+from helpers import random_orthogonal  # noqa: E402
 from purepca.testing import (
     align_signs,
     assert_pca_close,
@@ -25,23 +30,9 @@ from purepca.testing import (
 )
 
 
-def _orthonormal_basis(d: int, seed: int) -> list[list[float]]:
-    rng = random.Random(seed)
-    out: list[list[float]] = []
-    while len(out) < d:
-        v = [rng.gauss(0, 1) for _ in range(d)]
-        for _ in range(2):
-            for q in out:
-                c = math.fsum(a * b for a, b in zip(q, v))
-                v = [a - c * b for a, b in zip(v, q)]
-        norm = math.sqrt(math.fsum(a * a for a in v))
-        out.append([a / norm for a in v])
-    return out
-
-
 @pytest.mark.parametrize("angle", [1e-12, 1e-9, 1e-6, 0.3, 1.2])
 def test_subspace_distance_returns_a_known_angle(angle: float) -> None:
-    Q = _orthonormal_basis(10, 1)
+    Q = random_orthogonal(10, random.Random(1))
     A = Q[:3]
     # B: A with its second vector turned by `angle` towards Q[7], outside span(A).
     B = [Q[0], [math.cos(angle) * a + math.sin(angle) * b for a, b in zip(Q[1], Q[7])], Q[2]]
