@@ -195,17 +195,27 @@ def _read_text(name: str) -> str:
         raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
 
 
-def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str) -> None:
-    """Where the data come from and how to read them (every subcommand that reads a table)."""
-    p.add_argument("file", nargs="?", default=None, help="a CSV file, or - for standard input")
+def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, file_help: Optional[str] = None) -> None:
+    """Where the data come from and how to read them (every subcommand that reads a table).
+
+    The file is the positional FILE, or, with ``file_help``, the option ``--data FILE``; then missing
+    cells are always an error (the other program's answer was for complete rows)."""
+    if file_help is None:
+        p.add_argument("file", nargs="?", default=None, help="a CSV file, or - for standard input")
+    else:
+        p.add_argument("--data", dest="file", default=None, metavar="FILE", help=file_help)
     p.add_argument("--dataset", choices=DATASETS, default=None,
-                   help="a bundled data set instead of FILE (its label column is the id column)")
+                   help=f"a bundled data set instead of {'FILE' if file_help is None else '--data'} "
+                   "(its label column is the id column)")
     p.add_argument("--columns", default=None, metavar="COLS", help=columns_help)
     p.add_argument("--id-column", default=None, metavar="COL", help=id_help)
     p.add_argument("--no-header", action="store_true", help="the first line is data; columns are named x1, x2, ...")
     p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
-    p.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
-                   help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
+    if file_help is None:
+        p.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
+                       help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
+    else:
+        p.set_defaults(missing="error")
 
 
 def _output_options(p: argparse.ArgumentParser, formats: bool = True) -> None:
@@ -407,7 +417,8 @@ def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[s
 
 def _kernel_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns)
-    kp = KernelPCA(args.components, kernel=args.kernel, gamma=args.gamma, degree=args.degree, coef0=args.coef0,
+    # --components 0: every component with a positive eigenvalue.
+    kp = KernelPCA(args.components or None, kernel=args.kernel, gamma=args.gamma, degree=args.degree, coef0=args.coef0,
                    eigen_solver=args.eigen_solver, convention=args.convention, precision=args.precision)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -703,8 +714,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                            "50-digit reference for the same data: a PASS/FAIL table per quantity with the error, the "
                            "tolerance of the method's error model and the digits lost; exit 0 when all pass, 1 "
                            "otherwise.")
-    p_ver.add_argument("--data", dest="file", default=None, metavar="FILE", help="the data the other PCA was fitted on (CSV)")
-    p_ver.add_argument("--dataset", choices=DATASETS, default=None, help="a bundled data set instead of --data")
+    _input_options(p_ver, "the columns the other PCA used (default: all)", "a label column kept out",
+                   file_help="the data the other PCA was fitted on (CSV)")
     p_ver.add_argument("--result", required=True, metavar="FILE",
                        help="their output: a JSON object of attributes, or a directory of ATTRIBUTE.csv files")
     p_ver.add_argument("--convention", choices=sorted(CONVENTIONS), default="sklearn",
@@ -714,11 +725,6 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                        help="the error model of their method, which sets the tolerances (default: svd)")
     p_ver.add_argument("--rtol", type=float, default=None, help="a relative tolerance instead of the error model")
     p_ver.add_argument("--residual", type=float, default=0.0, help="for --method randomized: the residual it reports")
-    p_ver.add_argument("--columns", default=None, metavar="COLS", help="the columns the other PCA used (default: all)")
-    p_ver.add_argument("--id-column", default=None, metavar="COL", help="a label column kept out")
-    p_ver.add_argument("--no-header", action="store_true", help="the first line is data")
-    p_ver.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
-    p_ver.set_defaults(missing="error")
     _output_options(p_ver, formats=False)
 
     p_data = sub.add_parser("dataset", help="list the bundled data sets, or print one as CSV",
@@ -745,8 +751,9 @@ _COMMANDS = {
 }
 
 
-def _check_source(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Exactly one source of data: FILE or --dataset (or --matrix for trace); else usage, exit 2."""
+def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """What argparse cannot say alone: exactly one source of data (FILE or --dataset, or --matrix for
+    trace) and the range of --components; else usage, exit 2."""
     if not hasattr(args, "dataset"):
         return
     file_name = "--data" if args.command == "verify" else "FILE"
@@ -756,9 +763,7 @@ def _check_source(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command == "trace" else "")
         parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
                     + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
-    if args.command == "kernel" and args.components == 0:
-        args.components = None
-    if args.command == "kernel" and args.components is not None and args.components < 0:
+    if args.command == "kernel" and args.components < 0:
         parser.exit(2, f"{parser.prog} kernel: error: --components must be >= 0, got {args.components}\n")
     if args.command == "trace" and args.components < 1:
         parser.exit(2, f"{parser.prog} trace: error: --components must be >= 1, got {args.components}\n")
@@ -774,7 +779,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     """
     parser = _parser(prog)
     args = parser.parse_args(argv)
-    _check_source(parser, args)
+    _check_args(parser, args)
     try:
         if args.command == "check":
             results = self_check()

@@ -796,10 +796,11 @@ class PCA(Estimator):
     def _is_fitted(self) -> bool:
         return hasattr(self, "components_")
 
-    def _sample_variances(self) -> list[float]:
-        """The kept eigenvalues with the sample divisor n - 1 (what T² and SPE limits assume)."""
+    def _sample_variances(self, values: Optional[list[float]] = None) -> list[float]:
+        """Eigenvalues (the kept ones by default) with the sample divisor n - 1, what T² and the SPE limit
+        assume, whatever the convention's divisor."""
         n = self.n_samples_
-        return [v * (n - self._ddof) / (n - 1) for v in self.explained_variance_]
+        return [v * (n - self._ddof) / (n - 1) for v in (self.explained_variance_ if values is None else values)]
 
     def hotelling_t2(self, X: Any) -> list[float]:
         """Hotelling's T² of each row: ``Σ_j t_j²/λ_j`` over the kept components, ``t`` the scores and
@@ -830,16 +831,9 @@ class PCA(Estimator):
         [0.47557]
         """
         self._fitted()
-        M = self._read(X, self._ctx)
-        self._check_features(M, X)
-        hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
         comps = self.components_
         out = []
-        for row in M:
-            z = []
-            for j, x in enumerate(row):
-                v = float((x - hi[j]) - lo[j])  # centred to twice the working precision, as transform
-                z.append(v / float(sd[j]) if sd is not None else v)
+        for z in self._standardised_rows(X):
             t = [math.fsum(a * b for a, b in zip(c, z)) for c in comps]
             resid = [math.fsum([z[j]] + [-tj * c[j] for tj, c in zip(t, comps)]) for j in range(len(z))]
             out.append(math.fsum(r * r for r in resid))
@@ -892,8 +886,7 @@ class PCA(Estimator):
         if self._rest is None:
             raise PurePCAError(f"spe_limit: solver {self.solver_!r} found only the kept eigenvalues; the limit needs "
                                "the discarded ones too (use a full solver)")
-        n = self.n_samples_
-        rest = [v * (n - self._ddof) / (n - 1) for v in self._rest if v > 0]
+        rest = [v for v in self._sample_variances(self._rest) if v > 0]
         if not rest:
             return 0.0
         t1, t2, t3 = (math.fsum(v ** i for v in rest) for i in (1, 2, 3))

@@ -63,25 +63,19 @@ def _transpose(A: list[list[float]]) -> list[list[float]]:
     return [list(col) for col in zip(*A)]
 
 
-def _inverse_sqrt(S: list[list[float]]) -> list[list[float]]:
-    """``S^(-1/2)`` of a symmetric positive definite matrix, by its eigen-decomposition."""
+def _spectral(S: list[list[float]], power: float, what: str) -> list[list[float]]:
+    """``S^power`` of a symmetric positive definite matrix, by its eigen-decomposition."""
     eig = jacobi_eigh(S)
     k = len(S)
     if not all(v > 0 for v in eig.values):
-        raise PurePCAError("rotation: the matrix of the varimax step is singular (a loading column is zero)")
+        raise PurePCAError(what)
     V = eig.vectors  # rows are eigenvectors
-    return [[math.fsum(V[t][i] * V[t][j] / math.sqrt(eig.values[t]) for t in range(k)) for j in range(k)]
+    return [[math.fsum(V[t][i] * V[t][j] * eig.values[t] ** power for t in range(k)) for j in range(k)]
             for i in range(k)]
 
 
-def _inverse(S: list[list[float]]) -> list[list[float]]:
-    """The inverse of a symmetric positive definite matrix, by its eigen-decomposition."""
-    eig = jacobi_eigh(S)
-    k = len(S)
-    if not all(v > 0 for v in eig.values):
-        raise PurePCAError("promax: the least-squares problem is singular (the loadings do not have full rank)")
-    V = eig.vectors
-    return [[math.fsum(V[t][i] * V[t][j] / eig.values[t] for t in range(k)) for j in range(k)] for i in range(k)]
+_SINGULAR_B = "rotation: the matrix of the varimax step is singular (a loading column is zero)"
+_SINGULAR_LS = "promax: the least-squares problem is singular (the loadings do not have full rank)"
 
 
 def _loadings(L: Any) -> list[list[float]]:
@@ -124,7 +118,7 @@ def varimax(loadings: Any, normalize: bool = True, eps: float = 1e-5) -> Rotatio
         B = _matmul(xt, inner)
         # T = U·Vᵀ from the SVD of B: the polar factor B·(BᵀB)^(-1/2); d = the sum of the singular values.
         BtB = _matmul(_transpose(B), B)
-        T = _matmul(B, _inverse_sqrt(BtB))
+        T = _matmul(B, _spectral(BtB, -0.5, _SINGULAR_B))
         d_past = d
         d = math.fsum(math.sqrt(max(v, 0.0)) for v in jacobi_eigh(BtB).values)
         if d < d_past * (1 + eps):
@@ -153,8 +147,8 @@ def promax(loadings: Any, m: int = 4) -> Rotation:
     x = vm.loadings
     Q = [[v * abs(v) ** (m - 1) for v in row] for row in x]
     xt = _transpose(x)
-    U = _matmul(_inverse(_matmul(xt, x)), _matmul(xt, Q))
-    dvec = [row[i] for i, row in enumerate(_inverse(_matmul(_transpose(U), U)))]
+    U = _matmul(_spectral(_matmul(xt, x), -1.0, _SINGULAR_LS), _matmul(xt, Q))
+    dvec = [row[i] for i, row in enumerate(_spectral(_matmul(_transpose(U), U), -1.0, _SINGULAR_LS))]
     U = [[v * math.sqrt(dj) for v, dj in zip(row, dvec)] for row in U]
     z = _matmul(x, U)
     return Rotation(z, _matmul(vm.rotmat, U))

@@ -28,18 +28,15 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
-from .linalg.jacobi import JacobiStep, jacobi_eigh
+from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_symmetric
 from .linalg.power import PowerStep, power_iteration
+from .numeric import FLOAT
 from .params import as_int
 
 __all__ = ["trace_jacobi", "trace_power"]
 
 _EPS = 2.0 ** -52
-
-
-def _off_norm(M: list[list[float]]) -> float:
-    return math.sqrt(math.fsum(M[i][j] ** 2 for i in range(len(M)) for j in range(len(M)) if i != j))
 
 
 def _g(v: float) -> str:
@@ -87,7 +84,7 @@ def trace_jacobi(A: Any, *, rotations: bool = True) -> str:
         f"passes, the off-diagonal norm is at most the tolerance eps·Σ|λ| = {tolerance:.3g}.",
         "",
     ]
-    start = _off_norm(M)
+    start = float(_off_norm(M, FLOAT))
     sweep, count = 0, 0
     for step in steps:
         if step.sweep != sweep:
