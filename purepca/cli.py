@@ -236,6 +236,8 @@ def _read_args_table(args: argparse.Namespace, columns: Optional[str], groups: O
     if args.dataset is not None:
         data = load(args.dataset)
         id_column = args.id_column if args.id_column is not None else data.label_name
+        if columns is None and data.active is not None:
+            columns = ",".join(data.active)  # the supplementary columns stay out unless asked for
         table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
                            missing=args.missing, group_column=groups)
         return data.name, table
@@ -372,6 +374,8 @@ def _dataset_command(args: argparse.Namespace) -> None:
             data = load(name)
             lines.append(f"  {name:<10} {len(data.rows)} x {len(data.columns)}  {data.title}")
             lines += [f"  {'':<10} published: {pub.call}" for pub in data.published]
+            if data.factominer is not None:
+                lines.append(f"  {'':<10} published: {data.factominer.call}")
         _write("\n".join(lines), args.output)
         return
     _write(load(args.name).to_csv().rstrip("\n"), args.output)
@@ -596,6 +600,23 @@ def self_check() -> list[tuple[bool, str]]:
             magnitudes = [abs(v) for row in fitted.rotation for v in row]
             checks.append(_published(f"{name}: |rotation|, {len(pub.rotation)} x {len(pub.rotation[0])}",
                                      f"{pub.call}$rotation", magnitudes, [v for row in pub.rotation for v in row]))
+        fm = data.factominer
+        if fm is not None:
+            active = [data.columns.index(c) for c in fm.active]
+            sup = [data.columns.index(c) for c in fm.supplementary]
+            res = PCA(convention="factominer", scale=True).fit([[row[j] for j in active] for row in data.rows])
+            eig = res.explained_variance_
+            checks.append(_published(f"{name}: eigenvalues", fm.call, eig, fm.eigenvalues))
+            checks.append(_published(f"{name}: percentages of variance", fm.call,
+                                     [100 * v for v in res.explained_variance_ratio_], fm.percent))
+            coords = res.column_coordinates_
+            checks.append(_published(f"{name}: var$coord, {len(coords)} x 5", "res.pca$var$coord",
+                                     [v for row in coords for v in row[:5]],
+                                     [v for row in fm.coordinates.values() for v in row]))
+            cor = res.supplementary_columns([[row[j] for j in sup] for row in data.rows])["cor"]
+            checks.append(_published(f"{name}: supplementary correlations", "dimdesc(res.pca)$Dim.1",
+                                     [cor[fm.supplementary.index(c)][0] for c in fm.correlations],
+                                     list(fm.correlations.values())))
     r = PCA(convention="prcomp").fit(X)
     kp = KernelPCA(convention="kernlab").fit(X)
     checks.append(_published("kernlab eigenvalues", "seed 003, eig(kpca(X, kernel='vanilladot'))", kp.eig,
