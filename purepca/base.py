@@ -81,7 +81,7 @@ class Estimator:
         >>> PCA().set_params(colour="red")
         Traceback (most recent call last):
         ...
-        purepca.errors.PurePCAError: invalid parameter 'colour' for PCA; valid parameters: n_components, center, scale, ddof, whiten, solver, sign, convention, precision, seed, n_jobs, missing
+        purepca.errors.PurePCAError: invalid parameter 'colour' for PCA; valid parameters: n_components, center, scale, ddof, whiten, solver, sign, convention, precision, seed, n_jobs, missing, parallel_quantile
         """
         name = type(self).__name__
         for key in params:

@@ -85,6 +85,12 @@ def pca_to_json(pca: PCA) -> str:
         "state": {
             "sign": pca._sign,
             "ddof": pca._ddof,
+            # The variance divisor (n - ddof, or the sum of the sample weights less ddof), whether the
+            # columns were scaled, the column weights, and the discarded eigenvalues (for spe_limit).
+            "div": pca._div,
+            "scaled": pca._scaled,
+            "column_weight": pca._weights[1],
+            "rest": pca._rest,
             **{name.lstrip("_"): _encode(getattr(pca, name)) for name in _STATE},
         },
     }
@@ -125,6 +131,13 @@ def pca_from_json(text: str) -> PCA:
         pca._ctx = ctx
         pca._sign = state["sign"]
         pca._ddof = int(state["ddof"])
+        # Models written before these fields existed: an unweighted fit's values.
+        pca._div = float(state.get("div", pca.n_samples_ - pca._ddof))
+        pca._scaled = bool(state.get("scaled", pca.scale_ is not None))
+        column_weight = state.get("column_weight")
+        pca._weights = (None, [float(v) for v in column_weight] if column_weight is not None else None)
+        rest = state.get("rest")
+        pca._rest = [float(v) for v in rest] if rest is not None else None
         pca._convention = CONVENTIONS[pca.convention]
     except (KeyError, TypeError) as err:
         raise PurePCAError(f"model: a field is missing or malformed ({err})") from None

@@ -41,6 +41,7 @@ from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
 from .errors import AccuracyWarning, ConvergenceError, NotFittedError, PurePCAError, float_range
+from .imputation import squarem
 from .linalg.cholesky import _spd_inverse
 from .linalg.eigen import _eigh
 from .linalg.matrix import as_matrix
@@ -51,6 +52,7 @@ from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruct
 from .report import PCASummary, format_table
 from .rotations import Rotation
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
+from .weights import check_weights, weighted_data
 from .solvers import (
     ACCURACY_TARGET,
     DEGENERATE_GAP,
@@ -76,7 +78,7 @@ _UNDERFLOW = (
 )
 _PARAMS = (
     "n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed", "n_jobs",
-    "missing",
+    "missing", "parallel_quantile",
 )
 
 
@@ -140,8 +142,9 @@ class PCA(Estimator):
         (needs ``n_samples >= n_features``); ``"kaiser"`` keeps the eigenvalues
         above the mean eigenvalue, ``"broken_stick"`` the leading components
         whose share beats the broken-stick expectation, ``"parallel"`` those
-        above the 95 % quantile of 100 random normal data sets of the same
-        shape (Horn; seeded by ``seed``): :mod:`purepca.selection`.
+        above the ``parallel_quantile`` (95 %) quantile of 100 random normal
+        data sets of the same shape (Horn; seeded by ``seed``):
+        :mod:`purepca.selection`.
     center : bool, default True
         Subtract the column means (R's ``center``).
     scale : bool or None
@@ -177,12 +180,21 @@ class PCA(Estimator):
     missing : "error", "drop", "mean" or "em"
         Missing cells (None or NaN) in ``fit``: an error naming the first
         (default); ``"drop"`` the incomplete rows (``n_dropped_``); ``"mean"``
-        the column mean of the present values; ``"em"`` iterative PCA
-        imputation with the model's ``n_components`` (statsmodels'
-        ``fill-em``, missMDA's ``imputePCA(method="EM")``) until no imputed value
-        moves by more than 1e-10 of the data's spread (``n_iter_``).  The
-        completed data are ``imputed_``.  ``partial_fit`` and ``fit_stream``
-        take complete rows only.
+        the column mean of the present values (weighted, with
+        ``sample_weight``); ``"em"`` iterative PCA imputation with the model's
+        ``n_components``: missMDA's ``imputePCA(method="EM")`` (the model
+        re-fitted, means included, at each step), or under
+        ``convention="statsmodels"`` statsmodels' ``fill-em`` (the observed
+        means and standard deviations held fixed).  The iteration is
+        accelerated (SQUAREM, :mod:`purepca.imputation`) and stops when the
+        estimated distance to the fixed point is below 1e-10 of the data's
+        spread; ``n_iter_`` counts the EM steps.  The completed data are
+        ``imputed_``.  ``partial_fit`` and ``fit_stream`` take complete rows
+        only.
+    parallel_quantile : float, default 0.95
+        The quantile of the random eigenvalues that ``n_components="parallel"``
+        compares with, strictly between 0 and 1 (Horn (1965) compared with
+        the mean; the 95 % quantile follows Glorfeld (1995)).
     n_jobs : None or int
         Processes for the covariance or Gram sums and the Krylov products
         (None or 1: this process only; -1: one per core).  The result has
@@ -217,6 +229,7 @@ class PCA(Estimator):
     _bounds: Optional["ErrorBounds"] = None
     _parallel_sd: Optional[list[float]] = None  # column standard deviations, for n_components="parallel"
     _moments: Optional[Moments] = None  # partial_fit's accumulator
+    _weights: tuple[Optional[list[float]], Optional[list[float]]] = (None, None)  # sample and column weights
 
     def __init__(
         self,
@@ -233,6 +246,7 @@ class PCA(Estimator):
         seed: int = 0,
         n_jobs: Optional[int] = None,
         missing: str = "error",
+        parallel_quantile: float = 0.95,
     ) -> None:
         self.n_components = n_components
         self.center = center
@@ -246,6 +260,7 @@ class PCA(Estimator):
         self.seed = seed
         self.n_jobs = n_jobs
         self.missing = missing
+        self.parallel_quantile = parallel_quantile
 
     def _settings(self) -> tuple[Context, Convention, int, bool, str]:
         """Validate the parameters; resolve the convention and the overrides."""
@@ -267,6 +282,8 @@ class PCA(Estimator):
             if not isinstance(getattr(self, flag), bool):
                 raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         as_int(self.seed, "seed")
+        if as_real(self.parallel_quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True) == 1.0:
+            raise PurePCAError("parallel_quantile must be strictly between 0 and 1, got 1.0")
         nc = self.n_components
         if not (
             nc is None
@@ -323,17 +340,30 @@ class PCA(Estimator):
         return [str(c) for c in names] if names and all(isinstance(c, str) for c in names) else None
 
     @atomic
-    def fit(self, X: Any, y: Any = None) -> "PCA":
+    def fit(self, X: Any, y: Any = None, sample_weight: Any = None, column_weight: Any = None) -> "PCA":
         """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.
 
         Computes the means, the spectrum and the axes, and nothing more: the
         training scores come from :meth:`fit_transform`, or from ``x`` when
         it is first asked for.
 
+        ``sample_weight`` (one per row, >= 0) are frequencies: the means and
+        variances are weighted and the divisor is ``Σw - ddof``, so integer
+        weights give the fit of the rows repeated (FactoMineR's ``row.w``,
+        which it normalises to sum to 1, is the same analysis with
+        ``ddof=0``).  ``column_weight`` (one per column, >= 0) multiplies each
+        column's share of every squared distance (FactoMineR's ``col.w``): the
+        column is divided by ``sqrt(c_j)`` more, which ``scale_`` includes.
+        See :mod:`purepca.weights`.
+
         >>> PCA().fit([[0, 0], [1, 1], [2, 2.5]]).n_components_
         2
+        >>> a = PCA().fit([[0.0, 1.0], [1.0, 0.0], [3.0, 3.5]], sample_weight=[2, 1, 1])
+        >>> b = PCA().fit([[0.0, 1.0], [0.0, 1.0], [1.0, 0.0], [3.0, 3.5]])
+        >>> [round(v, 12) for v in a.explained_variance_] == [round(v, 12) for v in b.explained_variance_]
+        True
         """
-        M = self._fit(X)
+        M = self._fit(X, sample_weight, column_weight)
         self._train = M
         return self
 
@@ -341,85 +371,162 @@ class PCA(Estimator):
     EM_TOL = 1e-10
     EM_MAX_ITER = 1000
 
-    def _fit(self, X: Any) -> list[list[Scalar]]:
+    def _fit(self, X: Any, sample_weight: Any = None, column_weight: Any = None) -> list[list[Scalar]]:
         """Fit with the missing cells (None or NaN) handled as ``missing`` says; return the validated rows."""
+        weights = (sample_weight, column_weight)
         if self.missing == "error":
             self.imputed_ = None
             self.n_dropped_ = 0
             self.n_iter_ = 0
-            return self._fit_complete(X)
+            return self._fit_complete(X, *weights)
         if self.missing not in ("drop", "mean", "em"):
             raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
         rows, holes = _with_holes(X)
         # Every cell that is not missing is validated as usual (a hole counts as 0.0 for that).
         valid = as_matrix([[0.0 if v is None else v for v in row] for row in rows], name="X")
         rows = [[None if v is None else float(w) for v, w in zip(row, vrow)] for row, vrow in zip(rows, valid)]
+        d = len(rows[0])
+        w = check_weights(sample_weight, len(rows), "sample_weight", "rows")
         if self.missing == "drop":
-            kept = [row for row in rows if all(v is not None for v in row)]
+            whole = [i for i, row in enumerate(rows) if all(v is not None for v in row)]
+            kept = [rows[i] for i in whole]
             if len(kept) < 2:
                 raise PurePCAError(f"X: {len(rows) - len(kept)} of {len(rows)} rows have a missing value; "
                                    f"missing='drop' leaves {len(kept)}, and PCA needs at least 2")
-            M = self._fit_complete(kept)
+            M = self._fit_complete(kept, None if w is None else [w[i] for i in whole], column_weight)
             self.imputed_, self.n_dropped_, self.n_iter_ = None, len(rows) - len(kept), 0
             return M
-        d = len(rows[0])
         means = []
         for j in range(d):
-            present = [row[j] for row in rows if row[j] is not None]
-            if not present:
-                raise PurePCAError(f"X: column {j} has no value at all; it cannot be imputed")
-            means.append(math.fsum(present) / len(present))  # type: ignore[arg-type]
+            present = [(row[j], 1.0 if w is None else w[i]) for i, row in enumerate(rows) if row[j] is not None]
+            if not present or not any(wi > 0 for _, wi in present):
+                raise PurePCAError(f"X: column {j} has no value at all (of positive weight); it cannot be imputed")
+            # The (weighted) mean of the values present.
+            means.append(math.fsum(v * wi for v, wi in present) / math.fsum(wi for _, wi in present))  # type: ignore
         filled = [[means[j] if v is None else float(v) for j, v in enumerate(row)] for row in rows]
+        weights = (w, column_weight)
         if self.missing == "mean" or not holes:
-            M = self._fit_complete(filled)
+            M = self._fit_complete(filled, *weights)
             self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, 0
             return M
         nc = self.n_components
         if not (is_int(nc) and 1 <= int(nc) < d):  # type: ignore[arg-type]
             raise PurePCAError(f"missing='em' imputes with the model's own components: n_components must be an int "
                                f"between 1 and n_features - 1 = {d - 1}, got {nc!r}")
+        if self.convention == "statsmodels":
+            return self._fit_em_statsmodels(rows, holes, int(nc), w, column_weight)  # type: ignore[arg-type]
         spread = max(max(col) - min(col) for col in zip(*filled)) or 1.0
-        for iteration in range(1, self.EM_MAX_ITER + 1):
-            M = self._fit_complete(filled)
-            rebuilt = self.inverse_transform(self.transform(filled))
-            change = 0.0
-            for i, j in holes:
-                change = max(change, abs(rebuilt[i][j] - filled[i][j]))
-                filled[i][j] = rebuilt[i][j]
-            if change <= self.EM_TOL * spread:
-                M = self._fit_complete(filled)
-                self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, iteration
-                return M
-        raise ConvergenceError(
-            f"missing='em' did not converge in {self.EM_MAX_ITER} iterations: the imputed values still moved by "
-            f"{change:.3e} (tolerance {self.EM_TOL * spread:.3e})", iterations=self.EM_MAX_ITER, residual=change)
 
-    def _fit_complete(self, X: Any) -> list[list[Scalar]]:
-        """Validate X once, fit, and return the validated rows."""
+        def step(values: list[float]) -> list[float]:
+            """One EM step: fit with the holes holding ``values``; return the reconstruction there."""
+            for (i, j), v in zip(holes, values):
+                filled[i][j] = v
+            self._fit_complete(filled, *weights)
+            rebuilt = self.inverse_transform(self.transform(filled))
+            return [rebuilt[i][j] for i, j in holes]
+
+        values, steps = squarem(step, [filled[i][j] for i, j in holes], self.EM_TOL * spread, self.EM_MAX_ITER)
+        for (i, j), v in zip(holes, values):
+            filled[i][j] = v
+        M = self._fit_complete(filled, *weights)
+        self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, steps
+        return M
+
+    def _fit_em_statsmodels(self, rows: list[list[Optional[float]]], holes: list[tuple[int, int]], k: int,
+                            w: Optional[list[float]], column_weight: Any) -> list[list[Scalar]]:
+        """``missing="em"`` as statsmodels' ``fill-em`` does it: each column is centred (and, with
+        ``scale``, divided) once by the mean (and the standard deviation, divisor n) of its present
+        values; the holes start at 0 and take the rank-k reconstruction of the standardised data
+        *about zero* (no centring inside the loop) until they stop moving; they are then carried back
+        to the data's units and the model is fitted on the completed data.  missMDA re-centres at
+        every step, and the two fixed points differ."""
+        if w is not None:
+            raise PurePCAError("missing='em' under convention='statsmodels' has no sample weights (statsmodels' "
+                               "fill-em has none); use another convention for a weighted imputation")
+        d = len(rows[0])
+        scale = self._settings()[3]
+        mu, sigma = [], []
+        for j in range(d):
+            present = [float(row[j]) for row in rows if row[j] is not None]  # type: ignore[arg-type]
+            m = math.fsum(present) / len(present)
+            mu.append(m if self.center else 0.0)
+            s = math.sqrt(math.fsum((x - m) ** 2 for x in present) / len(present))
+            if scale:
+                if s == 0:
+                    raise PurePCAError(f"X: column {j} is constant where present; it cannot be standardised")
+                sigma.append(s)
+            else:
+                sigma.append(1.0)
+        Y = [[0.0 if v is None else (float(v) - mu[j]) / sigma[j] for j, v in enumerate(row)] for row in rows]
+        inner = PCA(k, center=False, scale=False, solver="svd" if self.solver == "auto" else self.solver,
+                    sign="none", precision=self.precision)
+        spread = max(max(col) - min(col) for col in zip(*Y)) or 1.0
+
+        def step(values: list[float]) -> list[float]:
+            """One fill-em step: the rank-k reconstruction about zero, read at the holes."""
+            for (i, j), v in zip(holes, values):
+                Y[i][j] = v
+            inner.fit(Y)
+            rebuilt = inner.inverse_transform(inner.transform(Y))
+            return [rebuilt[i][j] for i, j in holes]
+
+        values, steps = squarem(step, [Y[i][j] for i, j in holes], self.EM_TOL * spread, self.EM_MAX_ITER)
+        for (i, j), v in zip(holes, values):
+            Y[i][j] = v
+        filled = [[float(v) if v is not None else Y[i][j] * sigma[j] + mu[j] for j, v in enumerate(row)]
+                  for i, row in enumerate(rows)]
+        M = self._fit_complete(filled, None, column_weight)
+        self.imputed_, self.n_dropped_, self.n_iter_ = filled, 0, steps
+        return M
+
+    def _fit_complete(self, X: Any, sample_weight: Any = None, column_weight: Any = None) -> list[list[Scalar]]:
+        """Validate X (and the weights) once, fit, and return the validated rows."""
         ctx, conv, ddof, scale, sign = self._settings()
         jobs = check_n_jobs(self.n_jobs)
         M = self._read(X, ctx)
         n, d = len(M), len(M[0])
         if n < 2:
             raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
+        w = check_weights(sample_weight, n, "sample_weight", "rows")
+        cw = check_weights(column_weight, d, "column_weight", "columns", positive=True)
+        weighted = w is not None or cw is not None
+        if weighted and self.n_components in ("mle", "parallel"):
+            raise PurePCAError(f"n_components={self.n_components!r} assumes equally weighted rows and columns; "
+                               "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
+                               "'broken_stick'")
         solver = self._choose_solver(n, d)
         self._check_k(n, d, solver)
         div = _divisor(n, ddof, ctx)
         with ctx.local():
             cols = list(zip(*M))
-            c = self._centre(cols, ctx)
-            # Data whose spread is near overflow or underflow (beyond about
-            # 1e±146) are scaled by a power of two, exactly, as LAPACK's drivers
-            # do; variances are scaled back at the end.
-            e = 0
-            if ctx.needs_scaling:
-                try:
-                    spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
-                    e = ctx.scale_exponent(spread)
-                except OverflowError:  # a spread beyond the float range: its exponent
-                    e = max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
-            raw_sd = self._column_sd(c, div, e, ctx) if scale else None
-            sd = self._scales(raw_sd, ctx, cols, e) if raw_sd is not None else None
+            if weighted:
+                # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½
+                # (purepca.weights), already centred: the solvers below take its
+                # columns with no mean to remove and no scale to apply.
+                # A constant column is judged on the rows of positive weight.
+                counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
+                wd = weighted_data(M, w, cw, ddof, self.center, (lambda s: self._scales(s, ctx, counted)) if scale
+                                   else None, ctx)
+                div, e, raw_sd, sd = wd.div, 0, None, None
+                zeros = [ctx.zero] * d
+                c = Centred(wd.hi, zeros, wd.cols, zeros, [0] * d)
+                if any(not math.isfinite(ctx.to_float(v)) for col in wd.cols for v in col):
+                    raise PurePCAError("X: the weighted, centred data overflow a float; divide the data or the "
+                                       "weights by a power of ten")
+            else:
+                c = self._centre(cols, ctx)
+                # Data whose spread is near overflow or underflow (beyond about
+                # 1e±146) are scaled by a power of two, exactly, as LAPACK's drivers
+                # do; variances are scaled back at the end.
+                e = 0
+                if ctx.needs_scaling:
+                    try:
+                        spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
+                        e = ctx.scale_exponent(spread)
+                    except OverflowError:  # a spread beyond the float range: its exponent
+                        e = max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
+                raw_sd = self._column_sd(c, div, e, ctx) if scale else None
+                sd = self._scales(raw_sd, ctx, cols, e) if raw_sd is not None else None
             # The sums of products: compensated dot products, or where those are
             # slow (CPython < 3.12) the polarization Gram, whose error is below
             # what the eigensolver adds (numeric.GramWork); over n_jobs processes.
@@ -466,7 +573,19 @@ class PCA(Estimator):
         self._parallel_sd = None
         if self.n_components == "parallel" and sd is None:
             self._parallel_sd = [ctx.to_float(s) * 2.0 ** e for s in self._column_sd(c, div, e, ctx)]
-        self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)
+        if weighted:
+            with ctx.local():
+                # scale_ is the divisor applied to each centred column: sd_j/sqrt(c_j).
+                roots = [ctx.sqrt(ctx.convert(v)) for v in cw] if cw is not None else None
+                if wd.sd is not None:
+                    sd = [s / r for s, r in zip(wd.sd, roots)] if roots is not None else wd.sd
+                elif roots is not None:
+                    sd = [ctx.one / r for r in roots]
+            self._finish(ctx, conv, sign, ddof, n, d, solver, wd.hi, wd.lo, sd, found, 0, div=wd.div)
+            self._weights = (w, cw)
+            self._scaled = wd.sd is not None
+        else:
+            self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)
         if self.solver in ("covariance", "jacobi", "gram") and losses:
             self._warn_losses(losses, solver)
         self.feature_names_in_ = self._feature_names(X)
@@ -589,13 +708,15 @@ class PCA(Estimator):
         sd: Optional[list[Scalar]],
         found: Spectrum,
         scale_exp: int = 0,
+        div: Optional[Scalar] = None,
     ) -> None:
         """Signs, choice of k, ratios and noise variance; then store everything.
 
         The mean is the pair ``hi + lo`` (``lo`` the rounding error of ``hi``).
         ``sd`` and the spectrum are of the data divided by ``2**scale_exp``;
         they are scaled back here (a variance that cannot be represented
-        becomes inf or 0; the components and ratios are unaffected).
+        becomes inf or 0; the components and ratios are unaffected).  ``div``
+        is the variance divisor when it is not ``n - ddof`` (weighted rows).
         """
         r = min(n, d)
         spectrum, comps, total = found.values, found.components, found.total
@@ -617,7 +738,8 @@ class PCA(Estimator):
                 k = broken_stick([ctx.to_float(v) for v in ratios], d)
             elif nc == "parallel":
                 thresholds = parallel_analysis(
-                    n, d, scale=sd is not None, sd=self._parallel_sd, ddof=ddof, seed=as_int(self.seed, "seed"))
+                    n, d, scale=sd is not None, sd=self._parallel_sd, ddof=ddof, seed=as_int(self.seed, "seed"),
+                    quantile=self.parallel_quantile)
                 k = 0
                 for value, limit in zip(spectrum, thresholds):
                     # The spectrum is in units of 2**scale_exp: compare in the data's units.
@@ -642,7 +764,7 @@ class PCA(Estimator):
                 noise = noise if noise > 0 else ctx.zero
             else:
                 noise = ctx.zero
-            div = ctx.convert(n - ddof)
+            div = ctx.convert(n - ddof) if div is None else div
             e = scale_exp
             # With scale=True the spectrum is of the standardised data, which has no
             # unit: only the standard deviations are in units of 2**e.
@@ -663,6 +785,9 @@ class PCA(Estimator):
         self._convention = conv
         self._sign = sign
         self._ddof = ddof
+        self._div = f(div)
+        self._weights = (None, None)
+        self._scaled = sd is not None
         self.solver_ = solver
         self._mean = mean
         self._mean_hi = list(hi)
@@ -710,13 +835,15 @@ class PCA(Estimator):
         report_degenerate(spectrum, k, stacklevel=7)
 
     @atomic
-    def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
-        """Fit, then return the scores of the training data (equal to ``fit(X).transform(X)``).
+    def fit_transform(self, X: Any, y: Any = None, sample_weight: Any = None,
+                      column_weight: Any = None) -> list[list[float]]:
+        """Fit, then return the scores of the training data (equal to ``fit(X).transform(X)``);
+        the weights are :meth:`fit`'s.
 
         >>> PCA(1).fit_transform([[0.0, 0.0], [2.0, 0.0]])
         [[-1.0], [1.0]]
         """
-        M = self._fit(X)
+        M = self._fit(X, sample_weight, column_weight)
         self._x = self._scores(M)
         return self._output([list(row) for row in self._x], X)
 
@@ -796,11 +923,18 @@ class PCA(Estimator):
     def _is_fitted(self) -> bool:
         return hasattr(self, "components_")
 
+    def _n_eff(self) -> float:
+        """The number of samples: n, or the sum of the sample weights (frequencies)."""
+        return self._div + self._ddof
+
     def _sample_variances(self, values: Optional[list[float]] = None) -> list[float]:
         """Eigenvalues (the kept ones by default) with the sample divisor n - 1, what T² and the SPE limit
-        assume, whatever the convention's divisor."""
-        n = self.n_samples_
-        return [v * (n - self._ddof) / (n - 1) for v in (self.explained_variance_ if values is None else values)]
+        assume, whatever the convention's divisor (n is the sum of the weights for a weighted fit)."""
+        n = self._n_eff()
+        if n <= 1:
+            raise PurePCAError(f"the sample weights sum to {n!r}: T² and the SPE limit treat them as frequencies "
+                               "and need a sum above 1 (pass counts, not weights normalised to sum to 1)")
+        return [v * self._div / (n - 1) for v in (self.explained_variance_ if values is None else values)]
 
     def hotelling_t2(self, X: Any) -> list[float]:
         """Hotelling's T² of each row: ``Σ_j t_j²/λ_j`` over the kept components, ``t`` the scores and
@@ -856,14 +990,18 @@ class PCA(Estimator):
 
         self._fitted()
         alpha = as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
-        n, k = self.n_samples_, self.n_components_
+        n, k = self._n_eff(), self.n_components_
+        # With sample weights n is their sum: the limits take them as counts.
+        counts = "" if self._weights[0] is None else (
+            f" (n is the sum of the sample weights, {n!r}: the limits take them as counts; pass counts, not weights "
+            "normalised to sum to 1)")
         if kind == "new":
             if n - k < 1:
-                raise PurePCAError(f"t2_limit: n - k = {n - k}; the F limit needs n > k")
+                raise PurePCAError(f"t2_limit: n - k = {n - k}; the F limit needs n > k{counts}")
             return k * (n - 1) * (n + 1) / (n * (n - k)) * f_ppf(1 - alpha, k, n - k)
         if kind == "training":
             if n - k - 1 < 1:
-                raise PurePCAError(f"t2_limit: n - k - 1 = {n - k - 1}; the beta limit needs n > k + 1")
+                raise PurePCAError(f"t2_limit: n - k - 1 = {n - k - 1}; the beta limit needs n > k + 1{counts}")
             return (n - 1) ** 2 / n * beta_ppf(1 - alpha, k / 2, (n - k - 1) / 2)
         raise PurePCAError(f"kind must be 'new' or 'training'; got {kind!r}")
 
@@ -952,20 +1090,33 @@ class PCA(Estimator):
         self._fitted()
         if self._fit_rows is None:
             raise PurePCAError("row_contributions_: the model keeps no training rows (partial_fit, fit_stream)")
-        div = self.n_samples_ - self._ddof
+        div = self._div
         coords = self._plain_scores(self._fit_rows)
-        return [[100.0 * c * c / (div * v) if v > 0 else 0.0 for c, v in zip(row, self.explained_variance_)]
-                for row in coords]
+        return [[100.0 * w * c * c / (div * v) if v > 0 else 0.0 for c, v in zip(row, self.explained_variance_)]
+                for row, w in zip(coords, self._row_weights())]
+
+    def _row_weights(self) -> list[float]:
+        """The training rows' sample weights (1 each for an unweighted fit)."""
+        w = self._weights[0]
+        return w if w is not None else [1.0] * self.n_samples_
 
     @property
     def column_coordinates_(self) -> list[list[float]]:
-        """FactoMineR's ``var$coord``: ``v_jc·sqrt(λ_c)``, a row per column of X (d x k).
+        """FactoMineR's ``var$coord``: ``v_jc·sqrt(λ_c)/sqrt(w_j)``, a row per column of X (d x k), with
+        ``w_j`` the column weight (1 without ``column_weight``).
 
         >>> pca = PCA(convention="factominer").fit([[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]])
         >>> [round(v, 6) for v in pca.column_coordinates_[0]]
         [0.956954, 0.29024]
         """
         self._fitted()
+        cw = self._weights[1]
+        if cw is None:
+            return self._loadings()
+        return [[v / math.sqrt(c) for v in row] for row, c in zip(self._loadings(), cw)]
+
+    def _loadings(self) -> list[list[float]]:
+        """``v_jc·sqrt(λ_c)`` (d x k): the loadings of the columns as the fit saw them."""
         roots = [math.sqrt(v) for v in self.explained_variance_]
         return [[c[j] * r for c, r in zip(self.components_, roots)] for j in range(self.n_features_in_)]
 
@@ -974,8 +1125,8 @@ class PCA(Estimator):
         if self._fit_rows is None:
             raise PurePCAError("the model keeps no training rows (partial_fit, fit_stream); fit it with fit(X)")
         Z = self._standardised_rows(self._fit_rows)
-        div = self.n_samples_ - self._ddof
-        return [math.fsum(z[j] * z[j] for z in Z) / div for j in range(self.n_features_in_)]
+        w = self._row_weights()
+        return [math.fsum(wi * z[j] * z[j] for z, wi in zip(Z, w)) / self._div for j in range(self.n_features_in_)]
 
     @property
     def column_correlations_(self) -> list[list[float]]:
@@ -987,7 +1138,7 @@ class PCA(Estimator):
         """
         self._fitted()
         variances = self._column_variances()
-        return [[c / math.sqrt(v) if v > 0 else 0.0 for c in row] for row, v in zip(self.column_coordinates_, variances)]
+        return [[c / math.sqrt(v) if v > 0 else 0.0 for c in row] for row, v in zip(self._loadings(), variances)]
 
     @property
     def column_cos2_(self) -> list[list[float]]:
@@ -1030,16 +1181,18 @@ class PCA(Estimator):
         if len(S) != n:
             raise PurePCAError(f"X_sup: {len(S)} rows, but the model was fitted on {n}; supplementary columns "
                                "are measured on the training rows")
-        div = n - self._ddof
+        div = self._div
+        w = self._row_weights()
+        total = math.fsum(w)
         coords = self._plain_scores(self._fit_rows)
         roots = [math.sqrt(v) for v in self.explained_variance_]
         cols = []
         for j in range(len(S[0])):
             col = [row[j] for row in S]
-            m = math.fsum(col) / n
+            m = math.fsum(wi * x for wi, x in zip(w, col)) / total
             dev = [x - m for x in col]
-            if self._sd is not None:
-                sdj = math.sqrt(math.fsum(v * v for v in dev) / div)
+            if self._scaled:
+                sdj = math.sqrt(math.fsum(wi * v * v for wi, v in zip(w, dev)) / div)
                 if sdj <= (self.FACTOMINER_SD_FLOOR if self.convention == "factominer" else 0.0):
                     sdj = 1.0 if self.convention == "factominer" else sdj
                 if sdj == 0:
@@ -1048,12 +1201,23 @@ class PCA(Estimator):
             cols.append(dev)
         coord, cor = [], []
         for dev in cols:
-            var = math.fsum(v * v for v in dev) / div
-            row_coord = [math.fsum(x * c[k] for x, c in zip(dev, coords)) / (div * r) if r > 0 else 0.0
+            var = math.fsum(wi * v * v for wi, v in zip(w, dev)) / div
+            row_coord = [math.fsum(wi * x * c[k] for wi, x, c in zip(w, dev, coords)) / (div * r) if r > 0 else 0.0
                          for k, r in enumerate(roots)]
             coord.append(row_coord)
             cor.append([c / math.sqrt(var) if var > 0 else 0.0 for c in row_coord])
         return {"coord": coord, "cor": cor, "cos2": [[c * c for c in row] for row in cor]}
+
+    def supplementary_column_correlations(self, X_sup: Any) -> list[list[float]]:
+        """FactoMineR's ``quanti.sup$cor``: the correlation of each supplementary column with each
+        component (q x k); :meth:`supplementary_columns` gives the coordinates and cos² too.
+
+        >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
+        >>> pca = PCA(convention="factominer").fit(X)
+        >>> [round(v, 6) for v in pca.supplementary_column_correlations([[1.0], [2.0], [3.0], [5.0]])[0]]
+        [0.579394, 0.433718]
+        """
+        return self.supplementary_columns(X_sup)["cor"]
 
     def rotated_loadings(self, method: str = "varimax", *, normalize: bool = True, eps: float = 1e-5,
                          m: int = 4) -> "Rotation":
@@ -1107,6 +1271,9 @@ class PCA(Estimator):
             if self._fit_rows is None:
                 raise PurePCAError("error_bounds_: the model keeps no training rows (partial_fit and fit_stream "
                                    "keep only their moments); fit it with fit(X) for bounds")
+            if self._weights != (None, None):
+                raise PurePCAError("error_bounds_: not available for a fit with sample_weight or column_weight "
+                                   "(the enclosure is of the unweighted covariance)")
             from .bounds import data_operator, enclose
 
             rows = [[float(x) for x in row] for row in self._fit_rows]

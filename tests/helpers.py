@@ -205,3 +205,12 @@ def check_lapack_ratios(solver: Any, kind: int, n: int, threshold: float = 20.0)
     assert decomposition < threshold, f"type {kind}, n={n}: ‖A - VᵀΛV‖ ratio {decomposition:.2f}"
     assert orthogonality < threshold, f"type {kind}, n={n}: ‖I - VVᵀ‖ ratio {orthogonality:.2f}"
 
+
+
+def max_abs_diff(a: Any, b: Any) -> float:
+    """The largest absolute difference between two equally shaped numbers, vectors or matrices (lists)."""
+    if isinstance(a, (int, float)):
+        return abs(float(a) - float(b))
+    if len(a) != len(b):
+        raise AssertionError(f"lengths differ: {len(a)} and {len(b)}")
+    return max((max_abs_diff(x, y) for x, y in zip(a, b)), default=0.0)

@@ -75,7 +75,7 @@ def test_em_recovers_low_rank_data_and_reaches_a_fixed_point() -> None:
 def test_em_agrees_with_the_iterative_pca_of_missmda() -> None:
     """missMDA's imputePCA(method="EM", scale=FALSE) transcribed in numpy: centre about the current
     means, keep k components of the SVD, refill the holes, until they stop moving.  (statsmodels'
-    fill-em keeps the observed means fixed instead, a different fixed point.)"""
+    fill-em keeps the observed means fixed instead, a different fixed point: convention="statsmodels".)"""
     np = pytest.importorskip("numpy")
     X = _low_rank(7, n=80, d=6, noise=0.05)
     holed, holes = _punch(X, 0.05, 8, float("nan"))
@@ -101,3 +101,46 @@ def test_em_needs_a_number_of_components() -> None:
         PCA(missing="em").fit(holed)
     with pytest.raises(PurePCAError, match=r"row 0, column 1 is a string \('x'\)"):
         PCA(1, missing="em").fit([[1.0, "x"], [None, 2.0], [3.0, 4.0]])
+
+
+@pytest.mark.parametrize("name, d, k", [("usarrests", 4, 2), ("iris", 4, 2), ("decathlon", 10, 3)])
+@pytest.mark.parametrize("standardize", [True, False])
+def test_em_under_the_statsmodels_convention_equals_fill_em(name: str, d: int, k: int, standardize: bool) -> None:
+    """statsmodels' PCA(missing="fill-em") on three data sets with 5 % of the cells missing, run to
+    its own tolerance 1e-15 (its default, 5e-8 in 100 steps, stops short of the fixed point)."""
+    np = pytest.importorskip("numpy")
+    sm_pca = pytest.importorskip("statsmodels.multivariate.pca", reason="statsmodels is a test extra")
+    from purepca.datasets import load
+
+    X = np.array([row[:d] for row in load(name).rows])
+    mask = np.random.default_rng(1).random(X.shape) < 0.05
+    assert 0.03 < mask.mean() < 0.07
+    holed = X.copy()
+    holed[mask] = np.nan
+    theirs = sm_pca.PCA(holed, ncomp=k, missing="fill-em", standardize=standardize, tol_em=1e-15,
+                        max_em_iter=30000)._adjusted_data
+    ours = PCA(k, convention="statsmodels", scale=standardize, missing="em").fit(holed.tolist())
+    got = np.array(ours.imputed_)
+    assert np.array_equal(got[~mask], X[~mask])
+    assert np.abs(got[mask] - theirs[mask]).max() <= 1e-8 * np.abs(X).max()
+    # The missMDA fixed point is another one: the two conventions do differ here.
+    other = np.array(PCA(k, scale=standardize, missing="em").fit(holed.tolist()).imputed_)
+    assert np.abs(other[mask] - theirs[mask]).max() > 1e-6 * np.abs(X).max()
+
+
+def test_em_reports_slow_convergence_and_no_weights_under_statsmodels() -> None:
+    from purepca import ConvergenceError
+
+    rows = [[float(i), float(i * i % 7), float((3 * i) % 5), float(i % 2)] for i in range(12)]
+    holed = [list(r) for r in rows]
+    for i, j in ((1, 0), (4, 1), (7, 2), (9, 3), (10, 0)):
+        holed[i][j] = None
+    with pytest.raises(PurePCAError, match="has no sample weights"):
+        PCA(2, convention="statsmodels", missing="em").fit(holed, sample_weight=[1.0] * 12)
+    old = PCA.EM_MAX_ITER
+    try:
+        PCA.EM_MAX_ITER = 4
+        with pytest.raises(ConvergenceError, match="did not converge in 4 steps"):
+            PCA(3, missing="em").fit(holed)
+    finally:
+        PCA.EM_MAX_ITER = old

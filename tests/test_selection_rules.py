@@ -78,3 +78,44 @@ def test_rules_validate() -> None:
     with pytest.raises(PurePCAError, match="quantile"):
         parallel_analysis(10, 2, scale=True, quantile=1.0)
     assert kaiser([3.0, 1.0], 4.0, 2) == 1
+
+
+@pytest.mark.parametrize("name, d", [("decathlon", 10), ("usarrests", 4), ("iris", 4)])
+def test_rules_give_the_k_of_an_independent_computation(name: str, d: int) -> None:
+    """Kaiser, the broken stick and parallel analysis on the three data sets of the issue, each rule
+    recomputed with numpy: eigvalsh of the correlation matrix, the broken-stick sums, and a parallel
+    analysis of 4000 numpy-drawn normal data sets (its quantiles are what ours estimate from 100)."""
+    np = pytest.importorskip("numpy")
+    X = [row[:d] for row in load(name).rows]
+    A = np.array(X)
+    n = len(X)
+    ev = np.sort(np.linalg.eigvalsh(np.corrcoef(A, rowvar=False)))[::-1]
+
+    def leading(values, limits):  # type: ignore[no-untyped-def]
+        k = 0
+        while k < len(values) and values[k] > limits[k]:
+            k += 1
+        return k
+
+    assert PCA("kaiser", scale=True).fit(X).n_components_ == int((ev > 1).sum())
+    stick = [sum(1 / j for j in range(i, d + 1)) / d for i in range(1, d + 1)]
+    assert PCA("broken_stick", scale=True).fit(X).n_components_ == leading(ev / ev.sum(), stick)
+    gen = np.random.default_rng(0)
+    sims = np.array([np.sort(np.linalg.eigvalsh(np.corrcoef(gen.standard_normal((n, d)), rowvar=False)))[::-1]
+                     for _ in range(4000)])
+    for q in (0.5, 0.95):
+        expected = leading(ev, np.quantile(sims, q, axis=0))
+        got = [PCA("parallel", scale=True, parallel_quantile=q, seed=0).fit(X).n_components_ for _ in range(2)]
+        assert got == [expected, expected], (q, got, expected)
+    # FactoMineR's decathlon example: components 1 to 4 have eigenvalues above 1.
+    if name == "decathlon":
+        assert PCA("kaiser", scale=True).fit(X).n_components_ == 4
+
+
+def test_parallel_quantile_is_a_parameter() -> None:
+    X = [row[:10] for row in load("decathlon").rows]
+    assert PCA("parallel", scale=True, parallel_quantile=0.5).fit(X).n_components_ == 3
+    assert PCA("parallel", scale=True).get_params()["parallel_quantile"] == 0.95
+    for bad in (0.0, 1.0, 1.5, "x"):
+        with pytest.raises(PurePCAError, match="parallel_quantile"):
+            PCA("parallel", parallel_quantile=bad).fit(X)

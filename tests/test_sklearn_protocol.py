@@ -6,6 +6,13 @@ no dtype.  Two of scikit-learn's checks index the output as an array
 ``X_pred.shape``), so they are expected to fail, for that reason only; every
 other check of ``check_estimator`` passes.  float32 input gives float64
 output for the same reason (lists hold Python floats).
+
+PCA's ``sample_weight`` are frequencies, but ``n_components=None`` keeps
+``min(n_samples, n_features)`` components counting the rows given (as
+FactoMineR's ``ncp`` does), so the two ``check_sample_weight_equivalence``
+checks, which compare all components of a weighted fit with the fit of the
+repeated rows, see more columns (of variance 0) from the weighted fit.  The
+kept components are equal: tests/test_weights.py checks it.
 """
 
 from __future__ import annotations
@@ -27,6 +34,13 @@ EXPECTED_FAILURES = {
     "check_transformer_general": LIST_OUTPUT,
     "check_transformer_data_not_an_array": LIST_OUTPUT,
 }
+ROW_COUNT = ("n_components=None keeps min(n_samples, n_features) components counting rows, not weights: the weighted "
+             "fit has more columns of variance 0 than the fit of the repeated rows")
+PCA_EXPECTED_FAILURES = {
+    **EXPECTED_FAILURES,
+    "check_sample_weight_equivalence_on_dense_data": ROW_COUNT,
+    "check_sample_weight_equivalence_on_sparse_data": ROW_COUNT,
+}
 X = [[2.5, 2.4, 0.5], [0.5, 0.7, 1.5], [2.2, 2.9, 0.1], [1.9, 2.2, 0.9], [3.1, 3.0, 0.3], [2.3, 2.7, 1.1]]
 
 
@@ -34,11 +48,12 @@ X = [[2.5, 2.4, 0.5], [0.5, 0.7, 1.5], [2.2, 2.9, 0.1], [1.9, 2.2, 0.9], [3.1, 3
 def test_check_estimator_passes_except_the_list_output_checks(estimator):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = check_estimator(estimator, on_fail=None, expected_failed_checks=EXPECTED_FAILURES)
+        expected = PCA_EXPECTED_FAILURES if isinstance(estimator, PCA) else EXPECTED_FAILURES
+        results = check_estimator(estimator, on_fail=None, expected_failed_checks=expected)
     failed = {r["check_name"] for r in results if r["status"] == "failed"}
     assert not failed, failed
     xfailed = {r["check_name"] for r in results if r["status"] == "xfail"}
-    assert xfailed <= set(EXPECTED_FAILURES)
+    assert xfailed <= set(expected)
     assert len(results) > 40
 
 

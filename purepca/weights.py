@@ -1,0 +1,149 @@
+"""Row and column weights for PCA: FactoMineR's ``row.w`` and ``col.w``.
+
+With row weights ``w`` (``W = Σw``) and column weights ``c``, PCA is the
+eigendecomposition of
+
+    C = D_c^(1/2) · Zᵀ · D_w · Z · D_c^(1/2) / (W - ddof),
+
+where ``Z`` is the data centred about the weighted means ``Σ w_i x_i / W``
+and, with ``scale=True``, divided by the weighted standard deviations
+``sqrt(Σ w_i (x_i - x̄)² / (W - ddof))``.  This module builds the matrix
+whose cross products are ``C``:
+
+    Y_ij = sqrt(w_i) · Z_ij · sqrt(c_j),
+
+which the solvers take as they take unweighted data (the SVD of ``Y``
+never squares its condition).
+
+Row weights are *frequencies*: integer weights give exactly the PCA of the
+data with each row repeated that many times (the divisor is ``W - ddof``).
+FactoMineR normalises its row weights to sum to 1 and divides by the sum
+(``ddof = 0``, ``convention="factominer"``), which is the same analysis for
+any positive multiple of the weights.
+
+A column weight ``c_j`` multiplies column j's share of every squared
+distance: it is a rescaling of the column by ``sqrt(c_j)``, so the fitted
+``scale_`` holds the divisor actually applied, ``sd_j / sqrt(c_j)`` (and
+``1 / sqrt(c_j)`` without ``scale``).  FactoMineR's ``var$coord`` are then
+the loadings divided by ``sqrt(c_j)`` (``PCA.column_coordinates_``).
+
+>>> check_weights([1, 2.5, 0], 3, "sample_weight", "rows")
+[1.0, 2.5, 0.0]
+>>> check_weights([1, -1], 2, "sample_weight", "rows")
+Traceback (most recent call last):
+...
+purepca.errors.PurePCAError: sample_weight: entry 1 is -1.0; weights must be >= 0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Sequence
+
+from .errors import PurePCAError
+from .linalg.matrix import as_vector
+from .numeric import Context, Scalar
+
+__all__ = ["WeightedData", "check_weights", "weighted_data"]
+
+
+def check_weights(values: Any, length: int, name: str, what: str, positive: bool = False) -> Optional[list[float]]:
+    """Validate weights: ``length`` finite numbers, none negative, not all zero (None passes through);
+    with ``positive`` none zero either (a column of weight 0 would take no part: leave it out).
+
+    >>> check_weights(None, 4, "column_weight", "columns") is None
+    True
+    >>> check_weights([0, 0], 2, "column_weight", "columns")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: column_weight: every weight is zero; at least one must be positive
+    """
+    if values is None:
+        return None
+    if hasattr(values, "__array__") and not hasattr(values, "tolist"):  # array-likes that only convert
+        values = values.__array__()
+    if hasattr(values, "tolist") and callable(values.tolist):  # numpy arrays and pandas Series
+        values = values.tolist()
+    got = [float(v) for v in as_vector(values, name=name)]
+    if len(got) != length:
+        raise PurePCAError(f"{name}: {len(got)} weights for {length} {what}; need one per {what[:-1]}")
+    for j, v in enumerate(got):
+        if v < 0 or (positive and v == 0):
+            bound = "> 0 (a column of weight 0 takes no part in the analysis: leave it out of X)" if positive \
+                else ">= 0"
+            raise PurePCAError(f"{name}: entry {j} is {v!r}; weights must be {bound}")
+    if not any(v > 0 for v in got):
+        raise PurePCAError(f"{name}: every weight is zero; at least one must be positive")
+    return got
+
+
+@dataclass
+class WeightedData:
+    """What :func:`weighted_data` builds: the weighted means as ``hi + lo``
+    (``lo`` the rounding error of ``hi``), the standard deviations (None
+    without ``scale``), the columns of ``Y``, the weight total ``W`` and the
+    divisor ``W - ddof``."""
+
+    hi: list[Scalar]
+    lo: list[Scalar]
+    sd: Optional[list[Scalar]]
+    cols: list[list[Scalar]]
+    total: Scalar
+    div: Scalar
+
+
+def weighted_data(
+    rows: Sequence[Sequence[Scalar]],
+    weights: Optional[Sequence[float]],
+    column_weights: Optional[Sequence[float]],
+    ddof: int,
+    center: bool,
+    scales: Optional[Callable[[list[Scalar]], list[Scalar]]],
+    ctx: Context,
+) -> WeightedData:
+    """Centre, scale and weight the rows: the columns of ``Y = D_w^(1/2)·Z·D_c^(1/2)``.
+
+    ``scales`` (None: no scaling) turns the weighted standard deviations
+    into the divisors used: the caller's rule for a constant column.
+
+    >>> from purepca import FLOAT
+    >>> wd = weighted_data([[0.0], [2.0]], [3.0, 1.0], None, 0, True, None, FLOAT)
+    >>> wd.hi, wd.div, [round(v, 12) for v in wd.cols[0]]
+    ([0.5], 4.0, [-0.866025403784, 1.5])
+    """
+    n, d = len(rows), len(rows[0])
+    with ctx.local():
+        w = [ctx.convert(v) for v in weights] if weights is not None else [ctx.one] * n
+        total = ctx.sum(w)
+        div = total - ctx.convert(ddof)
+        if not div > 0:
+            raise PurePCAError(
+                f"sample_weight: the weights sum to {ctx.to_float(total)!r}, which leaves no degrees of freedom "
+                f"with ddof={ddof} (the divisor is the sum less ddof): weights are frequencies; pass counts, or "
+                "ddof=0 (convention='factominer') for weights normalised to sum to 1"
+            )
+        roots = [ctx.sqrt(v) for v in w]
+        hi: list[Scalar] = []
+        lo: list[Scalar] = []
+        devs: list[list[Scalar]] = []
+        for col in zip(*rows):
+            if center:
+                h = ctx.dot(w, col) / total
+                first = [x - h for x in col]
+                low = ctx.dot(w, first) / total  # what rounding ``h`` left
+                dev = [v - low for v in first]
+            else:
+                h = low = ctx.zero
+                dev = list(col)
+            hi.append(h)
+            lo.append(low)
+            devs.append(dev)
+        sd = None
+        if scales is not None:
+            sd = scales([ctx.sqrt(ctx.dot(w, [v * v for v in dev]) / div) for dev in devs])
+        cw = [ctx.sqrt(ctx.convert(c)) for c in column_weights] if column_weights is not None else [ctx.one] * d
+        cols = []
+        for j, dev in enumerate(devs):
+            factor = cw[j] / sd[j] if sd is not None else cw[j]
+            cols.append([r * v * factor for r, v in zip(roots, dev)])
+    return WeightedData(hi, lo, sd, cols, total, div)

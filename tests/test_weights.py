@@ -1,0 +1,282 @@
+"""Row and column weights (issue 11): FactoMineR's row.w and col.w, and weights as frequencies."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from purepca import PCA, PurePCAError
+from purepca.datasets import load
+
+from helpers import max_abs_diff
+
+
+def _decathlon() -> tuple[list[list[float]], list[list[float]]]:
+    data = load("decathlon")
+    return [row[:10] for row in data.rows], [row[10:] for row in data.rows]
+
+
+def _repeat(X: list[list[float]], counts: list[int]) -> list[list[float]]:
+    return [list(row) for row, c in zip(X, counts) for _ in range(c)]
+
+
+# ------------------------------------------------------------ frequencies
+
+
+@pytest.mark.parametrize("solver", ["auto", "covariance", "jacobi", "gram", "svd"])
+@pytest.mark.parametrize("convention", ["sklearn", "prcomp", "factominer"])
+def test_integer_weights_are_repeated_rows(solver: str, convention: str) -> None:
+    rng = random.Random(7)
+    X = [[rng.gauss(0, 1 + j) + (3.0 if j == 1 else 0.0) for j in range(4)] for _ in range(12)]
+    counts = [rng.randrange(0, 4) for _ in X]
+    counts[0] = 2
+    for scale in (False, True):
+        kw = dict(n_components=3, convention=convention, scale=scale, solver=solver)
+        a = PCA(**kw).fit(X, sample_weight=counts)
+        b = PCA(**kw).fit(_repeat(X, counts))
+        assert max_abs_diff(a.explained_variance_, b.explained_variance_) < 1e-12 * max(b.explained_variance_)
+        assert max_abs_diff(a.mean_, b.mean_) < 1e-14 * 10
+        # prcomp's signs are the solver's own, and the Gram matrices differ: compare up to sign there.
+        signs = [1.0 if sum(x * y for x, y in zip(u, v)) > 0 else -1.0 for u, v in zip(a.components_, b.components_)]
+        assert convention == "prcomp" or signs == [1.0] * 3
+        assert max_abs_diff(a.components_, [[s * x for x in v] for s, v in zip(signs, b.components_)]) < 1e-10
+        assert max_abs_diff(a.transform(X), [[s * t for s, t in zip(signs, row)] for row in b.transform(X)]) < 1e-10
+        assert max_abs_diff(a.singular_values_, b.singular_values_) < 1e-10
+        assert a.noise_variance_ == pytest.approx(b.noise_variance_, rel=1e-10, abs=1e-15)
+        if scale:
+            assert max_abs_diff(a.scale_, b.scale_) < 1e-13
+        # T² and its limits take the weights as counts too.
+        assert max_abs_diff(a.hotelling_t2(X), b.hotelling_t2(X)) < 1e-9
+        assert a.t2_limit(0.05) == pytest.approx(b.t2_limit(0.05), rel=1e-12)
+
+
+def test_weights_scaled_together_change_nothing_with_ddof_0() -> None:
+    X, _ = _decathlon()
+    rng = random.Random(3)
+    w = [rng.uniform(0.1, 3.0) for _ in X]
+    a = PCA(convention="factominer").fit(X, sample_weight=w)
+    b = PCA(convention="factominer").fit(X, sample_weight=[v / math.fsum(w) for v in w])
+    assert max_abs_diff(a.explained_variance_, b.explained_variance_) < 1e-13
+    assert max_abs_diff(a.row_coordinates(X), b.row_coordinates(X)) < 1e-12
+
+
+def test_equal_weights_are_the_unweighted_fit() -> None:
+    X, _ = _decathlon()
+    for convention in ("sklearn", "factominer"):
+        a = PCA(convention=convention, scale=True).fit(X, sample_weight=[1.0] * len(X), column_weight=[1.0] * 10)
+        b = PCA(convention=convention, scale=True).fit(X)
+        assert max_abs_diff(a.explained_variance_, b.explained_variance_) < 1e-13
+        assert max_abs_diff(a.components_, b.components_) < 1e-12
+        assert max_abs_diff(a.scale_, b.scale_) < 1e-14
+
+
+def test_a_column_weight_is_a_rescaling() -> None:
+    """Column weight c_j is the same analysis as the column multiplied by sqrt(c_j)."""
+    rng = random.Random(11)
+    X = [[rng.gauss(0, 1) for _ in range(3)] for _ in range(20)]
+    c = [4.0, 1.0, 0.25]
+    a = PCA().fit(X, column_weight=c)
+    b = PCA().fit([[x * math.sqrt(cj) for x, cj in zip(row, c)] for row in X])
+    assert max_abs_diff(a.explained_variance_, b.explained_variance_) < 1e-13
+    assert max_abs_diff(a.components_, b.components_) < 1e-12
+    assert max_abs_diff(a.scale_, [1 / math.sqrt(cj) for cj in c]) < 1e-15
+    assert max_abs_diff(a.inverse_transform(a.transform(X)), X) < 1e-12
+
+
+def test_weighted_fit_at_50_digits_agrees() -> None:
+    X, _ = _decathlon()
+    rng = random.Random(5)
+    w = [rng.uniform(0.5, 2.0) for _ in X]
+    c = [rng.uniform(0.5, 2.0) for _ in range(10)]
+    a = PCA(convention="factominer").fit(X, sample_weight=w, column_weight=c)
+    b = PCA(convention="factominer", precision=50).fit(X, sample_weight=w, column_weight=c)
+    exact = [float(v) for v in b.high_precision_["explained_variance_"]]
+    assert max_abs_diff(a.explained_variance_, exact) < 1e-14 * max(exact)
+    assert max_abs_diff(a.components_, b.components_) < 1e-12
+
+
+# ------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"sample_weight": [1.0, 2.0]}, "sample_weight: 2 weights for 41 rows"),
+    ({"sample_weight": [1.0] * 40 + [-1.0]}, "sample_weight: entry 40 is -1.0; weights must be >= 0"),
+    ({"sample_weight": [0.0] * 41}, "sample_weight: every weight is zero"),
+    ({"sample_weight": [1.0] * 40 + [float("nan")]}, "sample_weight: entry 40"),
+    ({"sample_weight": [1.0] * 40 + [None]}, "sample_weight: entry 40 is None"),
+    ({"sample_weight": "abc"}, "sample_weight"),
+    ({"column_weight": [1.0] * 9}, "column_weight: 9 weights for 10 columns"),
+    ({"column_weight": [1.0] * 9 + [0.0]}, "column_weight: entry 9 is 0.0; weights must be > 0"),
+    ({"sample_weight": [1 / 41] * 41}, "leaves no degrees of freedom with ddof=1"),
+])
+def test_bad_weights_are_named_and_change_nothing(kwargs: dict, message: str) -> None:
+    X, _ = _decathlon()
+    pca = PCA(3).fit(X)
+    before = (list(pca.explained_variance_), [list(c) for c in pca.components_], pca.n_samples_)
+    with pytest.raises(PurePCAError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        pca.fit(X, **kwargs)
+    assert (pca.explained_variance_, pca.components_, pca.n_samples_) == before
+
+
+def test_rules_that_assume_equal_weights_refuse_them() -> None:
+    X, _ = _decathlon()
+    for nc in ("mle", "parallel"):
+        with pytest.raises(PurePCAError, match="assumes equally weighted rows"):
+            PCA(nc).fit(X, sample_weight=[2.0] * len(X))
+    pca = PCA(convention="factominer").fit(X, sample_weight=[1 / len(X)] * len(X))
+    with pytest.raises(PurePCAError, match="pass counts, not weights normalised"):
+        pca.t2_limit(0.05)
+    with pytest.raises(PurePCAError, match="error_bounds_: not available"):
+        pca.error_bounds_
+    assert PCA("kaiser", convention="factominer", scale=True).fit(X, sample_weight=[2.0] * len(X)).n_components_ == 4
+
+
+def test_weights_with_missing_values() -> None:
+    X, _ = _decathlon()
+    holey = [list(r) for r in X]
+    holey[3][2] = None
+    w = [1.0 + (i % 3) for i in range(len(X))]
+    dropped = PCA(2, missing="drop").fit(holey, sample_weight=w)
+    direct = PCA(2).fit(X[:3] + X[4:], sample_weight=w[:3] + w[4:])
+    assert max_abs_diff(dropped.explained_variance_, direct.explained_variance_) < 1e-13
+    filled = PCA(2, missing="mean").fit(holey, sample_weight=w)
+    present = [(row[2], wi) for row, wi in zip(holey, w) if row[2] is not None]
+    mean = math.fsum(v * wi for v, wi in present) / math.fsum(wi for _, wi in present)
+    assert filled.imputed_[3][2] == pytest.approx(mean, rel=1e-15)
+    em = PCA(3, missing="em").fit(holey, sample_weight=w)
+    assert em.n_iter_ >= 1
+
+
+# ------------------------------------------------------------ FactoMineR's formulas
+
+
+
+def _numpy():  # type: ignore[no-untyped-def]
+    return pytest.importorskip("numpy")
+
+
+def factominer_weighted(X, row_w, col_w, scale=True, sup=None):  # type: ignore[no-untyped-def]
+    """FactoMineR's PCA.R and svd.triplet.R with row.w and col.w, transcribed (ncp = all)."""
+    np = _numpy()
+    X = np.array(X, dtype=float)
+    n, p = X.shape
+    row_w = np.array(row_w, dtype=float)
+    row_w = row_w / row_w.sum()
+    col_w = np.array(col_w, dtype=float)
+    centre = row_w @ X
+    Xc = X - centre
+    if scale:
+        et = np.sqrt(row_w @ (Xc ** 2))
+        et[et <= 1e-16] = 1
+        Xc = Xc / et
+    dist2_ind = ((Xc ** 2) * col_w).sum(1)
+    dist2_var = row_w @ (Xc ** 2)
+    ncp = min(n - 1, p)
+    Xs = Xc * np.sqrt(col_w) * np.sqrt(row_w)[:, None]
+    u, s, vt = np.linalg.svd(Xs, full_matrices=False)
+    U, V = u[:, :ncp], vt[:ncp].T
+    mult = np.sign(V.sum(0))
+    mult[mult == 0] = 1
+    if ncp > 1 or n <= p:
+        U, V = U * mult, V * mult
+    U = U / np.sqrt(row_w)[:, None]
+    V = V / np.sqrt(col_w)[:, None]
+    eig = s[:ncp] ** 2
+    coord_ind = U * np.sqrt(eig)
+    coord_var = V * np.sqrt(eig)
+    out = {
+        "eig": eig,
+        "ind.coord": coord_ind,
+        "ind.dist": np.sqrt(dist2_ind),
+        "ind.cos2": coord_ind ** 2 / dist2_ind[:, None],
+        "ind.contrib": 100 * coord_ind ** 2 * row_w[:, None] / eig,
+        "var.coord": coord_var,
+        "var.cor": coord_var / np.sqrt(dist2_var)[:, None],
+        "var.cos2": (coord_var / np.sqrt(dist2_var)[:, None]) ** 2,
+        "var.contrib": 100 * coord_var ** 2 * col_w[:, None] / eig,
+    }
+    if sup is not None:
+        S = np.array(sup, dtype=float)
+        S = S - row_w @ S
+        if scale:
+            S = S / np.sqrt(row_w @ (S ** 2))
+        coord = (S * row_w[:, None]).T @ U
+        d2 = row_w @ (S ** 2)
+        out["sup.coord"] = coord
+        out["sup.cor"] = coord / np.sqrt(d2)[:, None]
+        out["sup.cos2"] = out["sup.cor"] ** 2
+    return out
+
+
+def _close(a, b, tol=1e-12):  # type: ignore[no-untyped-def]
+    np = _numpy()
+    a, b = np.array(a, dtype=float), np.array(b, dtype=float)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    err = np.abs(a - b).max() / max(1.0, np.abs(b).max())
+    assert err <= tol, err
+
+
+@pytest.mark.parametrize("name, scale, seed", [("decathlon", True, 1), ("decathlon", False, 2), ("iris", True, 3),
+                                              ("iris", False, 4), ("usarrests", True, 5)])
+def test_weighted_outputs_equal_factominers_formulas(name: str, scale: bool, seed: int) -> None:
+    data = load(name)
+    d = 10 if name == "decathlon" else len(data.columns)
+    X = [row[:d] for row in data.rows]
+    rng = random.Random(seed)
+    row_w = [rng.uniform(0.1, 5.0) for _ in X]
+    col_w = [rng.uniform(0.2, 3.0) for _ in range(d)]
+    sup = [row[d:] for row in data.rows] if name == "decathlon" else [[row[0] * row[1]] for row in data.rows]
+    ref = factominer_weighted(X, row_w, col_w, scale=scale, sup=sup)
+    pca = PCA(convention="factominer", scale=scale).fit(X, sample_weight=row_w, column_weight=col_w)
+    k = pca.n_components_
+    _close(pca.explained_variance_, ref["eig"][:k])
+    _close(pca.row_coordinates(X), ref["ind.coord"][:, :k])
+    _close(pca.row_distances(X), ref["ind.dist"])
+    _close(pca.row_cos2(X), ref["ind.cos2"][:, :k])
+    _close(pca.row_contributions_, ref["ind.contrib"][:, :k])
+    _close(pca.column_coordinates_, ref["var.coord"][:, :k])
+    _close(pca.column_correlations_, ref["var.cor"][:, :k])
+    _close(pca.column_cos2_, ref["var.cos2"][:, :k])
+    _close(pca.column_contributions_, ref["var.contrib"][:, :k])
+    got = pca.supplementary_columns(sup)
+    _close(got["coord"], ref["sup.coord"][:, :k])
+    _close(got["cor"], ref["sup.cor"][:, :k])
+    _close(got["cos2"], ref["sup.cos2"][:, :k])
+    _close(pca.supplementary_column_correlations(sup), ref["sup.cor"][:, :k])
+    # The FactoMineR weights normalised to sum to 1 give the same analysis.
+    again = PCA(convention="factominer", scale=scale).fit(X, sample_weight=[w / sum(row_w) for w in row_w],
+                                                          column_weight=col_w)
+    _close(again.row_contributions_, ref["ind.contrib"][:, :k])
+
+
+def test_weighted_identities() -> None:
+    X, _ = _decathlon()
+    rng = random.Random(9)
+    w = [rng.uniform(0.1, 2.0) for _ in X]
+    c = [rng.uniform(0.5, 2.0) for _ in range(10)]
+    pca = PCA(convention="sklearn", scale=True).fit(X, sample_weight=w, column_weight=c)
+    assert all(abs(math.fsum(col) - 100) < 1e-9 for col in zip(*pca.row_contributions_))
+    assert all(abs(math.fsum(col) - 100) < 1e-9 for col in zip(*pca.column_contributions_))
+    assert all(abs(math.fsum(row) - 1) < 1e-12 for row in pca.row_cos2(X))
+    assert all(abs(math.fsum(row) - 1) < 1e-12 for row in pca.column_cos2_)
+    # Scores have weighted mean 0 and weighted variance λ.
+    T = pca.transform(X)
+    W = math.fsum(w)
+    for k, lam in enumerate(pca.explained_variance_):
+        assert abs(math.fsum(wi * t[k] for wi, t in zip(w, T)) / W) < 1e-12
+        assert math.fsum(wi * t[k] ** 2 for wi, t in zip(w, T)) / (W - 1) == pytest.approx(lam, rel=1e-12)
+
+
+def test_a_saved_weighted_model_is_the_same_model() -> None:
+    from purepca.model_io import pca_from_json, pca_to_json
+
+    X, _ = _decathlon()
+    pca = PCA(2, scale=True).fit(X, sample_weight=[1 + i % 3 for i in range(len(X))],
+                                 column_weight=[1 + j % 2 for j in range(10)])
+    back = pca_from_json(pca_to_json(pca))
+    assert back.transform(X) == pca.transform(X)
+    assert back.hotelling_t2(X) == pca.hotelling_t2(X)
+    assert (back.t2_limit(0.05), back.spe_limit(0.05)) == (pca.t2_limit(0.05), pca.spe_limit(0.05))
+    assert back.column_coordinates_ == pca.column_coordinates_
