@@ -214,3 +214,86 @@ def max_abs_diff(a: Any, b: Any) -> float:
     if len(a) != len(b):
         raise AssertionError(f"lengths differ: {len(a)} and {len(b)}")
     return max((max_abs_diff(x, y) for x, y in zip(a, b)), default=0.0)
+
+
+def factominer_pca(X: Any, row_w: Any = None, col_w: Any = None, scale: bool = True, sup: Any = None) -> dict[str, Any]:
+    """FactoMineR's PCA.R and svd.triplet.R transcribed in numpy (ncp = all): row.w (default 1/n, normalised
+    to sum 1) and col.w (default 1); ``sup`` are quanti.sup columns.  The caller skips without numpy."""
+    import numpy as np
+
+    X = np.array(X, dtype=float)
+    n, p = X.shape
+    row_w = np.full(n, 1.0) if row_w is None else np.array(row_w, dtype=float)
+    row_w = row_w / row_w.sum()
+    col_w = np.full(p, 1.0) if col_w is None else np.array(col_w, dtype=float)
+    centre = row_w @ X
+    Xc = X - centre
+    if scale:
+        et = np.sqrt(row_w @ (Xc ** 2))
+        et[et <= 1e-16] = 1
+        Xc = Xc / et
+    dist2_ind = ((Xc ** 2) * col_w).sum(1)
+    dist2_var = row_w @ (Xc ** 2)
+    ncp = min(n - 1, p)
+    Xs = Xc * np.sqrt(col_w) * np.sqrt(row_w)[:, None]
+    u, s, vt = np.linalg.svd(Xs, full_matrices=False)
+    U, V = u[:, :ncp], vt[:ncp].T
+    mult = np.sign(V.sum(0))
+    mult[mult == 0] = 1
+    if ncp > 1 or n <= p:
+        U, V = U * mult, V * mult
+    U = U / np.sqrt(row_w)[:, None]
+    V = V / np.sqrt(col_w)[:, None]
+    eig = s[:ncp] ** 2
+    coord_ind = U * np.sqrt(eig)
+    coord_var = V * np.sqrt(eig)
+    out = {
+        "eig": eig,
+        "ind.coord": coord_ind,
+        "ind.dist": np.sqrt(dist2_ind),
+        "ind.cos2": coord_ind ** 2 / dist2_ind[:, None],
+        "ind.contrib": 100 * coord_ind ** 2 * row_w[:, None] / eig,
+        "var.coord": coord_var,
+        "var.cor": coord_var / np.sqrt(dist2_var)[:, None],
+        "var.cos2": (coord_var / np.sqrt(dist2_var)[:, None]) ** 2,
+        "var.contrib": 100 * coord_var ** 2 * col_w[:, None] / eig,
+    }
+    if sup is not None:
+        S = np.array(sup, dtype=float)
+        S = S - row_w @ S
+        if scale:
+            S = S / np.sqrt(row_w @ (S ** 2))
+        coord = (S * row_w[:, None]).T @ U
+        d2 = row_w @ (S ** 2)
+        out["sup.coord"] = coord
+        out["sup.cor"] = coord / np.sqrt(d2)[:, None]
+        out["sup.cos2"] = out["sup.cor"] ** 2
+    return out
+
+
+def assert_close_arrays(a: Any, b: Any, tol: float) -> None:
+    """``a`` and ``b`` have one shape and differ by at most ``tol`` relative to ``max(1, max|b|)``."""
+    import numpy as np
+
+    a, b = np.array(a, dtype=float), np.array(b, dtype=float)
+    assert a.shape == b.shape, (a.shape, b.shape)
+    err = np.abs(a - b).max() / max(1.0, np.abs(b).max())
+    assert err <= tol, err
+
+
+def assert_factominer_outputs(pca: Any, X: Any, ref: dict[str, Any], tol: float) -> None:
+    """Every individual and variable output of a fitted PCA against :func:`factominer_pca`'s ``ref``."""
+    k = pca.n_components_
+    pairs = [
+        (pca.explained_variance_, ref["eig"][:k]),
+        (pca.row_coordinates(X), ref["ind.coord"][:, :k]),
+        (pca.row_distances(X), ref["ind.dist"]),
+        (pca.row_cos2(X), ref["ind.cos2"][:, :k]),
+        (pca.row_contributions_, ref["ind.contrib"][:, :k]),
+        (pca.column_coordinates_, ref["var.coord"][:, :k]),
+        (pca.column_correlations_, ref["var.cor"][:, :k]),
+        (pca.column_cos2_, ref["var.cos2"][:, :k]),
+        (pca.column_contributions_, ref["var.contrib"][:, :k]),
+    ]
+    for got, expected in pairs:
+        assert_close_arrays(got, expected, tol)

@@ -10,7 +10,7 @@ import pytest
 from purepca import PCA, PurePCAError
 from purepca.datasets import load
 
-from helpers import max_abs_diff
+from helpers import assert_close_arrays, assert_factominer_outputs, factominer_pca, max_abs_diff
 
 
 def _decathlon() -> tuple[list[list[float]], list[list[float]]]:
@@ -153,71 +153,6 @@ def test_weights_with_missing_values() -> None:
 
 
 
-def _numpy():  # type: ignore[no-untyped-def]
-    return pytest.importorskip("numpy")
-
-
-def factominer_weighted(X, row_w, col_w, scale=True, sup=None):  # type: ignore[no-untyped-def]
-    """FactoMineR's PCA.R and svd.triplet.R with row.w and col.w, transcribed (ncp = all)."""
-    np = _numpy()
-    X = np.array(X, dtype=float)
-    n, p = X.shape
-    row_w = np.array(row_w, dtype=float)
-    row_w = row_w / row_w.sum()
-    col_w = np.array(col_w, dtype=float)
-    centre = row_w @ X
-    Xc = X - centre
-    if scale:
-        et = np.sqrt(row_w @ (Xc ** 2))
-        et[et <= 1e-16] = 1
-        Xc = Xc / et
-    dist2_ind = ((Xc ** 2) * col_w).sum(1)
-    dist2_var = row_w @ (Xc ** 2)
-    ncp = min(n - 1, p)
-    Xs = Xc * np.sqrt(col_w) * np.sqrt(row_w)[:, None]
-    u, s, vt = np.linalg.svd(Xs, full_matrices=False)
-    U, V = u[:, :ncp], vt[:ncp].T
-    mult = np.sign(V.sum(0))
-    mult[mult == 0] = 1
-    if ncp > 1 or n <= p:
-        U, V = U * mult, V * mult
-    U = U / np.sqrt(row_w)[:, None]
-    V = V / np.sqrt(col_w)[:, None]
-    eig = s[:ncp] ** 2
-    coord_ind = U * np.sqrt(eig)
-    coord_var = V * np.sqrt(eig)
-    out = {
-        "eig": eig,
-        "ind.coord": coord_ind,
-        "ind.dist": np.sqrt(dist2_ind),
-        "ind.cos2": coord_ind ** 2 / dist2_ind[:, None],
-        "ind.contrib": 100 * coord_ind ** 2 * row_w[:, None] / eig,
-        "var.coord": coord_var,
-        "var.cor": coord_var / np.sqrt(dist2_var)[:, None],
-        "var.cos2": (coord_var / np.sqrt(dist2_var)[:, None]) ** 2,
-        "var.contrib": 100 * coord_var ** 2 * col_w[:, None] / eig,
-    }
-    if sup is not None:
-        S = np.array(sup, dtype=float)
-        S = S - row_w @ S
-        if scale:
-            S = S / np.sqrt(row_w @ (S ** 2))
-        coord = (S * row_w[:, None]).T @ U
-        d2 = row_w @ (S ** 2)
-        out["sup.coord"] = coord
-        out["sup.cor"] = coord / np.sqrt(d2)[:, None]
-        out["sup.cos2"] = out["sup.cor"] ** 2
-    return out
-
-
-def _close(a, b, tol=1e-12):  # type: ignore[no-untyped-def]
-    np = _numpy()
-    a, b = np.array(a, dtype=float), np.array(b, dtype=float)
-    assert a.shape == b.shape, (a.shape, b.shape)
-    err = np.abs(a - b).max() / max(1.0, np.abs(b).max())
-    assert err <= tol, err
-
-
 @pytest.mark.parametrize("name, scale, seed", [("decathlon", True, 1), ("decathlon", False, 2), ("iris", True, 3),
                                               ("iris", False, 4), ("usarrests", True, 5)])
 def test_weighted_outputs_equal_factominers_formulas(name: str, scale: bool, seed: int) -> None:
@@ -228,27 +163,20 @@ def test_weighted_outputs_equal_factominers_formulas(name: str, scale: bool, see
     row_w = [rng.uniform(0.1, 5.0) for _ in X]
     col_w = [rng.uniform(0.2, 3.0) for _ in range(d)]
     sup = [row[d:] for row in data.rows] if name == "decathlon" else [[row[0] * row[1]] for row in data.rows]
-    ref = factominer_weighted(X, row_w, col_w, scale=scale, sup=sup)
+    pytest.importorskip("numpy")
+    ref = factominer_pca(X, row_w, col_w, scale=scale, sup=sup)
     pca = PCA(convention="factominer", scale=scale).fit(X, sample_weight=row_w, column_weight=col_w)
     k = pca.n_components_
-    _close(pca.explained_variance_, ref["eig"][:k])
-    _close(pca.row_coordinates(X), ref["ind.coord"][:, :k])
-    _close(pca.row_distances(X), ref["ind.dist"])
-    _close(pca.row_cos2(X), ref["ind.cos2"][:, :k])
-    _close(pca.row_contributions_, ref["ind.contrib"][:, :k])
-    _close(pca.column_coordinates_, ref["var.coord"][:, :k])
-    _close(pca.column_correlations_, ref["var.cor"][:, :k])
-    _close(pca.column_cos2_, ref["var.cos2"][:, :k])
-    _close(pca.column_contributions_, ref["var.contrib"][:, :k])
+    assert_factominer_outputs(pca, X, ref, 1e-12)
     got = pca.supplementary_columns(sup)
-    _close(got["coord"], ref["sup.coord"][:, :k])
-    _close(got["cor"], ref["sup.cor"][:, :k])
-    _close(got["cos2"], ref["sup.cos2"][:, :k])
-    _close(pca.supplementary_column_correlations(sup), ref["sup.cor"][:, :k])
+    assert_close_arrays(got["coord"], ref["sup.coord"][:, :k], 1e-12)
+    assert_close_arrays(got["cor"], ref["sup.cor"][:, :k], 1e-12)
+    assert_close_arrays(got["cos2"], ref["sup.cos2"][:, :k], 1e-12)
+    assert_close_arrays(pca.supplementary_column_correlations(sup), ref["sup.cor"][:, :k], 1e-12)
     # The FactoMineR weights normalised to sum to 1 give the same analysis.
     again = PCA(convention="factominer", scale=scale).fit(X, sample_weight=[w / sum(row_w) for w in row_w],
                                                           column_weight=col_w)
-    _close(again.row_contributions_, ref["ind.contrib"][:, :k])
+    assert_close_arrays(again.row_contributions_, ref["ind.contrib"][:, :k], 1e-12)
 
 
 def test_weighted_identities() -> None:
