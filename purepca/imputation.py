@@ -78,4 +78,5 @@ def squarem(step: Callable[[list[float]], list[float]], x0: Sequence[float], tol
             x = x2
     raise ConvergenceError(
         f"missing='em' did not converge in {max_steps} steps: the imputed values were still about {estimate:.3e} "
-        f"from their fixed point (tolerance {tol:.3e})", iterations=steps, residual=estimate)
+        f"from their fixed point (tolerance {tol:.3e}); the holes are barely determined by the other cells "
+        "with this many components: fewer components converge faster", iterations=steps, residual=estimate)
