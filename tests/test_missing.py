@@ -144,3 +144,34 @@ def test_em_reports_slow_convergence_and_no_weights_under_statsmodels() -> None:
             PCA(3, missing="em").fit(holed)
     finally:
         PCA.EM_MAX_ITER = old
+
+
+@pytest.mark.parametrize("scale, weighted", [(True, False), (False, True), (True, True)])
+def test_em_agrees_with_missmda_scaled_and_weighted(scale: bool, weighted: bool) -> None:
+    """missMDA's impute(method = "EM", scale =, row.w =) transcribed: at each step the weighted means
+    and standard deviations (divisor Σw) of the completed data, svd.triplet with row.w, the rank-k
+    reconstruction carried back to the data's units.  The divisor of the deviations does not move the
+    fixed point (it scales every column alike), so purepca's n - 1 meets missMDA's n."""
+    np = pytest.importorskip("numpy")
+    X = _low_rank(11, n=70, d=6, noise=0.05)
+    holed, _ = _punch(X, 0.05, 12, float("nan"))
+    rng = random.Random(13)
+    w = np.array([rng.uniform(0.2, 3.0) for _ in X]) if weighted else np.ones(len(X))
+    r = w / w.sum()
+    A = np.array(holed, dtype=float)
+    mask = np.isnan(A)
+    A[mask] = np.take(np.nansum(A * r[:, None], 0) / ((~mask) * r[:, None]).sum(0), np.where(mask)[1])
+    for _ in range(200000):
+        mu = r @ A
+        Z = A - mu
+        et = np.sqrt(r @ Z ** 2) if scale else np.ones(A.shape[1])
+        Z = Z / et
+        u, s, vt = np.linalg.svd(Z * np.sqrt(r)[:, None], full_matrices=False)
+        fitted = ((u[:, :2] * s[:2]) @ vt[:2]) / np.sqrt(r)[:, None] * et + mu
+        change = np.abs(fitted[mask] - A[mask]).max()
+        A[mask] = fitted[mask]
+        if change < 1e-14 * np.abs(A).max():
+            break
+    ours = PCA(2, scale=scale, missing="em").fit(holed, sample_weight=list(w) if weighted else None)
+    got = np.array(ours.imputed_)
+    assert np.abs(got[mask] - A[mask]).max() < 1e-8 * np.abs(A).max()
