@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from decimal import Decimal, localcontext
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 from .errors import PurePCAError
 
@@ -299,47 +299,64 @@ def matrix_bounds(A: Sequence[Sequence[float]], vectors: Sequence[Sequence[float
 
 
 def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
-                  center: bool = True) -> tuple[Operator, Decimal]:
+                  center: bool = True, weights: Optional[Sequence[float]] = None,
+                  column_weights: Optional[Sequence[float]] = None) -> tuple[Operator, Decimal]:
     """The exact covariance (correlation when ``scale``) of the rows as an operator at 60 digits, and
     the bound on the error of one entry ``uᵀ·C·v`` for unit u, v.
+
+    With row weights ``w`` (frequencies) the means are ``Σw·x/Σw`` and the divisor ``Σw - ddof``; with
+    column weights ``c`` the operator is ``D_c^½·C·D_c^½`` (:mod:`purepca.weights`).
 
     >>> apply, err = data_operator([[0.0, 1.0], [2.0, 3.0]], 1, False)
     >>> [float(x) for x in apply([Decimal(1), Decimal(0)])], err < Decimal("1e-50")
     ([2.0, 2.0], True)
+    >>> apply, err = data_operator([[0.0, 1.0], [2.0, 3.0]], 0, False, weights=[3.0, 1.0])
+    >>> [float(x) for x in apply([Decimal(1), Decimal(0)])]
+    [0.75, 0.75]
     """
     n, d = len(rows), len(rows[0])
     with localcontext() as ctx:
         ctx.prec = DIGITS
         X = [[Decimal(float(x)) for x in row] for row in rows]
+        w = [Decimal(float(v)) for v in weights] if weights is not None else [Decimal(1)] * n
+        total = sum(w, Decimal(0))  # rounded at 60 digits: relative error below n·u
         if center:
-            means = [sum((r[j] for r in X), Decimal(0)) / n for j in range(d)]
+            means = [sum((wi * r[j] for wi, r in zip(w, X)), Decimal(0)) / total for j in range(d)]
         else:
             means = [Decimal(0)] * d
         Z = [[x - m for x, m in zip(r, means)] for r in X]
-        div = Decimal(n - ddof)
+        div = total - ddof
         biggest = max((abs(x) for r in X for x in r), default=Decimal(0))
         mean_error = (n + 3) * _U * biggest
-        frob2 = sum((z * z for r in Z for z in r), Decimal(0))
         if scale:
-            sd = [(sum((r[j] * r[j] for r in Z), Decimal(0)) / div).sqrt() for j in range(d)]
+            sd = [(sum((wi * r[j] * r[j] for wi, r in zip(w, Z)), Decimal(0)) / div).sqrt() for j in range(d)]
             if any(s == 0 for s in sd):
                 raise PurePCAError("error bounds: a constant column cannot be scaled")
             Z = [[z / s for z, s in zip(r, sd)] for r in Z]
-            frob2 = Decimal(d) * div
             # Relative rounding of the scales, and the mean's error relative to each column's spread.
-            relative = max(mean_error * Decimal(n).sqrt() / (s * div.sqrt()) for s in sd) + 8 * _U
+            relative = max(mean_error * total.sqrt() / (s * div.sqrt()) for s in sd) + 8 * _U
         else:
             relative = Decimal(0)
+        if weights is not None:
+            relative += (n + 4) * _U  # the weight total's rounding, in the means and the divisor
+        grow = Decimal(1)  # the largest factor the column weights put on a column
+        if column_weights is not None:
+            roots = [Decimal(float(c)).sqrt() for c in column_weights]
+            Z = [[z * r for z, r in zip(row, roots)] for row in Z]
+            grow = max(roots)
+            relative += 4 * _U  # the square roots, each within an ulp
+        frob2 = sum((wi * z * z for wi, r in zip(w, Z) for z in r), Decimal(0))
 
         def apply(v: Vector) -> Vector:
-            w = [_dot(r, v) for r in Z]
-            return [sum((r[j] * wr for r, wr in zip(Z, w)), Decimal(0)) / div for j in range(d)]
+            t = [wi * _dot(r, v) for wi, r in zip(w, Z)]
+            return [sum((r[j] * tr for r, tr in zip(Z, t)), Decimal(0)) / div for j in range(d)]
 
-        # An entry uᵀ·C·v for unit u, v: the products and sums at 60 digits ((n + 2d + 8)·u·‖Z‖²/div),
-        # the mean's error (2·‖Z‖·sqrt(n)·δ + n·δ², δ per entry) and the scales' rounding.
+        # An entry uᵀ·C·v for unit u, v: the products and sums at 60 digits ((n + 2d + 10)·u·‖Y‖²/div,
+        # Y = D_w^½·Z·D_c^½), the mean's error (2·‖Y‖·sqrt(W)·δ + W·δ², δ per entry, times the largest
+        # column factor) and the scales' rounding.
         norm = frob2.sqrt()
-        delta = mean_error * Decimal(d).sqrt()
-        error = ((n + 2 * d + 8) * _U * frob2 + 2 * norm * Decimal(n).sqrt() * delta + n * delta * delta) / div
+        delta = mean_error * Decimal(d).sqrt() * grow
+        error = ((n + 2 * d + 10) * _U * frob2 + 2 * norm * total.sqrt() * delta + total * delta * delta) / div
         error += 4 * relative * frob2 / div
     return apply, error
 

@@ -1251,7 +1251,8 @@ class PCA(Estimator):
         the training data as given, with the exact mean; ``components_[i]``
         bounds, in radians, the angle between ``components_[i]`` and the exact
         eigenvector (for a cluster of eigenvalues that cannot be told apart,
-        ``clusters``, between the spans).  Every rounding is accounted for, so
+        ``clusters``, between the spans); for a weighted fit, of the exact
+        weighted problem.  Every rounding is accounted for, so
         the bounds cannot be too small.  Needs the training rows: a model
         fitted by ``partial_fit`` or ``fit_stream`` has none.  Costs about
         ``2·n·d²`` operations on 60-digit decimals.
@@ -1271,13 +1272,10 @@ class PCA(Estimator):
             if self._fit_rows is None:
                 raise PurePCAError("error_bounds_: the model keeps no training rows (partial_fit and fit_stream "
                                    "keep only their moments); fit it with fit(X) for bounds")
-            if self._weights != (None, None):
-                raise PurePCAError("error_bounds_: not available for a fit with sample_weight or column_weight "
-                                   "(the enclosure is of the unweighted covariance)")
             from .bounds import data_operator, enclose
 
             rows = [[float(x) for x in row] for row in self._fit_rows]
-            apply, error = data_operator(rows, self._ddof, self._sd is not None, self.center)
+            apply, error = data_operator(rows, self._ddof, self._scaled, self.center, *self._weights)
             found = enclose(apply, self.n_features_in_, self.components_, error)
             self._bounds = ErrorBounds(found.values, found.angles, found.clusters)
         return self._bounds

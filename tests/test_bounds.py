@@ -235,3 +235,54 @@ def test_kernel_bounds_refuse_a_callable_kernel() -> None:
     kp = KernelPCA(1, kernel=lambda x, y: sum(a * b for a, b in zip(x, y))).fit([[0.0], [1.0], [3.0]])
     with pytest.raises(PurePCAError, match="callable kernel"):
         kp.error_bounds_
+
+
+def _exact_weighted_covariance(X: list[list[float]], w: list[float], c: list[float], ddof: int,
+                               scale: bool) -> list[list]:  # type: ignore[type-arg]
+    """D_c^½·C_w·D_c^½ at 80 digits, C_w the weighted covariance (correlation) in exact fractions."""
+    d = len(X[0])
+    W = [Fraction(v) for v in w]
+    total = sum(W)
+    cols = [[Fraction(row[j]) for row in X] for j in range(d)]
+    means = [sum(wi * x for wi, x in zip(W, col)) / total for col in cols]
+    dev = [[x - m for x in col] for col, m in zip(cols, means)]
+    C = [[sum(wi * a * b for wi, a, b in zip(W, dev[i], dev[j])) / (total - ddof) for j in range(d)]
+         for i in range(d)]
+    with mpmath.workdps(80):
+        M = [[mpmath.mpf(x.numerator) / x.denominator for x in row] for row in C]
+        if scale:
+            sd = [mpmath.sqrt(M[j][j]) for j in range(d)]
+            M = [[M[i][j] / (sd[i] * sd[j]) for j in range(d)] for i in range(d)]
+        roots = [mpmath.sqrt(mpmath.mpf(v)) for v in c]
+        return [[M[i][j] * roots[i] * roots[j] for j in range(d)] for i in range(d)]
+
+
+def test_weighted_pca_bounds_contain_the_truth() -> None:
+    rng = random.Random(21)
+    ratios: list[float] = []
+    angle_ratios: list[float] = []
+    for trial in range(100):
+        X = _data(rng, trial % 5)
+        n, d = len(X), len(X[0])
+        w = [float(rng.randrange(1, 5)) if trial % 2 else rng.uniform(0.05, 4.0) for _ in range(n)]
+        c = [rng.uniform(0.2, 5.0) for _ in range(d)] if trial % 3 else [1.0] * d
+        scale = trial % 4 == 0
+        convention = "factominer" if trial % 5 == 1 else "sklearn"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pca = PCA(scale=scale, convention=convention).fit(X, sample_weight=w, column_weight=c)
+        bounds = pca.error_bounds_
+        M = _exact_weighted_covariance(X, w, c, 0 if convention == "factominer" else 1, scale)
+        with mpmath.workdps(80):
+            E, V = mpmath.eigsy(mpmath.matrix(M))
+            order = sorted(range(d), key=lambda i: -E[i])
+            exact_values = [E[i] for i in order]
+            exact_vectors = [[V[t, i] for t in range(d)] for i in order]
+
+        class Found:
+            values = bounds.explained_variance_
+            angles = bounds.components_
+            clusters = bounds.clusters
+
+        _check(Found, pca.explained_variance_, pca.components_, exact_values, exact_vectors, ratios, angle_ratios)
+    assert statistics.median(ratios) < 1e3 and statistics.median(angle_ratios) < 1e3

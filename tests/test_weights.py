@@ -128,8 +128,6 @@ def test_rules_that_assume_equal_weights_refuse_them() -> None:
     pca = PCA(convention="factominer").fit(X, sample_weight=[1 / len(X)] * len(X))
     with pytest.raises(PurePCAError, match="pass counts, not weights normalised"):
         pca.t2_limit(0.05)
-    with pytest.raises(PurePCAError, match="error_bounds_: not available"):
-        pca.error_bounds_
     assert PCA("kaiser", convention="factominer", scale=True).fit(X, sample_weight=[2.0] * len(X)).n_components_ == 4
 
 
