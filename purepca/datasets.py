@@ -67,7 +67,8 @@ class PublishedFactoMineR:
     ``(dist, coord, ctr, cos2, coord, ctr, cos2, ...)`` for the printed
     dimensions; ``variables`` maps each active column to ``(coord, ctr,
     cos2, ...)``; ``supplementary`` each supplementary column to ``(coord,
-    cos2, ...)``; ``coordinates`` is ``res.pca$var$coord`` printed with
+    cos2, ...)``; ``categories`` each category of the supplementary
+    categorical column to ``(dist, coord, cos2, v.test, ...)``; ``coordinates`` is ``res.pca$var$coord`` printed with
     more digits (the first five dimensions); ``correlations`` the
     correlations of ``dimdesc`` for the first dimension.  Signs are
     FactoMineR's own (its sign rule, ``convention="factominer"``).
@@ -85,6 +86,8 @@ class PublishedFactoMineR:
     supplementary_results: dict[str, tuple[str, ...]]
     coordinates: dict[str, tuple[str, ...]]
     correlations: dict[str, str]
+    #: The supplementary categories: ``(dist, coord, cos2, v.test, coord, cos2, v.test, ...)``.
+    categories: dict[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -435,6 +438,10 @@ _DECATHLON_FACTOMINER = PublishedFactoMineR(
         "1500m": ("-0.05807706", "0.4742238", "0.78214280", "-0.16108904", "-0.15356189"),
     },
     correlations={"Points": "0.9561543", "Rank": "-0.6705104"},
+    categories={
+        "Decastar": ("0.946", "-0.600", "0.403", "-1.430", "-0.038", "0.002", "-0.123", "0.289", "0.093", "1.050"),
+        "OlympicG": ("0.439", "0.279", "0.403", "1.430", "0.017", "0.002", "0.123", "-0.134", "0.093", "-1.050"),
+    },
 )
 
 

@@ -1219,6 +1219,71 @@ class PCA(Estimator):
         """
         return self.supplementary_columns(X_sup)["cor"]
 
+    def supplementary_categories(self, labels: Sequence[Any]) -> dict[str, Any]:
+        """FactoMineR's ``quali.sup`` for one categorical variable measured on the training rows (one
+        label per row): each category (in sorted order, as R orders a factor's levels) is the weighted
+        barycentre of its rows, projected like a new row.
+
+        ``coord``: the barycentre's coordinates (the weighted mean of its rows' coordinates);
+        ``dist`` and ``cos2``: its distance to the centre and ``coord²/dist²``; ``v_test``:
+        ``coord/sqrt(λ)·sqrt(n_l·(N - 1)/(N - n_l))``, N the number of rows (the sum of the sample
+        weights) and n_l the category's, a standard normal under random allocation (Lebart's
+        test value; 0 for a category that holds every row); ``eta2``: for each component the correlation ratio, the share of the
+        coordinates' variance that lies between the categories.  The formulas are FactoMineR's
+        ``PCA.R`` (``fct.eta2`` and the ``quali.sup`` block).
+
+        >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0], [5.0, 4.5], [0.5, 1.5]]
+        >>> pca = PCA(convention="factominer", scale=True).fit(X)
+        >>> cats = pca.supplementary_categories(["a", "a", "b", "b", "b", "a"])
+        >>> cats["levels"], [round(v, 4) for v in cats["coord"][1]]
+        (['a', 'b'], [1.2617, -0.0033])
+        >>> [round(v, 4) for v in cats["eta2"]]
+        [0.853, 0.0001]
+        """
+        self._fitted()
+        if self._fit_rows is None:
+            raise PurePCAError("supplementary_categories: the model keeps no training rows (partial_fit, fit_stream)")
+        n = self.n_samples_
+        if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__") or len(labels) != n:
+            got = len(labels) if hasattr(labels, "__len__") and not isinstance(labels, (str, bytes)) else labels
+            raise PurePCAError(f"labels: need one label per training row ({n}), got {got!r}")
+        for i, label in enumerate(labels):
+            if label is None or (isinstance(label, float) and label != label):
+                raise PurePCAError(f"labels: entry {i} is missing")
+        names = [str(label) for label in labels]
+        w = self._row_weights()
+        total = math.fsum(w)
+        coords = self._plain_scores(self._fit_rows)
+        Z = self._standardised_rows(self._fit_rows)
+        lam = self.explained_variance_
+        levels = sorted(set(names))
+        out: dict[str, Any] = {"levels": levels, "coord": [], "dist": [], "cos2": [], "v_test": []}
+        for level in levels:
+            members = [i for i, name in enumerate(names) if name == level]
+            size = math.fsum(w[i] for i in members)
+            if not size > 0:
+                raise PurePCAError(f"labels: category {level!r} has no row of positive weight")
+            coord = [math.fsum(w[i] * coords[i][c] for i in members) / size for c in range(len(lam))]
+            centre = [math.fsum(w[i] * Z[i][j] for i in members) / size for j in range(self.n_features_in_)]
+            dist2 = math.fsum(v * v for v in centre)
+            if total <= 1:  # weights normalised to sum to 1: FactoMineR's other branch
+                factor = math.sqrt(size)
+            else:
+                factor = math.sqrt(size * (total - 1) / (total - size)) if total > size else 0.0
+            out["coord"].append(coord)
+            out["dist"].append(math.sqrt(dist2))
+            out["cos2"].append([c * c / dist2 if dist2 > 0 else 0.0 for c in coord])
+            out["v_test"].append([c / math.sqrt(l) * factor if l > 0 else 0.0 for c, l in zip(coord, lam)])
+        eta2 = []
+        for c in range(len(lam)):
+            between = math.fsum(math.fsum(w[i] * coords[i][c] for i, name in enumerate(names) if name == level) ** 2
+                                / math.fsum(w[i] for i, name in enumerate(names) if name == level)
+                                for level in levels)
+            whole = math.fsum(wi * row[c] ** 2 for wi, row in zip(w, coords))
+            eta2.append(between / whole if whole > 0 else 0.0)
+        out["eta2"] = eta2
+        return out
+
     def rotated_loadings(self, method: str = "varimax", *, normalize: bool = True, eps: float = 1e-5,
                          m: int = 4) -> "Rotation":
         """The loadings ``components_ᵀ·diag(sqrt(explained_variance_))`` (d x k, as R's

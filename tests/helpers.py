@@ -216,13 +216,16 @@ def max_abs_diff(a: Any, b: Any) -> float:
     return max((max_abs_diff(x, y) for x, y in zip(a, b)), default=0.0)
 
 
-def factominer_pca(X: Any, row_w: Any = None, col_w: Any = None, scale: bool = True, sup: Any = None) -> dict[str, Any]:
+def factominer_pca(X: Any, row_w: Any = None, col_w: Any = None, scale: bool = True, sup: Any = None,
+                   quali: Any = None) -> dict[str, Any]:
     """FactoMineR's PCA.R and svd.triplet.R transcribed in numpy (ncp = all): row.w (default 1/n, normalised
-    to sum 1) and col.w (default 1); ``sup`` are quanti.sup columns.  The caller skips without numpy."""
+    to sum 1) and col.w (default 1); ``sup`` are quanti.sup columns, ``quali`` the labels of one quali.sup
+    variable.  The caller skips without numpy."""
     import numpy as np
 
     X = np.array(X, dtype=float)
     n, p = X.shape
+    row_w_init = row_w
     row_w = np.full(n, 1.0) if row_w is None else np.array(row_w, dtype=float)
     row_w = row_w / row_w.sum()
     col_w = np.full(p, 1.0) if col_w is None else np.array(col_w, dtype=float)
@@ -268,6 +271,28 @@ def factominer_pca(X: Any, row_w: Any = None, col_w: Any = None, scale: bool = T
         out["sup.coord"] = coord
         out["sup.cor"] = coord / np.sqrt(d2)[:, None]
         out["sup.cos2"] = out["sup.cor"] ** 2
+    if quali is not None:
+        labels = np.array([str(v) for v in quali])
+        init = np.full(n, 1.0) if row_w_init is None else np.array(row_w_init, dtype=float)
+        levels = sorted(set(labels.tolist()))
+        bary = np.array([(row_w[labels == lv] / row_w[labels == lv].sum()) @ X[labels == lv] for lv in levels])
+        nombre = np.array([init[labels == lv].sum() for lv in levels])
+        bary = (bary - centre) / (et if scale else 1.0)
+        d2 = ((bary ** 2) * col_w).sum(1)
+        coord = (bary * col_w) @ V
+        vtest = coord / np.sqrt(eig)
+        total = init.sum()
+        vtest = vtest * (np.sqrt(nombre / ((total - nombre) / (total - 1))) if total > 1 else np.sqrt(nombre))[:, None]
+        tt = np.array([[1.0 if lab == lv else 0.0 for lv in levels] for lab in labels])
+        ni = (tt * row_w[:, None]).sum(0)
+        vb = np.array([(((tt * coord_ind[:, [c]]) * row_w[:, None]).sum(0) ** 2 / ni).sum()
+                       for c in range(coord_ind.shape[1])])
+        out["quali.levels"] = levels
+        out["quali.coord"] = coord
+        out["quali.dist"] = np.sqrt(d2)
+        out["quali.cos2"] = coord ** 2 / d2[:, None]
+        out["quali.vtest"] = vtest
+        out["quali.eta2"] = vb / (coord_ind ** 2 * row_w[:, None]).sum(0)
     return out
 
 

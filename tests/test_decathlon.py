@@ -58,6 +58,15 @@ def _mismatches(pca: PCA, data_rows: list[list[float]], labels: list[str], fm: P
         for g, s in zip(got, shown):
             check(f"supplementary {name}", g, s)
         check(f"dimdesc {name}", sup["cor"][j][0], fm.correlations[name])
+    groups = load("decathlon").groups
+    assert groups is not None
+    cats = pca.supplementary_categories(list(groups[1]))
+    for name, shown in fm.categories.items():
+        c = cats["levels"].index(name)
+        got = [cats["dist"][c]] + [v for k in range(3)
+                                   for v in (cats["coord"][c][k], cats["cos2"][c][k], cats["v_test"][c][k])]
+        for g, s in zip(got, shown):
+            check(f"category {name}", g, s)
     return bad
 
 
@@ -70,8 +79,9 @@ def test_every_printed_number_of_factominers_decathlon_pca() -> None:
     seen: list[str] = []
     assert _mismatches(pca, data.rows, data.labels, fm, seen) == []
     # Every printed number was compared: 3 x 10 eigenvalue lines, 10 individuals x 10, 10 variables x 9,
-    # 10 x 5 of var$coord, 2 supplementary columns x 6 and their 2 correlations of dimdesc.
-    assert len(seen) == 30 + 100 + 90 + 50 + 12 + 2
+    # 10 x 5 of var$coord, 2 supplementary columns x 6 and their 2 correlations of dimdesc, and the
+    # 2 supplementary categories x 10.
+    assert len(seen) == 30 + 100 + 90 + 50 + 12 + 2 + 20
 
 
 @pytest.mark.parametrize("kwargs", [dict(convention="sklearn", scale=True),  # ddof 1: other eigenvalues

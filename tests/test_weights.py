@@ -206,3 +206,44 @@ def test_a_saved_weighted_model_is_the_same_model() -> None:
     assert back.hotelling_t2(X) == pca.hotelling_t2(X)
     assert (back.t2_limit(0.05), back.spe_limit(0.05)) == (pca.t2_limit(0.05), pca.spe_limit(0.05))
     assert back.column_coordinates_ == pca.column_coordinates_
+
+
+@pytest.mark.parametrize("weighted, scale", [(False, True), (True, True), (True, False)])
+def test_supplementary_categories_equal_factominers_formulas(weighted: bool, scale: bool) -> None:
+    """quali.sup (barycentres, dist, cos2, v.test, eta2) against the transcription of PCA.R, on the
+    decathlon's Competition and on iris's species, with and without row.w and col.w."""
+    pytest.importorskip("numpy")
+    rng = random.Random(31)
+    for name in ("decathlon", "iris"):
+        data = load(name)
+        d = 10 if name == "decathlon" else 4
+        X = [row[:d] for row in data.rows]
+        labels = list(data.groups[1]) if data.groups is not None else data.labels
+        row_w = [float(rng.randrange(1, 4)) for _ in X] if weighted else None
+        col_w = [rng.uniform(0.5, 2.0) for _ in range(d)] if weighted else None
+        ref = factominer_pca(X, row_w, col_w, scale=scale, quali=labels)
+        pca = PCA(convention="factominer", scale=scale).fit(X, sample_weight=row_w, column_weight=col_w)
+        got = pca.supplementary_categories(labels)
+        k = pca.n_components_
+        assert got["levels"] == ref["quali.levels"]
+        assert_close_arrays(got["coord"], ref["quali.coord"][:, :k], 1e-12)
+        assert_close_arrays(got["dist"], ref["quali.dist"], 1e-12)
+        assert_close_arrays(got["cos2"], ref["quali.cos2"][:, :k], 1e-12)
+        assert_close_arrays(got["v_test"], ref["quali.vtest"][:, :k], 1e-12)
+        assert_close_arrays(got["eta2"], ref["quali.eta2"][:k], 1e-12)
+
+
+def test_supplementary_categories_validate() -> None:
+    X, _ = _decathlon()
+    pca = PCA(convention="factominer", scale=True).fit(X)
+    with pytest.raises(PurePCAError, match=r"labels: need one label per training row \(41\), got 3"):
+        pca.supplementary_categories(["a", "b", "c"])
+    with pytest.raises(PurePCAError, match="labels: entry 2 is missing"):
+        pca.supplementary_categories(["a", "b", None] + ["a"] * 38)
+    with pytest.raises(PurePCAError, match="labels: need one label per training row"):
+        pca.supplementary_categories("abc")
+    one = pca.supplementary_categories(["all"] * 41)
+    assert one["v_test"][0] == [0.0] * 10 and max(abs(v) for v in one["coord"][0]) < 1e-12
+    weighted = PCA(convention="factominer").fit(X, sample_weight=[1.0] * 40 + [0.0])
+    with pytest.raises(PurePCAError, match="category 'z' has no row of positive weight"):
+        weighted.supplementary_categories(["a"] * 40 + ["z"])
