@@ -35,7 +35,7 @@ import math
 import numbers
 from dataclasses import dataclass
 import warnings
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
@@ -415,22 +415,34 @@ class PCA(Estimator):
                                f"between 1 and n_features - 1 = {d - 1}, got {nc!r}")
         if self.convention == "statsmodels":
             return self._fit_em_statsmodels(rows, holes, int(nc), w, column_weight)  # type: ignore[arg-type]
-        spread = max(max(col) - min(col) for col in zip(*filled)) or 1.0
 
-        def step(values: list[float]) -> list[float]:
-            """One EM step: fit with the holes holding ``values``; return the reconstruction there."""
-            for (i, j), v in zip(holes, values):
-                filled[i][j] = v
-            self._fit_complete(filled, *weights)
-            rebuilt = self.inverse_transform(self.transform(filled))
-            return [rebuilt[i][j] for i, j in holes]
+        def rebuild(grid: list[list[float]]) -> list[list[float]]:
+            """missMDA's step: the model re-fitted, means included; the data reconstructed from k components."""
+            self._fit_complete(grid, *weights)
+            return self.inverse_transform(self.transform(grid))
 
-        values, steps = squarem(step, [filled[i][j] for i, j in holes], self.EM_TOL * spread, self.EM_MAX_ITER)
-        for (i, j), v in zip(holes, values):
-            filled[i][j] = v
+        steps = self._em_fixed_point(filled, holes, rebuild)
         M = self._fit_complete(filled, *weights)
         self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, steps
         return M
+
+    def _em_fixed_point(self, grid: list[list[float]], holes: list[tuple[int, int]],
+                        rebuild: Callable[[list[list[float]]], list[list[float]]]) -> int:
+        """Fill the ``holes`` of ``grid`` (in place) with the fixed point of ``rebuild`` read at the holes,
+        accelerated by :func:`~purepca.imputation.squarem`, to ``EM_TOL`` of the grid's spread; return
+        the number of steps."""
+        spread = max(max(col) - min(col) for col in zip(*grid)) or 1.0
+
+        def step(values: list[float]) -> list[float]:
+            for (i, j), v in zip(holes, values):
+                grid[i][j] = v
+            rebuilt = rebuild(grid)
+            return [rebuilt[i][j] for i, j in holes]
+
+        values, steps = squarem(step, [grid[i][j] for i, j in holes], self.EM_TOL * spread, self.EM_MAX_ITER)
+        for (i, j), v in zip(holes, values):
+            grid[i][j] = v
+        return steps
 
     def _fit_em_statsmodels(self, rows: list[list[Optional[float]]], holes: list[tuple[int, int]], k: int,
                             w: Optional[list[float]], column_weight: Any) -> list[list[Scalar]]:
@@ -460,19 +472,13 @@ class PCA(Estimator):
         Y = [[0.0 if v is None else (float(v) - mu[j]) / sigma[j] for j, v in enumerate(row)] for row in rows]
         inner = PCA(k, center=False, scale=False, solver="svd" if self.solver == "auto" else self.solver,
                     sign="none", precision=self.precision)
-        spread = max(max(col) - min(col) for col in zip(*Y)) or 1.0
 
-        def step(values: list[float]) -> list[float]:
-            """One fill-em step: the rank-k reconstruction about zero, read at the holes."""
-            for (i, j), v in zip(holes, values):
-                Y[i][j] = v
-            inner.fit(Y)
-            rebuilt = inner.inverse_transform(inner.transform(Y))
-            return [rebuilt[i][j] for i, j in holes]
+        def rebuild(grid: list[list[float]]) -> list[list[float]]:
+            """fill-em's step: the rank-k reconstruction of the standardised data about zero."""
+            inner.fit(grid)
+            return inner.inverse_transform(inner.transform(grid))
 
-        values, steps = squarem(step, [Y[i][j] for i, j in holes], self.EM_TOL * spread, self.EM_MAX_ITER)
-        for (i, j), v in zip(holes, values):
-            Y[i][j] = v
+        steps = self._em_fixed_point(Y, holes, rebuild)
         filled = [[float(v) if v is not None else Y[i][j] * sigma[j] + mu[j] for j, v in enumerate(row)]
                   for i, row in enumerate(rows)]
         M = self._fit_complete(filled, None, column_weight)
@@ -574,14 +580,7 @@ class PCA(Estimator):
         if self.n_components == "parallel" and sd is None:
             self._parallel_sd = [ctx.to_float(s) * 2.0 ** e for s in self._column_sd(c, div, e, ctx)]
         if weighted:
-            with ctx.local():
-                # scale_ is the divisor applied to each centred column: sd_j/sqrt(c_j).
-                roots = [ctx.sqrt(ctx.convert(v)) for v in cw] if cw is not None else None
-                if wd.sd is not None:
-                    sd = [s / r for s, r in zip(wd.sd, roots)] if roots is not None else wd.sd
-                elif roots is not None:
-                    sd = [ctx.one / r for r in roots]
-            self._finish(ctx, conv, sign, ddof, n, d, solver, wd.hi, wd.lo, sd, found, 0, div=wd.div)
+            self._finish(ctx, conv, sign, ddof, n, d, solver, wd.hi, wd.lo, wd.scales, found, 0, div=wd.div)
             self._weights = (w, cw)
             self._scaled = wd.sd is not None
         else:
@@ -1257,10 +1256,10 @@ class PCA(Estimator):
         Z = self._standardised_rows(self._fit_rows)
         lam = self.explained_variance_
         levels = sorted(set(names))
+        groups = [[i for i, name in enumerate(names) if name == level] for level in levels]
+        sizes = [math.fsum(w[i] for i in members) for members in groups]
         out: dict[str, Any] = {"levels": levels, "coord": [], "dist": [], "cos2": [], "v_test": []}
-        for level in levels:
-            members = [i for i, name in enumerate(names) if name == level]
-            size = math.fsum(w[i] for i in members)
+        for level, members, size in zip(levels, groups, sizes):
             if not size > 0:
                 raise PurePCAError(f"labels: category {level!r} has no row of positive weight")
             coord = [math.fsum(w[i] * coords[i][c] for i in members) / size for c in range(len(lam))]
@@ -1276,9 +1275,8 @@ class PCA(Estimator):
             out["v_test"].append([c / math.sqrt(l) * factor if l > 0 else 0.0 for c, l in zip(coord, lam)])
         eta2 = []
         for c in range(len(lam)):
-            between = math.fsum(math.fsum(w[i] * coords[i][c] for i, name in enumerate(names) if name == level) ** 2
-                                / math.fsum(w[i] for i, name in enumerate(names) if name == level)
-                                for level in levels)
+            between = math.fsum(math.fsum(w[i] * coords[i][c] for i in members) ** 2 / size
+                                for members, size in zip(groups, sizes))
             whole = math.fsum(wi * row[c] ** 2 for wi, row in zip(w, coords))
             eta2.append(between / whole if whole > 0 else 0.0)
         out["eta2"] = eta2

@@ -81,12 +81,15 @@ def check_weights(values: Any, length: int, name: str, what: str, positive: bool
 class WeightedData:
     """What :func:`weighted_data` builds: the weighted means as ``hi + lo``
     (``lo`` the rounding error of ``hi``), the standard deviations (None
-    without ``scale``), the columns of ``Y``, the weight total ``W`` and the
-    divisor ``W - ddof``."""
+    without ``scale``), the divisor applied to each centred column
+    (``sd_j/sqrt(c_j)``; None when there is neither scaling nor column
+    weights), the columns of ``Y``, the weight total ``W`` and the divisor
+    ``W - ddof``."""
 
     hi: list[Scalar]
     lo: list[Scalar]
     sd: Optional[list[Scalar]]
+    scales: Optional[list[Scalar]]
     cols: list[list[Scalar]]
     total: Scalar
     div: Scalar
@@ -108,8 +111,8 @@ def weighted_data(
 
     >>> from purepca import FLOAT
     >>> wd = weighted_data([[0.0], [2.0]], [3.0, 1.0], None, 0, True, None, FLOAT)
-    >>> wd.hi, wd.div, [round(v, 12) for v in wd.cols[0]]
-    ([0.5], 4.0, [-0.866025403784, 1.5])
+    >>> wd.hi, wd.div, [round(v, 12) for v in wd.cols[0]], wd.scales
+    ([0.5], 4.0, [-0.866025403784, 1.5], None)
     """
     n, d = len(rows), len(rows[0])
     with ctx.local():
@@ -142,8 +145,13 @@ def weighted_data(
         if scales is not None:
             sd = scales([ctx.sqrt(ctx.dot(w, [v * v for v in dev]) / div) for dev in devs])
         cw = [ctx.sqrt(ctx.convert(c)) for c in column_weights] if column_weights is not None else [ctx.one] * d
+        # The divisor of each centred column: sd_j/sqrt(c_j) (what PCA.scale_ holds).
+        if sd is not None:
+            divisors: Optional[list[Scalar]] = [s / r for s, r in zip(sd, cw)] if column_weights is not None else sd
+        else:
+            divisors = [ctx.one / r for r in cw] if column_weights is not None else None
         cols = []
         for j, dev in enumerate(devs):
             factor = cw[j] / sd[j] if sd is not None else cw[j]
             cols.append([r * v * factor for r, v in zip(roots, dev)])
-    return WeightedData(hi, lo, sd, cols, total, div)
+    return WeightedData(hi, lo, sd, divisors, cols, total, div)

@@ -107,17 +107,20 @@ def _data(rng: random.Random, kind: int) -> list[list[float]]:
 
 
 def _exact_covariance(X: list[list[float]], ddof: int, scale: bool) -> list[list]:  # type: ignore[type-arg]
-    n, d = len(X), len(X[0])
-    cols = [[Fraction(row[j]) for row in X] for j in range(d)]
-    means = [sum(c) / n for c in cols]
-    dev = [[x - m for x in c] for c, m in zip(cols, means)]
-    C = [[sum(a * b for a, b in zip(dev[i], dev[j])) / (n - ddof) for j in range(d)] for i in range(d)]
-    with mpmath.workdps(80):
-        M = [[mpmath.mpf(x.numerator) / x.denominator for x in row] for row in C]
-        if scale:
-            sd = [mpmath.sqrt(M[j][j]) for j in range(d)]
-            M = [[M[i][j] / (sd[i] * sd[j]) for j in range(d)] for i in range(d)]
-    return M
+    return _exact_weighted_covariance(X, [1.0] * len(X), [1.0] * len(X[0]), ddof, scale)
+
+
+def _check_pca(pca: PCA, M: list[list], ratios: list[float], angle_ratios: list[float]) -> None:  # type: ignore[type-arg]
+    """A fitted PCA's error_bounds_ against the eigenpairs of the exact matrix M (80 digits)."""
+    bounds = pca.error_bounds_
+    exact_values, exact_vectors = _truth_mp(M)
+
+    class Found:
+        values = bounds.explained_variance_
+        angles = bounds.components_
+        clusters = bounds.clusters
+
+    _check(Found, pca.explained_variance_, pca.components_, exact_values, exact_vectors, ratios, angle_ratios)
 
 
 def test_pca_bounds_contain_the_truth_on_300_data_sets() -> None:
@@ -130,21 +133,7 @@ def test_pca_bounds_contain_the_truth_on_300_data_sets() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             pca = PCA(scale=scale).fit(X)
-        bounds = pca.error_bounds_
-        M = _exact_covariance(X, 1, scale)
-        with mpmath.workdps(80):
-            E, V = mpmath.eigsy(mpmath.matrix(M))
-            d = len(M)
-            order = sorted(range(d), key=lambda i: -E[i])
-            exact_values = [E[i] for i in order]
-            exact_vectors = [[V[t, i] for t in range(d)] for i in order]
-
-        class Found:
-            values = bounds.explained_variance_
-            angles = bounds.components_
-            clusters = bounds.clusters
-
-        _check(Found, pca.explained_variance_, pca.components_, exact_values, exact_vectors, ratios, angle_ratios)
+        _check_pca(pca, _exact_covariance(X, 1, scale), ratios, angle_ratios)
     assert statistics.median(ratios) < 1e3 and statistics.median(angle_ratios) < 1e3
 
 
@@ -271,18 +260,6 @@ def test_weighted_pca_bounds_contain_the_truth() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             pca = PCA(scale=scale, convention=convention).fit(X, sample_weight=w, column_weight=c)
-        bounds = pca.error_bounds_
         M = _exact_weighted_covariance(X, w, c, 0 if convention == "factominer" else 1, scale)
-        with mpmath.workdps(80):
-            E, V = mpmath.eigsy(mpmath.matrix(M))
-            order = sorted(range(d), key=lambda i: -E[i])
-            exact_values = [E[i] for i in order]
-            exact_vectors = [[V[t, i] for t in range(d)] for i in order]
-
-        class Found:
-            values = bounds.explained_variance_
-            angles = bounds.components_
-            clusters = bounds.clusters
-
-        _check(Found, pca.explained_variance_, pca.components_, exact_values, exact_vectors, ratios, angle_ratios)
+        _check_pca(pca, M, ratios, angle_ratios)
     assert statistics.median(ratios) < 1e3 and statistics.median(angle_ratios) < 1e3
