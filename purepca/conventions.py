@@ -158,7 +158,7 @@ def as_statsmodels(pca: Any, X: Any, *, normalize: bool = True) -> dict[str, Any
     >>> round(sum(f[0] ** 2 for f in sm["factors"]), 12)
     1.0
     """
-    if getattr(pca, "_ddof", None) != 0 or not getattr(pca, "center", True):
+    if getattr(getattr(pca, "_state", None), "ddof", None) != 0 or not getattr(pca, "center", True):
         raise PurePCAError("as_statsmodels: fit the PCA with convention='statsmodels' (divisor n, centred); "
                            "statsmodels' demean=False is not a convention purepca has")
     n = pca.n_samples_

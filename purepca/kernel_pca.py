@@ -53,8 +53,8 @@ from .kernels import (
     check_kernel_params,
 )
 from .linalg.cholesky import _cholesky, _cholesky_solve
-from .linalg.matrix import as_matrix, as_symmetric
-from .numeric import Context, Scalar, get_context
+from .linalg.matrix import as_matrix
+from .numeric import FLOAT, Context, Scalar, get_context
 from .params import as_int, as_real, is_int
 from .projection import _float_rows
 from .solvers import kernel_eigenpairs, report_degenerate
@@ -76,6 +76,42 @@ SMALL_POSITIVE_RATIO = 1e-12
 
 class NonPSDKernelWarning(UserWarning):
     """The kernel matrix has significantly negative eigenvalues (it is not positive semidefinite)."""
+
+
+def _precomputed(X: Any, ctx: Context) -> list[list[Scalar]]:
+    """A precomputed training kernel, validated: square, and symmetric once centred.
+
+    scikit-learn accepts a kernel matrix that is not symmetric when its double-centred form
+    ``K_ij - r_i - c_j + t`` (``r`` the row means, ``c`` the column means) is: that is what its
+    ``KernelCenterer`` computes and its eigensolver reads.  Such a K is replaced by its symmetric part
+    ``(K + Kᵀ)/2``, whose centred form is the same; one whose centred form is not symmetric (to 1e-10
+    of its largest entry) is refused, naming the entry, rather than read from one triangle.
+
+    >>> _precomputed([[1, 2], [3, 40]], FLOAT)
+    [[1.0, 2.5], [2.5, 40.0]]
+    """
+    if isinstance(X, Sequence) and not isinstance(X, (str, bytes)) and len(X) == 0:
+        raise PurePCAError("K: empty kernel matrix")
+    K = as_matrix(X, name="K", context=ctx)
+    n = len(K)
+    if len(K[0]) != n:
+        raise PurePCAError(f"K must be square, got {n} rows and {len(K[0])} columns")
+    if all(K[i][j] == K[j][i] for i in range(n) for j in range(i + 1, n)):
+        return K
+    with ctx.local():
+        nn = ctx.convert(n)
+        r = [ctx.sum(row) / nn for row in K]
+        c = [ctx.sum(col) / nn for col in zip(*K)]
+        limit = ctx.convert(1e-10) * max(abs(v) for row in K for v in row)
+        for i in range(n):
+            for j in range(i + 1, n):
+                # (K_ij - r_i - c_j) - (K_ji - r_j - c_i): the asymmetry of the centred matrix.
+                if abs((K[i][j] - K[j][i]) - (r[i] - r[j]) - (c[j] - c[i])) > limit:
+                    raise PurePCAError(
+                        f"K is not symmetric, even once centred: K[{i}][{j}] = {K[i][j]!r} but K[{j}][{i}] = "
+                        f"{K[j][i]!r}; a kernel matrix must be symmetric (scikit-learn would read one triangle)")
+        two = ctx.two
+        return [[(K[i][j] + K[j][i]) / two for j in range(n)] for i in range(n)]
 
 
 @dataclass(frozen=True)
@@ -227,9 +263,7 @@ class KernelPCA(Estimator):
         """
         ctx, kernel, sign, gamma = self._settings()
         if kernel == "precomputed":
-            K = as_symmetric(X, name="K", context=ctx)
-            if not K:
-                raise PurePCAError("K: empty kernel matrix")
+            K = _precomputed(X, ctx)
             M = None
             self.gamma_ = gamma
         else:

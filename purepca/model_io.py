@@ -25,6 +25,7 @@ from typing import Any, Optional
 from .conventions import CONVENTIONS
 from .errors import PurePCAError
 from .numeric import Context, get_context
+from .fitting import PCAState
 from .pca import PCA
 
 __all__ = ["FORMAT", "VERSION", "pca_from_json", "pca_to_json"]
@@ -36,7 +37,9 @@ _PUBLIC = (
     "components_", "explained_variance_", "explained_variance_ratio_", "singular_values_", "mean_", "scale_",
     "n_components_", "n_samples_", "n_features_in_", "noise_variance_", "solver_", "feature_names_in_",
 )
-_STATE = ("_mean", "_mean_hi", "_mean_lo", "_sd", "_variance", "_roots", "_components", "_noise")
+#: The record's fields at the fit's precision, as the file names them.
+_STATE = {"mean": "mean", "mean_hi": "mean_hi", "mean_lo": "mean_lo", "sd": "sd", "variance": "variance",
+          "roots": "roots", "components": "components", "noise": "noise", "ratios": "ratios", "singular": "singular"}
 
 
 def _encode(value: Any) -> Any:
@@ -74,24 +77,27 @@ def pca_to_json(pca: PCA) -> str:
     >>> import json; json.loads(text)["format"], json.loads(text)["version"]
     ('purepca.PCA', 1)
     """
-    pca._fitted()
-    ctx = pca._ctx
+    if not isinstance(pca, PCA):
+        raise PurePCAError(f"pca_to_json: expected a fitted purepca.PCA, got {type(pca).__name__}")
+    state = pca._fitted_state()
     document = {
         "format": FORMAT,
         "version": VERSION,
-        "precision": None if ctx.name == "float" else getattr(ctx, "digits", None),
+        "precision": None if state.ctx.name == "float" else getattr(state.ctx, "digits", None),
         "params": {k: v for k, v in pca.get_params().items() if k != "precision"},
-        "attributes": {name: _encode(getattr(pca, name, None)) for name in _PUBLIC},
+        "attributes": {name: _encode(getattr(state, name)) for name in _PUBLIC},
         "state": {
-            "sign": pca._sign,
-            "ddof": pca._ddof,
+            "sign": state.sign,
+            "ddof": state.ddof,
             # The variance divisor (n - ddof, or the sum of the sample weights less ddof), whether the
             # columns were scaled, the column weights, and the discarded eigenvalues (for spe_limit).
-            "div": pca._div,
-            "scaled": pca._scaled,
-            "column_weight": pca._weights[1],
-            "rest": pca._rest,
-            **{name.lstrip("_"): _encode(getattr(pca, name)) for name in _STATE},
+            "div": state.div,
+            "scaled": state.scaled,
+            "column_weight": state.column_weight,
+            "rest": state.rest,
+            "n_dropped": state.n_dropped_,
+            "n_iter": state.n_iter_,
+            **{key: _encode(getattr(state, field)) for key, field in _STATE.items()},
         },
     }
     return json.dumps(document, indent=1, allow_nan=False)
@@ -106,9 +112,11 @@ def pca_from_json(text: str) -> PCA:
     ...
     purepca.errors.PurePCAError: model: not a purepca.PCA model (format 'something else')
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise PurePCAError(f"model: expected the JSON text of a model, got {type(text).__name__}")
     try:
         document = json.loads(text)
-    except ValueError as err:
+    except (ValueError, RecursionError) as err:
         raise PurePCAError(f"model: not JSON ({err})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         kind = document.get("format") if isinstance(document, dict) else type(document).__name__
@@ -118,30 +126,36 @@ def pca_from_json(text: str) -> PCA:
     try:
         precision: Optional[int] = document["precision"]
         pca = PCA(**document["params"], precision=precision)
-        ctx = get_context(precision)
-        state, attributes = document["state"], document["attributes"]
-        for name in _STATE:
-            setattr(pca, name, _decode(state[name.lstrip("_")], ctx, name.lstrip("_")))
-        for name in _PUBLIC:
-            value = attributes[name]
-            if name in ("n_components_", "n_samples_", "n_features_in_", "solver_", "feature_names_in_"):
-                setattr(pca, name, value)
-            else:
-                setattr(pca, name, _decode(value, get_context(None), name))
-        pca._ctx = ctx
-        pca._sign = state["sign"]
-        pca._ddof = int(state["ddof"])
-        # Models written before these fields existed: an unweighted fit's values.
-        pca._div = float(state.get("div", pca.n_samples_ - pca._ddof))
-        pca._scaled = bool(state.get("scaled", pca.scale_ is not None))
-        column_weight = state.get("column_weight")
-        pca._weights = (None, [float(v) for v in column_weight] if column_weight is not None else None)
-        rest = state.get("rest")
-        pca._rest = [float(v) for v in rest] if rest is not None else None
-        pca._convention = CONVENTIONS[pca.convention]
-    except (KeyError, TypeError) as err:
+        pca._assign(_state(document, get_context(precision), pca), None)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise PurePCAError(f"model: a field is missing or malformed ({err})") from None
-    pca.high_precision_ = None
-    pca._x = None
-    pca._train = None
     return pca
+
+
+def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
+    """The fitted record a model file describes."""
+    state, attributes = document["state"], document["attributes"]
+    floats = get_context(None)
+    public = {name: attributes[name] if name in ("n_components_", "n_samples_", "n_features_in_", "solver_",
+                                                 "feature_names_in_")
+              else _decode(attributes[name], floats, name) for name in _PUBLIC}
+    inner = {field: _decode(state[key], ctx, key) for key, field in _STATE.items() if key in state}
+    # Models written before these fields existed: their float values, and an unweighted fit's.
+    inner.setdefault("ratios", [ctx.convert(v) for v in public["explained_variance_ratio_"]])
+    inner.setdefault("singular", [ctx.convert(v) for v in public["singular_values_"]])
+    ddof = int(state["ddof"])
+    column_weight = state.get("column_weight")
+    rest = state.get("rest")
+    if pca.convention not in CONVENTIONS:
+        raise PurePCAError(f"model: params: convention {pca.convention!r} is not one of {', '.join(CONVENTIONS)}")
+    inner.setdefault("mean", [h + l for h, l in zip(inner["mean_hi"], inner["mean_lo"])])
+    del public["n_components_"]
+    return PCAState(
+        ctx=ctx, convention=pca.convention, sign=state["sign"], ddof=ddof,
+        div=float(state.get("div", public["n_samples_"] - ddof)), center=bool(pca.center),
+        scaled=bool(state.get("scaled", public["scale_"] is not None)),
+        rest=[float(v) for v in rest] if rest is not None else None,
+        column_weight=[float(v) for v in column_weight] if column_weight is not None else None,
+        n_dropped_=int(state.get("n_dropped", 0)), n_iter_=int(state.get("n_iter", 0)), source="model file",
+        **inner, **public,
+    )

@@ -34,81 +34,35 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-import warnings
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Optional, Sequence, Union
 
+from . import interpretation, monitoring, probabilistic
 from .base import Estimator, atomic
-from .conventions import CONVENTIONS, SIGN_RULES, Convention, apply_sign_rule
-from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
-from .errors import AccuracyWarning, ConvergenceError, NotFittedError, PurePCAError, float_range
-from .imputation import squarem
-from .linalg.cholesky import _spd_inverse
-from .linalg.eigen import _eigh
+from .conventions import CONVENTIONS, SIGN_RULES
+from .covariance import Moments
+from .errors import NotFittedError, PurePCAError
+from .fitting import FACTOMINER_SD_FLOOR, PCAState, Settings, fit_rows, plain_scores
+from .fitting import fit_moments as _fit_moments
 from .linalg.matrix import as_matrix
-from .numeric import Context, Scalar, get_context
-from .parallel import check_n_jobs, parallel_gram
+from .missing import EM_MAX_ITER, EM_TOL, fit_missing, with_holes
+from .numeric import Scalar, get_context
+from .parallel import check_n_jobs
 from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation
-from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
-from .weights import check_weights, weighted_data
-from .solvers import (
-    ACCURACY_TARGET,
-    DEGENERATE_GAP,
-    Spectrum,
-    choose_solver,
-    krylov_form,
-    report_degenerate,
-    solve_covariance,
-    solve_gram,
-    solve_krylov,
-    solve_krylov_covariance,
-    squared_path_errors,
-    solve_power,
-    solve_svd,
-)
+from .solvers import DEGENERATE_GAP
+from .selection import components_for_fraction  # noqa: F401  (re-exported: tests and users import it from here)
+from .weights import check_weights
 
 __all__ = ["ErrorBounds", "PCA", "PCASummary", "format_table"]
 
 SOLVERS = ("auto", "covariance", "jacobi", "gram", "svd", "krylov", "power")
-_UNDERFLOW = (
-    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
-    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
-)
+MISSING = ("error", "drop", "mean", "em")
 _PARAMS = (
     "n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed", "n_jobs",
     "missing", "parallel_quantile",
 )
-
-
-def _with_holes(X: Any) -> tuple[list[list[Optional[float]]], list[tuple[int, int]]]:
-    """The rows with None for each missing cell (None or NaN), and the (row, column) of each hole.
-
-    Other cells are left for :func:`as_matrix` to validate after the holes are filled.
-    """
-    if hasattr(X, "to_numpy"):
-        X = X.to_numpy()
-    if hasattr(X, "tolist"):
-        X = X.tolist()
-    try:
-        rows = [list(row) for row in X]
-    except TypeError:
-        raise PurePCAError(f"X: expected a 2-D table of numbers, got {type(X).__name__}") from None
-    if not rows or not rows[0]:
-        raise PurePCAError("X: no data")
-    holes = []
-    out: list[list[Optional[float]]] = []
-    for i, row in enumerate(rows):
-        new: list[Optional[float]] = []
-        for j, v in enumerate(row):
-            if v is None or (isinstance(v, float) and v != v):
-                new.append(None)
-                holes.append((i, j))
-            else:
-                new.append(v)
-        out.append(new)
-    return out, holes
 
 
 @dataclass(frozen=True)
@@ -222,14 +176,22 @@ class PCA(Estimator):
     """
 
     _PARAMS = _PARAMS
-    # Fitted state that is not part of the public attributes.
-    _x: Optional[list[list[float]]] = None  # training scores, once computed
-    _train: Optional[list[list[Scalar]]] = None  # training rows, until x is asked for
-    _fit_rows: Optional[list[list[Scalar]]] = None  # training rows, for error_bounds_ (None after partial_fit)
-    _bounds: Optional["ErrorBounds"] = None
-    _parallel_sd: Optional[list[float]] = None  # column standard deviations, for n_components="parallel"
-    _moments: Optional[Moments] = None  # partial_fit's accumulator
-    _weights: tuple[Optional[list[float]], Optional[list[float]]] = (None, None)  # sample and column weights
+    # The fitted model is one value, _state (purepca.fitting.PCAState); beside it only the training
+    # rows, validated once (R's x, contributions, error_bounds_), and what is computed from them on
+    # first use (_cache: the training scores and the error bounds).  A fit assigns all three in one
+    # statement.  partial_fit's rows seen before the model exists (fewer than 2) wait in _pending.
+    #: missing="em": stop when the estimated distance to the fixed point is below this, relative to the
+    #: data's spread, in at most EM_MAX_ITER steps (purepca.missing).
+    EM_TOL = EM_TOL
+    EM_MAX_ITER = EM_MAX_ITER
+    #: Eigenvalues closer than this, relative to the largest, count as equal.
+    DEGENERATE_GAP = DEGENERATE_GAP
+    #: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
+    FACTOMINER_SD_FLOOR = FACTOMINER_SD_FLOOR
+
+    _state: Optional[PCAState] = None
+    _rows: Optional[list[list[Scalar]]] = None
+    _cache: Optional[dict[str, Any]] = None
 
     def __init__(
         self,
@@ -262,7 +224,7 @@ class PCA(Estimator):
         self.missing = missing
         self.parallel_quantile = parallel_quantile
 
-    def _settings(self) -> tuple[Context, Convention, int, bool, str]:
+    def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
         if self.convention not in CONVENTIONS:
             raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
@@ -278,19 +240,20 @@ class PCA(Estimator):
             raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
         if self.solver not in SOLVERS:
             raise PurePCAError(f"solver must be one of {', '.join(map(repr, SOLVERS))}; got {self.solver!r}")
+        if self.missing not in MISSING:
+            raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
         for flag in ("center", "whiten"):
             if not isinstance(getattr(self, flag), bool):
                 raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
-        as_int(self.seed, "seed")
-        if as_real(self.parallel_quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True) == 1.0:
+        seed = as_int(self.seed, "seed")
+        quantile = as_real(self.parallel_quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True)
+        if quantile == 1.0:
             raise PurePCAError("parallel_quantile must be strictly between 0 and 1, got 1.0")
         nc = self.n_components
-        if not (
-            nc is None
-            or nc in ("mle", "kaiser", "broken_stick", "parallel")
-            or (is_int(nc) and nc >= 0)
-            or (isinstance(nc, float) and 0.0 < nc < 1.0)
-        ):
+        if is_int(nc) and not isinstance(nc, bool) and nc >= 0:
+            nc = int(nc)
+        elif not (nc is None or nc in ("mle", "kaiser", "broken_stick", "parallel")
+                  or (isinstance(nc, float) and 0.0 < nc < 1.0)):
             raise PurePCAError(
                 "n_components must be None, an int >= 0, a float strictly between 0 and 1, 'mle', 'kaiser', "
                 f"'broken_stick' or 'parallel'; got {nc!r}"
@@ -299,38 +262,15 @@ class PCA(Estimator):
             ctx = get_context(self.precision)
         except PurePCAError as err:
             raise PurePCAError(f"{err} (the PCA parameter precision)") from None
-        return ctx, conv, int(ddof), scale, sign
-
-    def _check_k(self, n: int, d: int, solver: str) -> None:
-        nc = self.n_components
-        limit = min(n, d)
-        if isinstance(nc, numbers.Integral) and not isinstance(nc, bool) and nc > limit:
-            raise PurePCAError(
-                f"n_components={nc} must be at most min(n_samples, n_features) = min({n}, {d}) = {limit}"
-            )
-        if nc == "mle" and n < d:
-            raise PurePCAError(
-                f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
-            )
-        if solver in ("power", "krylov") and not (is_int(nc) and int(nc) >= 1):  # type: ignore[arg-type]
-            raise PurePCAError(
-                f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
-            )
-
-    def _wanted(self) -> Optional[int]:
-        """n_components when it is an int (known before the spectrum), else None."""
-        nc = self.n_components
-        return int(nc) if isinstance(nc, numbers.Integral) and not isinstance(nc, bool) else None
+        return Settings(ctx=ctx, convention=self.convention, ddof=int(ddof), scale=scale, sign=sign,
+                        solver=self.solver, center=self.center, n_components=nc, seed=seed,
+                        jobs=check_n_jobs(self.n_jobs), parallel_quantile=quantile)
 
     def _choose_solver(self, n: int, d: int) -> str:
-        if self.solver != "auto":
-            return self.solver
-        return choose_solver(n, d, self._wanted() or None)  # n_components=0: the full spectrum, none kept
+        """The path a fit of n x d data takes (what ``solver="auto"`` picks)."""
+        return self._settings().choose_solver(n, d)
 
     # --------------------------------------------------------------- fitting
-
-    def _read(self, X: Any, ctx: Context, name: str = "X") -> list[list[Scalar]]:
-        return as_matrix(X, name=name, context=ctx)
 
     def _feature_names(self, X: Any) -> Optional[list[str]]:
         columns = getattr(X, "columns", None)
@@ -338,6 +278,12 @@ class PCA(Estimator):
             return None
         names = list(columns)
         return [str(c) for c in names] if names and all(isinstance(c, str) for c in names) else None
+
+    def _assign(self, state: PCAState, rows: Optional[list[list[Scalar]]], cache: Optional[dict[str, Any]] = None
+                ) -> None:
+        """The one place a fit changes the estimator: the record, the rows, a fresh cache."""
+        vars(self).pop("_pending", None)
+        vars(self).update(_state=state, _rows=rows, _cache={} if cache is None else cache)
 
     @atomic
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None, column_weight: Any = None) -> "PCA":
@@ -363,475 +309,28 @@ class PCA(Estimator):
         >>> [round(v, 12) for v in a.explained_variance_] == [round(v, 12) for v in b.explained_variance_]
         True
         """
-        M = self._fit(X, sample_weight, column_weight)
-        self._train = M
+        self._assign(*self._fit(X, sample_weight, column_weight))
         return self
 
-    #: missing="em": stop when no imputed value moved by more than this, relative to the data's spread.
-    EM_TOL = 1e-10
-    EM_MAX_ITER = 1000
+    def _fit(self, X: Any, sample_weight: Any, column_weight: Any) -> tuple[PCAState, list[list[Scalar]]]:
+        """Validate X and the weights once; fit, with the missing cells handled as ``missing`` says."""
+        s = self._settings()
+        names = self._feature_names(X)
 
-    def _fit(self, X: Any, sample_weight: Any = None, column_weight: Any = None) -> list[list[Scalar]]:
-        """Fit with the missing cells (None or NaN) handled as ``missing`` says; return the validated rows."""
-        weights = (sample_weight, column_weight)
+        def fit(M: list[list[Scalar]], w: Optional[list[float]], cw: Optional[list[float]]) -> PCAState:
+            return fit_rows(s, M, w, cw, names)
+
         if self.missing == "error":
-            self.imputed_ = None
-            self.n_dropped_ = 0
-            self.n_iter_ = 0
-            return self._fit_complete(X, *weights)
-        if self.missing not in ("drop", "mean", "em"):
-            raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
-        rows, holes = _with_holes(X)
+            M = as_matrix(X, name="X", context=s.ctx)
+            w = check_weights(sample_weight, len(M), "sample_weight", "rows")
+            return fit(M, w, check_weights(column_weight, len(M[0]), "column_weight", "columns", positive=True)), M
+        rows, holes = with_holes(X)
         # Every cell that is not missing is validated as usual (a hole counts as 0.0 for that).
         valid = as_matrix([[0.0 if v is None else v for v in row] for row in rows], name="X")
-        rows = [[None if v is None else float(w) for v, w in zip(row, vrow)] for row, vrow in zip(rows, valid)]
-        d = len(rows[0])
-        w = check_weights(sample_weight, len(rows), "sample_weight", "rows")
-        if self.missing == "drop":
-            whole = [i for i, row in enumerate(rows) if all(v is not None for v in row)]
-            kept = [rows[i] for i in whole]
-            if len(kept) < 2:
-                raise PurePCAError(f"X: {len(rows) - len(kept)} of {len(rows)} rows have a missing value; "
-                                   f"missing='drop' leaves {len(kept)}, and PCA needs at least 2")
-            M = self._fit_complete(kept, None if w is None else [w[i] for i in whole], column_weight)
-            self.imputed_, self.n_dropped_, self.n_iter_ = None, len(rows) - len(kept), 0
-            return M
-        means = []
-        for j in range(d):
-            present = [(row[j], 1.0 if w is None else w[i]) for i, row in enumerate(rows) if row[j] is not None]
-            if not present or not any(wi > 0 for _, wi in present):
-                raise PurePCAError(f"X: column {j} has no value at all (of positive weight); it cannot be imputed")
-            # The (weighted) mean of the values present.
-            means.append(math.fsum(v * wi for v, wi in present) / math.fsum(wi for _, wi in present))  # type: ignore
-        filled = [[means[j] if v is None else float(v) for j, v in enumerate(row)] for row in rows]
-        weights = (w, column_weight)
-        if self.missing == "mean" or not holes:
-            M = self._fit_complete(filled, *weights)
-            self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, 0
-            return M
-        nc = self.n_components
-        if not (is_int(nc) and 1 <= int(nc) < d):  # type: ignore[arg-type]
-            raise PurePCAError(f"missing='em' imputes with the model's own components: n_components must be an int "
-                               f"between 1 and n_features - 1 = {d - 1}, got {nc!r}")
-        if self.convention == "statsmodels":
-            return self._fit_em_statsmodels(rows, holes, int(nc), w, column_weight)  # type: ignore[arg-type]
-
-        def rebuild(grid: list[list[float]]) -> list[list[float]]:
-            """missMDA's step: the model re-fitted, means included; the data reconstructed from k components."""
-            self._fit_complete(grid, *weights)
-            return self.inverse_transform(self.transform(grid))
-
-        steps = self._em_fixed_point(filled, holes, rebuild)
-        M = self._fit_complete(filled, *weights)
-        self.imputed_, self.n_dropped_, self.n_iter_ = [list(r) for r in filled], 0, steps
-        return M
-
-    def _em_fixed_point(self, grid: list[list[float]], holes: list[tuple[int, int]],
-                        rebuild: Callable[[list[list[float]]], list[list[float]]]) -> int:
-        """Fill the ``holes`` of ``grid`` (in place) with the fixed point of ``rebuild`` read at the holes,
-        accelerated by :func:`~purepca.imputation.squarem`, to ``EM_TOL`` of the grid's spread; return
-        the number of steps."""
-        spread = max(max(col) - min(col) for col in zip(*grid)) or 1.0
-
-        def step(values: list[float]) -> list[float]:
-            for (i, j), v in zip(holes, values):
-                grid[i][j] = v
-            rebuilt = rebuild(grid)
-            return [rebuilt[i][j] for i, j in holes]
-
-        values, steps = squarem(step, [grid[i][j] for i, j in holes], self.EM_TOL * spread, self.EM_MAX_ITER)
-        for (i, j), v in zip(holes, values):
-            grid[i][j] = v
-        return steps
-
-    def _fit_em_statsmodels(self, rows: list[list[Optional[float]]], holes: list[tuple[int, int]], k: int,
-                            w: Optional[list[float]], column_weight: Any) -> list[list[Scalar]]:
-        """``missing="em"`` as statsmodels' ``fill-em`` does it: each column is centred (and, with
-        ``scale``, divided) once by the mean (and the standard deviation, divisor n) of its present
-        values; the holes start at 0 and take the rank-k reconstruction of the standardised data
-        *about zero* (no centring inside the loop) until they stop moving; they are then carried back
-        to the data's units and the model is fitted on the completed data.  missMDA re-centres at
-        every step, and the two fixed points differ."""
-        if w is not None:
-            raise PurePCAError("missing='em' under convention='statsmodels' has no sample weights (statsmodels' "
-                               "fill-em has none); use another convention for a weighted imputation")
-        d = len(rows[0])
-        scale = self._settings()[3]
-        mu, sigma = [], []
-        for j in range(d):
-            present = [float(row[j]) for row in rows if row[j] is not None]  # type: ignore[arg-type]
-            m = math.fsum(present) / len(present)
-            mu.append(m if self.center else 0.0)
-            s = math.sqrt(math.fsum((x - m) ** 2 for x in present) / len(present))
-            if scale:
-                if s == 0:
-                    raise PurePCAError(f"X: column {j} is constant where present; it cannot be standardised")
-                sigma.append(s)
-            else:
-                sigma.append(1.0)
-        Y = [[0.0 if v is None else (float(v) - mu[j]) / sigma[j] for j, v in enumerate(row)] for row in rows]
-        inner = PCA(k, center=False, scale=False, solver="svd" if self.solver == "auto" else self.solver,
-                    sign="none", precision=self.precision)
-
-        def rebuild(grid: list[list[float]]) -> list[list[float]]:
-            """fill-em's step: the rank-k reconstruction of the standardised data about zero."""
-            inner.fit(grid)
-            return inner.inverse_transform(inner.transform(grid))
-
-        steps = self._em_fixed_point(Y, holes, rebuild)
-        filled = [[float(v) if v is not None else Y[i][j] * sigma[j] + mu[j] for j, v in enumerate(row)]
-                  for i, row in enumerate(rows)]
-        M = self._fit_complete(filled, None, column_weight)
-        self.imputed_, self.n_dropped_, self.n_iter_ = filled, 0, steps
-        return M
-
-    def _fit_complete(self, X: Any, sample_weight: Any = None, column_weight: Any = None) -> list[list[Scalar]]:
-        """Validate X (and the weights) once, fit, and return the validated rows."""
-        ctx, conv, ddof, scale, sign = self._settings()
-        jobs = check_n_jobs(self.n_jobs)
-        M = self._read(X, ctx)
-        n, d = len(M), len(M[0])
-        if n < 2:
-            raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
-        w = check_weights(sample_weight, n, "sample_weight", "rows")
-        cw = check_weights(column_weight, d, "column_weight", "columns", positive=True)
-        weighted = w is not None or cw is not None
-        if weighted and self.n_components in ("mle", "parallel"):
-            raise PurePCAError(f"n_components={self.n_components!r} assumes equally weighted rows and columns; "
-                               "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
-                               "'broken_stick'")
-        solver = self._choose_solver(n, d)
-        self._check_k(n, d, solver)
-        div = _divisor(n, ddof, ctx)
-        with ctx.local():
-            cols = list(zip(*M))
-            if weighted:
-                # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½
-                # (purepca.weights), already centred: the solvers below take its
-                # columns with no mean to remove and no scale to apply.
-                # A constant column is judged on the rows of positive weight.
-                counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
-                wd = weighted_data(M, w, cw, ddof, self.center, (lambda s: self._scales(s, ctx, counted)) if scale
-                                   else None, ctx)
-                div, e, raw_sd, sd = wd.div, 0, None, None
-                zeros = [ctx.zero] * d
-                c = Centred(wd.hi, zeros, wd.cols, zeros, [0] * d)
-                if any(not math.isfinite(ctx.to_float(v)) for col in wd.cols for v in col):
-                    raise PurePCAError("X: the weighted, centred data overflow a float; divide the data or the "
-                                       "weights by a power of ten")
-            else:
-                c = self._centre(cols, ctx)
-                # Data whose spread is near overflow or underflow (beyond about
-                # 1e±146) are scaled by a power of two, exactly, as LAPACK's drivers
-                # do; variances are scaled back at the end.
-                e = 0
-                if ctx.needs_scaling:
-                    try:
-                        spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
-                        e = ctx.scale_exponent(spread)
-                    except OverflowError:  # a spread beyond the float range: its exponent
-                        e = max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
-                raw_sd = self._column_sd(c, div, e, ctx) if scale else None
-                sd = self._scales(raw_sd, ctx, cols, e) if raw_sd is not None else None
-            # The sums of products: compensated dot products, or where those are
-            # slow (CPython < 3.12) the polarization Gram, whose error is below
-            # what the eigensolver adds (numeric.GramWork); over n_jobs processes.
-            gram = parallel_gram(ctx, jobs, fast=True) or ctx.fast_gram
-            k = self._wanted() or 0
-            formed = solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, k) == "covariance")
-            if formed:
-                method = "jacobi" if solver == "jacobi" else "auto"
-                if sd is None:
-                    C = _cross_products(c, ctx, div, gram, shift=2 * e)
-                else:
-                    # The correlation from the standardised columns themselves:
-                    # no product of two standard deviations can underflow.
-                    C = _cross_products(self._standardised(c, sd, e, ctx), ctx, div, gram)
-                    for j in range(d):
-                        if raw_sd is not None and sd[j] is raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
-                            C[j][j] = ctx.one
-                if solver == "krylov":
-                    found = solve_krylov_covariance(C, k, ctx, seed=as_int(self.seed, "seed"))
-                else:
-                    found = solve_covariance(C, min(n, d), ctx, method)
-            else:
-                Z = self._data_matrix(c, sd, e, ctx)
-                if solver == "gram":
-                    found = solve_gram(Z, div, ctx, gram)
-                elif solver == "svd":
-                    found = solve_svd(Z, div, ctx)
-                elif solver == "krylov":
-                    found = solve_krylov(Z, k, div, ctx, seed=as_int(self.seed, "seed"), gram=gram, jobs=jobs)
-                else:
-                    found = solve_power(Z, k, div, ctx, seed=as_int(self.seed, "seed"))
-            # The covariance and Gram paths square the condition of the data: an
-            # eigenvalue far below the largest may have lost the digits the data
-            # hold.  "auto" then takes the SVD of the data itself.
-            constant = sum(1 for col in c.cols if not any(col))  # deviations all zero: a constant column
-            losses = self._losses(found, n, d - constant, ctx)
-            if self.solver == "auto" and solver in ("covariance", "gram") and any(
-                    err > ACCURACY_TARGET for err in losses):
-                found = solve_svd(self._data_matrix(c, sd, e, ctx), div, ctx)
-                solver = "svd"
-                losses = []
-        if not found.total > 0 and any(max(col) != min(col) for col in cols):
-            raise PurePCAError(f"X: {_UNDERFLOW}")
-        self._parallel_sd = None
-        if self.n_components == "parallel" and sd is None:
-            self._parallel_sd = [ctx.to_float(s) * 2.0 ** e for s in self._column_sd(c, div, e, ctx)]
-        if weighted:
-            self._finish(ctx, conv, sign, ddof, n, d, solver, wd.hi, wd.lo, wd.scales, found, 0, div=wd.div)
-            self._weights = (w, cw)
-            self._scaled = wd.sd is not None
-        else:
-            self._finish(ctx, conv, sign, ddof, n, d, solver, c.hi, c.lo, sd, found, e)
-        if self.solver in ("covariance", "jacobi", "gram") and losses:
-            self._warn_losses(losses, solver)
-        self.feature_names_in_ = self._feature_names(X)
-        self._moments = None
-        self._fit_rows = M
-        return M
-
-    def _losses(self, found: Spectrum, n: int, varying: int, ctx: Context) -> list[float]:
-        """Estimated relative errors of the eigenvalues that can be non-zero (at
-        most n - 1 after centring, and one per column that is not constant),
-        when ``found`` came from a formed covariance or Gram matrix (else none)."""
-        if found.solver not in ("covariance", "gram"):
-            return []
-        structural = min(n - 1 if self.center else n, varying)
-        values = [ctx.to_float(v) for v in found.values[:structural]]
-        dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
-        return squared_path_errors(values, dim, ctx.to_float(ctx.eps))
-
-    def _warn_losses(self, losses: list[float], solver: str) -> None:
-        """The warning of a solver chosen by the user that may have lost digits."""
-        k = self.n_components_
-        bad = [i for i in range(min(k, len(losses))) if losses[i] > ACCURACY_TARGET]
-        noise = k < len(losses) and any(err > ACCURACY_TARGET for err in losses[k:])
-        if not bad and not noise:
-            return
-        worst = max(losses[i] for i in bad) if bad else max(losses[k:])
-        lost = "all" if not math.isfinite(worst) or worst >= 1 else f"about {max(1, round(math.log10(worst / 2.2e-16)))}"
-        what = []
-        if bad:
-            what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ")
-                        + ", ".join(str(i + 1) for i in bad))
-        if noise:
-            what.append("noise_variance_")
-        size = "inf" if not math.isfinite(worst) else f"{worst:.1e}"
-        warnings.warn(
-            f"solver={solver!r}: {' and '.join(what)} may be off by up to {size} relative ({lost} of 16 digits "
-            "lost): the covariance and Gram matrices square the condition of the data; solver='svd' (which "
-            "solver='auto' switches to here) gives them to the accuracy the data allow",
-            AccuracyWarning,
-            stacklevel=5,
-        )
-
-    def _centre(self, cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
-        """The columns centred about their means (``center=True``) or as they are."""
-        if self.center:
-            return _centred_columns(cols, ctx)
-        zeros = [ctx.zero] * len(cols)
-        exps = [ctx.scale_exponent(max(map(abs, col))) if ctx.needs_scaling else 0 for col in cols]
-        scaled = [[ctx.ldexp(x, -ej) for x in col] if ej else list(col) for col, ej in zip(cols, exps)]
-        return Centred(zeros, list(zeros), scaled, list(zeros), exps)
-
-    @staticmethod
-    def _column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
-        """Standard deviations of the centred columns, in units of ``2**e``."""
-        n = ctx.convert(len(c.cols[0]))
-        out = []
-        for col, s, ej in zip(c.cols, c.sums, c.exps):
-            ss = ctx.dot(col, col) - s * s / n
-            out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
-        return out
-
-    @staticmethod
-    def _standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
-        """The centred columns divided by their standard deviations (``sd`` in
-        units of ``2**e``), with their sums: what the correlation is made of."""
-        cols, sums = [], []
-        for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
-            shift = ej - e
-            cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
-            sums.append(ctx.ldexp(s, shift) / sj)
-        return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
-
-    @staticmethod
-    def _data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
-        """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the
-        mean to twice the working precision (the rounding of ``hi`` removed)."""
-        columns = []
-        for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
-            shift = ej - e
-            lo = ctx.ldexp(c.lo[j], -e)
-            if shift:
-                col = [ctx.ldexp(x, shift) for x in col]
-            if lo:
-                col = [x - lo for x in col]
-            if sd is not None:
-                s = sd[j]
-                col = [x / s for x in col]
-            columns.append(col)
-        return [list(row) for row in zip(*columns)]
-
-    #: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
-    FACTOMINER_SD_FLOOR = 1e-16
-
-    def _scales(self, sds: list[Scalar], ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
-                e: int = 0) -> list[Scalar]:
-        """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
-        under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
-        if self.convention == "factominer":
-            floor = ctx.convert(self.FACTOMINER_SD_FLOOR)
-            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
-            return [one if not ctx.ldexp(s, e) > floor else s for s in sds]
-        for j, s in enumerate(sds):
-            if not s > 0:
-                if cols is not None and max(cols[j]) != min(cols[j]):
-                    raise PurePCAError(f"X: column {j}: {_UNDERFLOW}")
-                raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
-        return sds
-
-    def _finish(
-        self,
-        ctx: Context,
-        conv: Convention,
-        sign: str,
-        ddof: int,
-        n: int,
-        d: int,
-        solver: str,
-        hi: list[Scalar],
-        lo: list[Scalar],
-        sd: Optional[list[Scalar]],
-        found: Spectrum,
-        scale_exp: int = 0,
-        div: Optional[Scalar] = None,
-    ) -> None:
-        """Signs, choice of k, ratios and noise variance; then store everything.
-
-        The mean is the pair ``hi + lo`` (``lo`` the rounding error of ``hi``).
-        ``sd`` and the spectrum are of the data divided by ``2**scale_exp``;
-        they are scaled back here (a variance that cannot be represented
-        becomes inf or 0; the components and ratios are unaffected).  ``div``
-        is the variance divisor when it is not ``n - ddof`` (weighted rows).
-        """
-        r = min(n, d)
-        spectrum, comps, total = found.values, found.components, found.total
-        with ctx.local():
-            if not total > 0:
-                raise PurePCAError(
-                    "X: every feature is constant (total variance 0), or varies by so little (below about "
-                    "1e-154) that its variance underflows a float; there are no principal components"
-                )
-            ratios = [v / total for v in spectrum]
-            nc = self.n_components
-            if nc is None:
-                k = len(spectrum)
-            elif nc == "mle":
-                k = infer_dimension([ctx.to_float(v) for v in spectrum], n)
-            elif nc == "kaiser":
-                k = kaiser([ctx.to_float(v) for v in spectrum], ctx.to_float(total), d)
-            elif nc == "broken_stick":
-                k = broken_stick([ctx.to_float(v) for v in ratios], d)
-            elif nc == "parallel":
-                thresholds = parallel_analysis(
-                    n, d, scale=sd is not None, sd=self._parallel_sd, ddof=ddof, seed=as_int(self.seed, "seed"),
-                    quantile=self.parallel_quantile)
-                k = 0
-                for value, limit in zip(spectrum, thresholds):
-                    # The spectrum is in units of 2**scale_exp: compare in the data's units.
-                    real = ctx.to_float(value) * (1.0 if sd is not None else 2.0 ** (2 * scale_exp))
-                    if real > limit:
-                        k += 1
-                    else:
-                        break
-            elif isinstance(nc, float):
-                k = components_for_fraction(ratios, ctx.convert(nc))
-            else:
-                k = int(nc)
-            # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
-            rule = "none" if sign == "factominer" and k == 1 and n > d else sign
-            comps = apply_sign_rule(comps, rule)
-            if k < r and len(spectrum) == r:
-                noise = ctx.sum(spectrum[k:]) / ctx.convert(r - k)
-            elif k < r:
-                # Only the top k were computed: the rest of the variance is the
-                # total less what they hold.
-                noise = (total - ctx.sum(spectrum)) / ctx.convert(r - k)
-                noise = noise if noise > 0 else ctx.zero
-            else:
-                noise = ctx.zero
-            div = ctx.convert(n - ddof) if div is None else div
-            e = scale_exp
-            # With scale=True the spectrum is of the standardised data, which has no
-            # unit: only the standard deviations are in units of 2**e.
-            ve = 0 if sd is not None else e
-            singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
-            roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
-            beyond = [] if found.next_value is None else [found.next_value]
-            self._report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k)
-            spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
-            noise = _unscale(noise, 2 * ve, ctx)
-            mean = [h + l for h, l in zip(hi, lo)]
-            sd = [_unscale(s, e, ctx) for s in sd] if sd is not None else None
-            if sd is not None and not all(s > 0 for s in sd):
-                j = next(j for j, s in enumerate(sd) if not s > 0)
-                raise PurePCAError(f"X: column {j}: its standard deviation underflows to 0; scale=True cannot scale it")
-        f = ctx.to_float
-        self._ctx = ctx
-        self._convention = conv
-        self._sign = sign
-        self._ddof = ddof
-        self._div = f(div)
-        self._weights = (None, None)
-        self._scaled = sd is not None
-        self.solver_ = solver
-        self._mean = mean
-        self._mean_hi = list(hi)
-        self._mean_lo = list(lo)
-        self._sd = sd
-        self._variance = spectrum[:k]
-        self._roots = roots
-        self._components = comps[:k]
-        self._noise = noise
-        # The discarded eigenvalues (for the SPE limit), when the solver found them all.
-        self._rest = [f(v) for v in spectrum[k:]] if len(spectrum) == min(n, d) else None
-        self.components_ = [[f(x) for x in v] for v in comps[:k]]
-        self.explained_variance_ = [f(v) for v in spectrum[:k]]
-        self.explained_variance_ratio_ = [f(v) for v in ratios[:k]]
-        self.singular_values_ = [f(s) for s in singular]
-        self.mean_ = [f(m) for m in mean]
-        self.scale_ = [f(s) for s in sd] if sd is not None else None
-        self.n_components_ = k
-        self.n_samples_ = n
-        self.n_features_in_ = d
-        self.noise_variance_ = f(noise)
-        self.high_precision_ = (
-            None
-            if self.precision is None
-            else {
-                "components_": comps[:k],
-                "explained_variance_": spectrum[:k],
-                "explained_variance_ratio_": ratios[:k],
-                "singular_values_": singular,
-                "mean_": mean,
-                "scale_": sd,
-                "noise_variance_": noise,
-            }
-        )
-        self._x = None
-        self._train = None
-        self._fit_rows = None
-        self._bounds = None
-
-    #: Eigenvalues closer than this, relative to the largest, count as equal.
-    DEGENERATE_GAP = DEGENERATE_GAP
-
-    @classmethod
-    def _report_degenerate(cls, spectrum: list[float], k: int) -> None:
-        report_degenerate(spectrum, k, stacklevel=7)
+        grid = [[None if v is None else float(x) for v, x in zip(row, vrow)] for row, vrow in zip(rows, valid)]
+        w = check_weights(sample_weight, len(grid), "sample_weight", "rows")
+        cw = check_weights(column_weight, len(grid[0]), "column_weight", "columns", positive=True)
+        return fit_missing(s, self.missing, grid, holes, w, cw, fit, self.EM_TOL, self.EM_MAX_ITER)
 
     @atomic
     def fit_transform(self, X: Any, y: Any = None, sample_weight: Any = None,
@@ -842,9 +341,10 @@ class PCA(Estimator):
         >>> PCA(1).fit_transform([[0.0, 0.0], [2.0, 0.0]])
         [[-1.0], [1.0]]
         """
-        M = self._fit(X, sample_weight, column_weight)
-        self._x = self._scores(M)
-        return self._output([list(row) for row in self._x], X)
+        state, M = self._fit(X, sample_weight, column_weight)
+        scores = self._scores(state, M)
+        self._assign(state, M, {"x": scores})
+        return self._output([list(row) for row in scores], X)
 
     @atomic
     def partial_fit(self, X: Any, y: Any = None) -> "PCA":
@@ -860,9 +360,10 @@ class PCA(Estimator):
         >>> pca.n_samples_, [round(c, 12) for c in pca.components_[0]]
         (3, [0.707106781187, 0.707106781187])
         """
-        ctx, conv, ddof, scale, sign = self._settings()
-        M = self._read(X, ctx)
-        moments = self._moments
+        s = self._settings()
+        ctx = s.ctx
+        M = as_matrix(X, name="X", context=ctx)
+        moments = self._state.moments if self._state is not None else vars(self).get("_pending")
         if moments is None:
             moments = Moments(context=ctx)
         elif moments.context != ctx:
@@ -877,10 +378,11 @@ class PCA(Estimator):
         trial = Moments(context=ctx)
         trial.merge(moments)
         trial._add_validated(M)
-        if trial.n >= 2:
-            self._fit_moments(trial, ctx, conv, ddof, scale, sign)
-            self.feature_names_in_ = self._feature_names(X)
-        self._moments = trial
+        if trial.n < 2:
+            vars(self).update(_pending=trial)
+            return self
+        state = _fit_moments(s, trial, "partial_fit")
+        self._assign(state.replace(moments=trial, feature_names_in_=self._feature_names(X)), None)
         return self
 
     @atomic
@@ -891,49 +393,172 @@ class PCA(Estimator):
         >>> pca.n_samples_
         100
         """
-        ctx, conv, ddof, scale, sign = self._settings()
-        moments = Moments(context=ctx, chunk_size=chunk_size)
+        s = self._settings()
+        moments = Moments(context=s.ctx, chunk_size=chunk_size)
         moments.update_many(rows)
         if moments.n < 2:
             raise PurePCAError(f"rows: PCA needs at least 2 samples, got {moments.n}")
-        self._fit_moments(moments, ctx, conv, ddof, scale, sign)
-        self.feature_names_in_ = None
-        self._moments = None
+        self._assign(_fit_moments(s, moments, "fit_stream"), None)
         return self
 
-    def _fit_moments(self, moments: Moments, ctx: Context, conv: Convention, ddof: int, scale: bool, sign: str) -> None:
-        n, d = moments.n, moments.d or 0
-        if self.solver not in ("auto", "covariance", "jacobi"):
-            raise PurePCAError(
-                f"partial_fit and fit_stream use the covariance (solver 'covariance' or 'jacobi'); got solver={self.solver!r}"
-            )
-        solver = "jacobi" if self.solver == "jacobi" else "covariance"
-        self._check_k(n, d, solver)
-        with ctx.local():
-            C = moments.covariance(ddof, center=self.center)
-            mean = moments.mean if self.center else [ctx.zero] * d
-            sd = self._scales([ctx.sqrt(C[j][j]) for j in range(d)], ctx) if scale else None
-            self._parallel_sd = [ctx.to_float(ctx.sqrt(C[j][j])) for j in range(d)] if not scale else None
-            found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto", sd)
-        self._finish(ctx, conv, sign, ddof, n, d, solver, mean, [ctx.zero] * d, sd, found)
+    @atomic
+    def fit_moments(self, moments: Moments) -> "PCA":
+        """Fit from streaming :class:`~purepca.Moments` (the mean and covariance of the rows they
+        saw): the fit of a distributed job, whose partitions each built their moments
+        (``Moments.from_rows``) and merged them.  The result equals ``fit`` on all the rows with the
+        covariance solver (to rounding); no rows are kept, so what needs them (``x``,
+        ``error_bounds_``, contributions) says so.
 
-    # ------------------------------------------------------------- using it
+        >>> from purepca import Moments
+        >>> rows = [[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], [3.0, 2.0]]
+        >>> a, b = Moments(), Moments()
+        >>> a.update_many(rows[:2]); b.update_many(rows[2:])
+        >>> merged = PCA().fit_moments(a.merge(b))
+        >>> full = PCA().fit(rows)
+        >>> [round(v, 12) for v in merged.explained_variance_] == [round(v, 12) for v in full.explained_variance_]
+        True
+        """
+        if not isinstance(moments, Moments):
+            raise PurePCAError(f"moments: expected a purepca.Moments, got {type(moments).__name__}")
+        s = self._settings()
+        self._assign(_fit_moments(s, moments), None)
+        return self
+
+    # ------------------------------------------------------------- the record
+
+    def _fitted_state(self) -> PCAState:
+        """The fitted record, or NotFittedError (an AttributeError, so ``hasattr`` is False before a fit)."""
+        state = self._state
+        if state is None:
+            seen = vars(self).get("_pending")
+            extra = f" (partial_fit has seen {seen.n} sample; it needs 2)" if seen is not None and seen.n else ""
+            raise NotFittedError(f"this PCA is not fitted yet; call fit, partial_fit or fit_stream first{extra}")
+        return state
+
+    def _fitted(self) -> None:
+        self._fitted_state()
 
     def _is_fitted(self) -> bool:
-        return hasattr(self, "components_")
+        return self._state is not None
 
-    def _n_eff(self) -> float:
-        """The number of samples: n, or the sum of the sample weights (frequencies)."""
-        return self._div + self._ddof
+    def _training_rows(self, what: str) -> list[list[Scalar]]:
+        """The training rows, or an error saying why the model has none."""
+        state = self._fitted_state()
+        if self._rows is None:
+            how = {"model file": "a model file does not carry them; refit with fit(X)"}.get(
+                state.source, f"{state.source} keeps only the moments (partial_fit, fit_stream); fit it with fit(X)")
+            raise PurePCAError(f"{what}: the model keeps no training rows ({how})")
+        return self._rows
 
-    def _sample_variances(self, values: Optional[list[float]] = None) -> list[float]:
-        """Eigenvalues (the kept ones by default) with the sample divisor n - 1, what T² and the SPE limit
-        assume, whatever the convention's divisor (n is the sum of the weights for a weighted fit)."""
-        n = self._n_eff()
-        if n <= 1:
-            raise PurePCAError(f"the sample weights sum to {n!r}: T² and the SPE limit treat them as frequencies "
-                               "and need a sum above 1 (pass counts, not weights normalised to sum to 1)")
-        return [v * self._div / (n - 1) for v in (self.explained_variance_ if values is None else values)]
+    def _read(self, X: Any) -> list[list[Scalar]]:
+        """New rows validated once, at the fit's precision, with the fitted number of features."""
+        state = self._fitted_state()
+        M = as_matrix(X, name="X", context=state.ctx)
+        if len(M[0]) != state.n_features_in_:
+            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {state.n_features_in_} features as input")
+        names = self._feature_names(X)
+        fitted = state.feature_names_in_
+        if names is not None and fitted is not None and names != fitted:
+            raise PurePCAError(f"X has feature names {names}, but PCA was fitted with {fitted}")
+        return M
+
+    @property
+    def components_(self) -> list[list[float]]:
+        """The principal axes as rows (k x d)."""
+        return self._fitted_state().components_
+
+    @property
+    def explained_variance_(self) -> list[float]:
+        """The k variances (divisor ``n - ddof``)."""
+        return self._fitted_state().explained_variance_
+
+    @property
+    def explained_variance_ratio_(self) -> list[float]:
+        """The k fractions of the total variance."""
+        return self._fitted_state().explained_variance_ratio_
+
+    @property
+    def singular_values_(self) -> list[float]:
+        """The k singular values of the centred (scaled) data."""
+        return self._fitted_state().singular_values_
+
+    @property
+    def mean_(self) -> list[float]:
+        """The d column means (zeros when ``center=False``)."""
+        return self._fitted_state().mean_
+
+    @property
+    def scale_(self) -> Optional[list[float]]:
+        """The d scales (standard deviations), or None when not scaling."""
+        return self._fitted_state().scale_
+
+    @property
+    def noise_variance_(self) -> float:
+        """The noise variance of probabilistic PCA: the mean of the discarded eigenvalues."""
+        return self._fitted_state().noise_variance_
+
+    @property
+    def n_components_(self) -> int:
+        """The number of components kept."""
+        return self._fitted_state().n_components_
+
+    @property
+    def n_samples_(self) -> int:
+        """The number of training rows."""
+        return self._fitted_state().n_samples_
+
+    @property
+    def n_features_in_(self) -> int:
+        """The number of columns."""
+        return self._fitted_state().n_features_in_
+
+    @property
+    def solver_(self) -> str:
+        """The solver that ran (what ``"auto"`` chose)."""
+        return self._fitted_state().solver_
+
+    @property
+    def feature_names_in_(self) -> Optional[list[str]]:
+        """The column names, when X had string ``columns`` (else None)."""
+        return self._fitted_state().feature_names_in_
+
+    @feature_names_in_.setter
+    def feature_names_in_(self, names: Optional[Sequence[str]]) -> None:
+        state = self._fitted_state()
+        self._state = state.replace(feature_names_in_=None if names is None else [str(n) for n in names])
+
+    @property
+    def imputed_(self) -> Optional[list[list[float]]]:
+        """The completed training data of ``missing="mean"`` or ``"em"`` (None when nothing was imputed)."""
+        state = self._fitted_state()
+        if state.source == "model file" and self.missing in ("mean", "em"):
+            raise PurePCAError("imputed_: the completed training data are not in a model file (it keeps no "
+                               "training rows); refit with fit(X)")
+        return state.imputed_
+
+    @property
+    def n_dropped_(self) -> int:
+        """The rows ``missing="drop"`` removed (0 otherwise)."""
+        return self._fitted_state().n_dropped_
+
+    @property
+    def n_iter_(self) -> int:
+        """The EM steps of ``missing="em"`` (0 for every other fit)."""
+        return self._fitted_state().n_iter_
+
+    @property
+    def high_precision_(self) -> Optional[dict[str, Any]]:
+        """With ``precision=N``, the results at N digits (Decimals) by attribute name; None for floats."""
+        state = self._fitted_state()
+        if state.ctx.name == "float":
+            return None
+        return {
+            "components_": state.components, "explained_variance_": state.variance,
+            "explained_variance_ratio_": state.ratios, "singular_values_": state.singular, "mean_": state.mean,
+            "scale_": state.sd, "noise_variance_": state.noise,
+        }
+
+    # ------------------------------------------------------------- using it
 
     def hotelling_t2(self, X: Any) -> list[float]:
         """Hotelling's T² of each row: ``Σ_j t_j²/λ_j`` over the kept components, ``t`` the scores and
@@ -943,17 +568,7 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in pca.hotelling_t2([[1.5, 1.55], [4.0, 4.0]])]
         [0.0, 3.520709]
         """
-        self._fitted()
-        lam = self._sample_variances()
-        scores = self._plain_scores(X)
-        return [math.fsum(t * t / l if l > 0 else 0.0 for t, l in zip(row, lam)) for row in scores]
-
-    def _plain_scores(self, X: Any) -> list[list[float]]:
-        """Scores without whitening, centred about the mean carried as hi + lo (as transform does)."""
-        M = self._read(X, self._ctx)
-        self._check_features(M, X)
-        Z = _score_rows(M, self._components, self._mean_hi, self._mean_lo, self._sd, None, self._ctx)
-        return Z if self._ctx.name == "float" else _float_rows(Z, self._ctx, "the score")
+        return monitoring.hotelling_t2(self._fitted_state(), self._read(X))
 
     def spe(self, X: Any) -> list[float]:
         """The squared prediction error (Q) of each row: the squared distance between the (centred and
@@ -963,14 +578,7 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in pca.spe([[1.0, 2.0]])]
         [0.47557]
         """
-        self._fitted()
-        comps = self.components_
-        out = []
-        for z in self._standardised_rows(X):
-            t = [math.fsum(a * b for a, b in zip(c, z)) for c in comps]
-            resid = [math.fsum([z[j]] + [-tj * c[j] for tj, c in zip(t, comps)]) for j in range(len(z))]
-            out.append(math.fsum(r * r for r in resid))
-        return out
+        return monitoring.spe(self._fitted_state(), self._read(X))
 
     def t2_limit(self, alpha: float = 0.05, kind: str = "new") -> float:
         """The upper control limit of Hotelling's T² at level ``alpha``, from the F (or beta) distribution.
@@ -985,24 +593,8 @@ class PCA(Estimator):
         >>> round(pca.t2_limit(0.05), 6), round(pca.t2_limit(0.05, "training"), 6)
         (20.254126, 3.601163)
         """
-        from .distributions import beta_ppf, f_ppf
-
-        self._fitted()
-        alpha = as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
-        n, k = self._n_eff(), self.n_components_
-        # With sample weights n is their sum: the limits take them as counts.
-        counts = "" if self._weights[0] is None else (
-            f" (n is the sum of the sample weights, {n!r}: the limits take them as counts; pass counts, not weights "
-            "normalised to sum to 1)")
-        if kind == "new":
-            if n - k < 1:
-                raise PurePCAError(f"t2_limit: n - k = {n - k}; the F limit needs n > k{counts}")
-            return k * (n - 1) * (n + 1) / (n * (n - k)) * f_ppf(1 - alpha, k, n - k)
-        if kind == "training":
-            if n - k - 1 < 1:
-                raise PurePCAError(f"t2_limit: n - k - 1 = {n - k - 1}; the beta limit needs n > k + 1{counts}")
-            return (n - 1) ** 2 / n * beta_ppf(1 - alpha, k / 2, (n - k - 1) / 2)
-        raise PurePCAError(f"kind must be 'new' or 'training'; got {kind!r}")
+        state = self._fitted_state()
+        return monitoring.t2_limit(state, as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True), kind)
 
     def spe_limit(self, alpha: float = 0.05) -> float:
         """The upper control limit of the SPE at level ``alpha`` (Jackson and Mudholkar 1979).
@@ -1016,33 +608,10 @@ class PCA(Estimator):
         >>> round(pca.spe_limit(0.05), 6)
         1.132233
         """
-        from .distributions import norm_ppf
-
-        self._fitted()
-        alpha = as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
-        if self._rest is None:
-            raise PurePCAError(f"spe_limit: solver {self.solver_!r} found only the kept eigenvalues; the limit needs "
-                               "the discarded ones too (use a full solver)")
-        rest = [v for v in self._sample_variances(self._rest) if v > 0]
-        if not rest:
-            return 0.0
-        t1, t2, t3 = (math.fsum(v ** i for v in rest) for i in (1, 2, 3))
-        h0 = 1 - 2 * t1 * t3 / (3 * t2 * t2)
-        c = norm_ppf(1 - alpha)
-        return float(t1 * (c * math.sqrt(2 * t2 * h0 * h0) / t1 + 1 + t2 * h0 * (h0 - 1) / (t1 * t1)) ** (1 / h0))
+        state = self._fitted_state()
+        return monitoring.spe_limit(state, as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True))
 
     # ------------------------------------------------ FactoMineR's outputs
-
-    def _standardised_rows(self, X: Any) -> list[list[float]]:
-        """Rows centred about the mean (hi + lo) and divided by the scales: FactoMineR's X̃."""
-        M = self._read(X, self._ctx)
-        self._check_features(M, X)
-        hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
-        out = []
-        for row in M:
-            z = [float((x - h) - l) for x, h, l in zip(row, hi, lo)]
-            out.append([v / float(s) for v, s in zip(z, sd)] if sd is not None else z)
-        return out
 
     def row_coordinates(self, X: Any) -> list[list[float]]:
         """FactoMineR's ``ind$coord`` (and ``ind.sup$coord`` for new rows): the scores, never whitened.
@@ -1051,8 +620,7 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in pca.row_coordinates([[1.0, 2.0]])[0]]
         [-1.307252, -0.590115]
         """
-        self._fitted()
-        return self._plain_scores(X)
+        return plain_scores(self._fitted_state(), self._read(X))
 
     def row_distances(self, X: Any) -> list[float]:
         """FactoMineR's ``ind$dist``: each row's distance to the centre, in the (scaled) space of the fit.
@@ -1061,8 +629,7 @@ class PCA(Estimator):
         >>> round(pca.row_distances([[1.0, 2.0]])[0], 6)
         1.434274
         """
-        self._fitted()
-        return [math.sqrt(math.fsum(v * v for v in z)) for z in self._standardised_rows(X)]
+        return interpretation.row_distances(self._fitted_state(), self._read(X))
 
     def row_cos2(self, X: Any) -> list[list[float]]:
         """FactoMineR's ``ind$cos2``: the squared cosine of the angle between each row and each component,
@@ -1072,10 +639,7 @@ class PCA(Estimator):
         >>> round(sum(pca.row_cos2([[1.0, 2.0]])[0]), 12)
         1.0
         """
-        self._fitted()
-        coords = self._plain_scores(X)
-        dists = self.row_distances(X)
-        return [[c * c / (r * r) if r > 0 else 0.0 for c in row] for row, r in zip(coords, dists)]
+        return interpretation.row_cos2(self._fitted_state(), self._read(X))
 
     @property
     def row_contributions_(self) -> list[list[float]]:
@@ -1086,18 +650,7 @@ class PCA(Estimator):
         >>> round(sum(row[0] for row in pca.row_contributions_), 10)
         100.0
         """
-        self._fitted()
-        if self._fit_rows is None:
-            raise PurePCAError("row_contributions_: the model keeps no training rows (partial_fit, fit_stream)")
-        div = self._div
-        coords = self._plain_scores(self._fit_rows)
-        return [[100.0 * w * c * c / (div * v) if v > 0 else 0.0 for c, v in zip(row, self.explained_variance_)]
-                for row, w in zip(coords, self._row_weights())]
-
-    def _row_weights(self) -> list[float]:
-        """The training rows' sample weights (1 each for an unweighted fit)."""
-        w = self._weights[0]
-        return w if w is not None else [1.0] * self.n_samples_
+        return interpretation.row_contributions(self._fitted_state(), self._training_rows("row_contributions_"))
 
     @property
     def column_coordinates_(self) -> list[list[float]]:
@@ -1108,24 +661,7 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in pca.column_coordinates_[0]]
         [0.956954, 0.29024]
         """
-        self._fitted()
-        cw = self._weights[1]
-        if cw is None:
-            return self._loadings()
-        return [[v / math.sqrt(c) for v in row] for row, c in zip(self._loadings(), cw)]
-
-    def _loadings(self) -> list[list[float]]:
-        """``v_jc·sqrt(λ_c)`` (d x k): the loadings of the columns as the fit saw them."""
-        roots = [math.sqrt(v) for v in self.explained_variance_]
-        return [[c[j] * r for c, r in zip(self.components_, roots)] for j in range(self.n_features_in_)]
-
-    def _column_variances(self) -> list[float]:
-        """The variances (divisor n - ddof) of the fitted columns as the fit saw them (1 when scaled)."""
-        if self._fit_rows is None:
-            raise PurePCAError("the model keeps no training rows (partial_fit, fit_stream); fit it with fit(X)")
-        Z = self._standardised_rows(self._fit_rows)
-        w = self._row_weights()
-        return [math.fsum(wi * z[j] * z[j] for z, wi in zip(Z, w)) / self._div for j in range(self.n_features_in_)]
+        return interpretation.column_coordinates(self._fitted_state())
 
     @property
     def column_correlations_(self) -> list[list[float]]:
@@ -1135,9 +671,7 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in pca.column_correlations_[1]]
         [0.956954, -0.29024]
         """
-        self._fitted()
-        variances = self._column_variances()
-        return [[c / math.sqrt(v) if v > 0 else 0.0 for c in row] for row, v in zip(self._loadings(), variances)]
+        return interpretation.column_correlations(self._fitted_state(), self._training_rows("column_correlations_"))
 
     @property
     def column_cos2_(self) -> list[list[float]]:
@@ -1157,8 +691,7 @@ class PCA(Estimator):
         >>> [round(sum(col), 10) for col in zip(*pca.column_contributions_)]
         [100.0, 100.0]
         """
-        self._fitted()
-        return [[100.0 * c[j] * c[j] for c in self.components_] for j in range(self.n_features_in_)]
+        return interpretation.column_contributions(self._fitted_state())
 
     def supplementary_columns(self, X_sup: Any) -> dict[str, list[list[float]]]:
         """FactoMineR's ``quanti.sup``: columns measured on the training rows but not in the analysis
@@ -1172,40 +705,10 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in sup["cor"][0]] == [round(v, 6) for v in pca.column_correlations_[0]]
         True
         """
-        self._fitted()
-        if self._fit_rows is None:
-            raise PurePCAError("supplementary_columns: the model keeps no training rows (partial_fit, fit_stream)")
+        state = self._fitted_state()
+        rows = self._training_rows("supplementary_columns")
         S = [[float(v) for v in row] for row in as_matrix(X_sup, name="X_sup")]
-        n = self.n_samples_
-        if len(S) != n:
-            raise PurePCAError(f"X_sup: {len(S)} rows, but the model was fitted on {n}; supplementary columns "
-                               "are measured on the training rows")
-        div = self._div
-        w = self._row_weights()
-        total = math.fsum(w)
-        coords = self._plain_scores(self._fit_rows)
-        roots = [math.sqrt(v) for v in self.explained_variance_]
-        cols = []
-        for j in range(len(S[0])):
-            col = [row[j] for row in S]
-            m = math.fsum(wi * x for wi, x in zip(w, col)) / total
-            dev = [x - m for x in col]
-            if self._scaled:
-                sdj = math.sqrt(math.fsum(wi * v * v for wi, v in zip(w, dev)) / div)
-                if sdj <= (self.FACTOMINER_SD_FLOOR if self.convention == "factominer" else 0.0):
-                    sdj = 1.0 if self.convention == "factominer" else sdj
-                if sdj == 0:
-                    raise PurePCAError(f"X_sup: column {j} is constant; a scaled PCA cannot scale it")
-                dev = [v / sdj for v in dev]
-            cols.append(dev)
-        coord, cor = [], []
-        for dev in cols:
-            var = math.fsum(wi * v * v for wi, v in zip(w, dev)) / div
-            row_coord = [math.fsum(wi * x * c[k] for wi, x, c in zip(w, dev, coords)) / (div * r) if r > 0 else 0.0
-                         for k, r in enumerate(roots)]
-            coord.append(row_coord)
-            cor.append([c / math.sqrt(var) if var > 0 else 0.0 for c in row_coord])
-        return {"coord": coord, "cor": cor, "cos2": [[c * c for c in row] for row in cor]}
+        return interpretation.supplementary_columns(state, rows, S)
 
     def supplementary_column_correlations(self, X_sup: Any) -> list[list[float]]:
         """FactoMineR's ``quanti.sup$cor``: the correlation of each supplementary column with each
@@ -1239,48 +742,8 @@ class PCA(Estimator):
         >>> [round(v, 4) for v in cats["eta2"]]
         [0.853, 0.0001]
         """
-        self._fitted()
-        if self._fit_rows is None:
-            raise PurePCAError("supplementary_categories: the model keeps no training rows (partial_fit, fit_stream)")
-        n = self.n_samples_
-        if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__") or len(labels) != n:
-            got = len(labels) if hasattr(labels, "__len__") and not isinstance(labels, (str, bytes)) else labels
-            raise PurePCAError(f"labels: need one label per training row ({n}), got {got!r}")
-        for i, label in enumerate(labels):
-            if label is None or (isinstance(label, float) and label != label):
-                raise PurePCAError(f"labels: entry {i} is missing")
-        names = [str(label) for label in labels]
-        w = self._row_weights()
-        total = math.fsum(w)
-        coords = self._plain_scores(self._fit_rows)
-        Z = self._standardised_rows(self._fit_rows)
-        lam = self.explained_variance_
-        levels = sorted(set(names))
-        groups = [[i for i, name in enumerate(names) if name == level] for level in levels]
-        sizes = [math.fsum(w[i] for i in members) for members in groups]
-        out: dict[str, Any] = {"levels": levels, "coord": [], "dist": [], "cos2": [], "v_test": []}
-        for level, members, size in zip(levels, groups, sizes):
-            if not size > 0:
-                raise PurePCAError(f"labels: category {level!r} has no row of positive weight")
-            coord = [math.fsum(w[i] * coords[i][c] for i in members) / size for c in range(len(lam))]
-            centre = [math.fsum(w[i] * Z[i][j] for i in members) / size for j in range(self.n_features_in_)]
-            dist2 = math.fsum(v * v for v in centre)
-            if total <= 1:  # weights normalised to sum to 1: FactoMineR's other branch
-                factor = math.sqrt(size)
-            else:
-                factor = math.sqrt(size * (total - 1) / (total - size)) if total > size else 0.0
-            out["coord"].append(coord)
-            out["dist"].append(math.sqrt(dist2))
-            out["cos2"].append([c * c / dist2 if dist2 > 0 else 0.0 for c in coord])
-            out["v_test"].append([c / math.sqrt(l) * factor if l > 0 else 0.0 for c, l in zip(coord, lam)])
-        eta2 = []
-        for c in range(len(lam)):
-            between = math.fsum(math.fsum(w[i] * coords[i][c] for i in members) ** 2 / size
-                                for members, size in zip(groups, sizes))
-            whole = math.fsum(wi * row[c] ** 2 for wi, row in zip(w, coords))
-            eta2.append(between / whole if whole > 0 else 0.0)
-        out["eta2"] = eta2
-        return out
+        state = self._fitted_state()
+        return interpretation.supplementary_categories(state, self._training_rows("supplementary_categories"), labels)
 
     def rotated_loadings(self, method: str = "varimax", *, normalize: bool = True, eps: float = 1e-5,
                          m: int = 4) -> "Rotation":
@@ -1294,16 +757,7 @@ class PCA(Estimator):
         >>> len(r.loadings), len(r.loadings[0]), len(r.rotmat)
         (4, 2, 2)
         """
-        from .rotations import promax, varimax
-
-        self._fitted()
-        roots = [math.sqrt(v) for v in self.explained_variance_]
-        loadings = [[c[j] * r for c, r in zip(self.components_, roots)] for j in range(self.n_features_in_)]
-        if method == "varimax":
-            return varimax(loadings, normalize=normalize, eps=eps)
-        if method == "promax":
-            return promax(loadings, m=m)
-        raise PurePCAError(f"method must be 'varimax' or 'promax'; got {method!r}")
+        return interpretation.rotated_loadings(self._fitted_state(), method, normalize, eps, m)
 
     @property
     def error_bounds_(self) -> "ErrorBounds":
@@ -1330,32 +784,17 @@ class PCA(Estimator):
         >>> low <= exact <= high, (high - low) / float(exact) < 1e-15, pca.error_bounds_.components_[0] < 1e-15
         (True, True, True)
         """
-        self._fitted()
-        if self._bounds is None:
-            if self._fit_rows is None:
-                raise PurePCAError("error_bounds_: the model keeps no training rows (partial_fit and fit_stream "
-                                   "keep only their moments); fit it with fit(X) for bounds")
+        state = self._fitted_state()
+        cache = self._cache if self._cache is not None else {}
+        if "bounds" not in cache:
             from .bounds import data_operator, enclose
 
-            rows = [[float(x) for x in row] for row in self._fit_rows]
-            apply, error = data_operator(rows, self._ddof, self._scaled, self.center, *self._weights)
-            found = enclose(apply, self.n_features_in_, self.components_, error)
-            self._bounds = ErrorBounds(found.values, found.angles, found.clusters)
-        return self._bounds
-
-    def _fitted(self) -> None:
-        if not hasattr(self, "components_"):
-            seen = self._moments
-            extra = f" (partial_fit has seen {seen.n} sample; it needs 2)" if seen is not None and seen.n else ""
-            raise NotFittedError(f"this PCA is not fitted yet; call fit, partial_fit or fit_stream first{extra}")
-
-    def _check_features(self, M: list[list[Scalar]], X: Any) -> None:
-        if len(M[0]) != self.n_features_in_:
-            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {self.n_features_in_} features as input")
-        names = self._feature_names(X)
-        fitted = getattr(self, "feature_names_in_", None)
-        if names is not None and fitted is not None and names != fitted:
-            raise PurePCAError(f"X has feature names {names}, but PCA was fitted with {fitted}")
+            rows = [[float(x) for x in row] for row in self._training_rows("error_bounds_")]
+            apply, error = data_operator(rows, state.ddof, state.scaled, state.center, state.sample_weight,
+                                         state.column_weight)
+            found = enclose(apply, state.n_features_in_, state.components_, error)
+            cache["bounds"] = ErrorBounds(found.values, found.angles, found.clusters)
+        return cache["bounds"]  # type: ignore[no-any-return]
 
     def transform(self, X: Any) -> list[list[float]]:
         """Scores of the rows of ``X`` on the components (n_samples x k).
@@ -1364,19 +803,13 @@ class PCA(Estimator):
         >>> pca.transform([[3.0, 5.0]])
         [[2.0]]
         """
-        self._fitted()
-        M = self._read(X, self._ctx)
-        self._check_features(M, X)
-        return self._output(self._scores(M), X)
+        return self._output(self._scores(self._fitted_state(), self._read(X)), X)
 
-    def _scores(self, M: list[list[Scalar]]) -> list[list[float]]:
-        ctx = self._ctx
-        Z = _score_rows(
-            M, self._components, self._mean_hi, self._mean_lo, self._sd, self._roots if self.whiten else None, ctx
-        )
-        if ctx.name == "float":
-            return Z
-        return _float_rows(Z, ctx, "the score")
+    def _scores(self, state: PCAState, M: list[list[Scalar]]) -> list[list[float]]:
+        ctx = state.ctx
+        Z = _score_rows(M, state.components, state.mean_hi, state.mean_lo, state.sd,
+                        state.roots if self.whiten else None, ctx)
+        return Z if ctx.name == "float" else _float_rows(Z, ctx, "the score")
 
     def inverse_transform(self, Z: Any) -> list[list[float]]:
         """Rows in feature space whose scores are ``Z`` (undoes whitening and scaling).
@@ -1385,14 +818,14 @@ class PCA(Estimator):
         >>> [[round(v, 12) for v in row] for row in pca.inverse_transform(pca.transform([[4.0, 4.0]]))]
         [[4.0, 4.0]]
         """
-        self._fitted()
-        ctx = self._ctx
+        state = self._fitted_state()
+        ctx = state.ctx
         S = as_matrix(Z, name="Z", context=ctx)
-        if len(S[0]) != self.n_components_:
-            raise PurePCAError(f"Z has {len(S[0])} columns, but PCA has {self.n_components_} components")
+        if len(S[0]) != state.n_components_:
+            raise PurePCAError(f"Z has {len(S[0])} columns, but PCA has {state.n_components_} components")
         if self.whiten:
-            S = unwhiten(S, self._roots, context=ctx)
-        X = _reconstruct_rows(S, self._components, self._mean_hi, self._mean_lo, self._sd, ctx)
+            S = unwhiten(S, state.roots, context=ctx)
+        X = _reconstruct_rows(S, state.components, state.mean_hi, state.mean_lo, state.sd, ctx)
         return _float_rows(X, ctx, "the reconstruction")
 
     def reconstruction_error(self, X: Any) -> float:
@@ -1401,13 +834,12 @@ class PCA(Estimator):
         >>> PCA(1).fit([[0.0, 0.0], [2.0, 0.0], [1.0, 1e-9]]).reconstruction_error([[1.0, 1.0]]) > 0.9
         True
         """
-        self._fitted()
-        ctx = self._ctx
-        M = self._read(X, ctx)
-        self._check_features(M, X)
-        hi, lo, sd = self._mean_hi, self._mean_lo, self._sd
-        S = _score_rows(M, self._components, hi, lo, sd, None, ctx)
-        R = _reconstruct_rows(S, self._components, hi, lo, sd, ctx)
+        state = self._fitted_state()
+        ctx = state.ctx
+        M = self._read(X)
+        hi, lo, sd = state.mean_hi, state.mean_lo, state.sd
+        S = _score_rows(M, state.components, hi, lo, sd, None, ctx)
+        R = _reconstruct_rows(S, state.components, hi, lo, sd, ctx)
         try:
             error = ctx.to_float(reconstruction_error(M, R, context=ctx))
         except (OverflowError, ValueError):  # fsum: an intermediate overflow
@@ -1422,21 +854,19 @@ class PCA(Estimator):
         >>> PCA(2).fit([[0, 1], [1, 0], [2, 2]]).get_feature_names_out()
         ['pca0', 'pca1']
         """
-        self._fitted()
-        return [f"pca{i}" for i in range(self.n_components_)]
+        return [f"pca{i}" for i in range(self._fitted_state().n_components_)]
 
     # ----------------------------------------------------- R's view of it
 
     @property
     def sdev(self) -> list[float]:
         """Standard deviations of the components (R's ``sdev``): ``sqrt(explained_variance_)``."""
-        self._fitted()
-        return [self._ctx.to_float(s) for s in self._roots]
+        state = self._fitted_state()
+        return [state.ctx.to_float(s) for s in state.roots]
 
     @property
     def rotation(self) -> list[list[float]]:
         """The components as columns, d x k (R's ``rotation`` / ``loadings``)."""
-        self._fitted()
         return [list(col) for col in zip(*self.components_)]
 
     @property
@@ -1446,55 +876,30 @@ class PCA(Estimator):
         Available after ``fit`` or ``fit_transform``; ``partial_fit`` and
         ``fit_stream`` do not keep the rows.
         """
-        self._fitted()
-        if self._x is None:
-            if self._train is None:
-                raise NotFittedError("x (the training scores) needs fit(X) or fit_transform(X); partial_fit and fit_stream keep no rows")
-            self._x = self._scores(self._train)
-            self._train = None
-        return [list(row) for row in self._x]
+        state = self._fitted_state()
+        cache = self._cache if self._cache is not None else {}
+        if "x" not in cache:
+            if self._rows is None:
+                raise NotFittedError("x (the training scores) needs fit(X) or fit_transform(X); partial_fit and "
+                                     "fit_stream keep no rows" + (", nor does a model file"
+                                                                  if state.source == "model file" else ""))
+            cache["x"] = self._scores(state, self._rows)
+        return [list(row) for row in cache["x"]]
 
     @property
     def component_names(self) -> list[str]:
         """Names of the components as the convention prints them (PC1, Comp.1, Dim.1 ...)."""
-        self._fitted()
-        return [self._convention.component_name(i) for i in range(self.n_components_)]
+        state = self._fitted_state()
+        conv = CONVENTIONS[state.convention]
+        return [conv.component_name(i) for i in range(state.n_components_)]
 
     def summary(self) -> PCASummary:
         """R's importance table: standard deviation, proportion and cumulative proportion."""
-        self._fitted()
         ratios = self.explained_variance_ratio_
         cumulative = [math.fsum(ratios[: i + 1]) for i in range(len(ratios))]
         return PCASummary(self.component_names, self.sdev, list(ratios), cumulative)
 
     # ------------------------------------------- probabilistic PCA (sklearn)
-
-    def _covariance_model(self) -> tuple[list[list[Scalar]], list[Scalar]]:
-        """Components (scaled by sqrt(variance) when whitening, as scikit-learn
-        does) and the excess variances max(λ - σ², 0)."""
-        ctx = self._ctx
-        beyond = [j for j, v in enumerate(self._variance) if not math.isfinite(ctx.to_float(v))]
-        if beyond:
-            raise PurePCAError(
-                f"the model covariance needs the variance of component {beyond[0]}, which is beyond the float range "
-                "(reported as inf); rescale the data or fit with precision=N"
-            )
-        W = self._components
-        if self.whiten:
-            W = [[x * s for x in w] for w, s in zip(W, self._roots)]
-        diff = [v - self._noise if v > self._noise else ctx.zero for v in self._variance]
-        return W, diff
-
-    def _get_covariance(self) -> list[list[Scalar]]:
-        ctx = self._ctx
-        d = self.n_features_in_
-        with ctx.local(), float_range("the model covariance"):
-            W, diff = self._covariance_model()
-            cols = list(zip(*W))
-            cov = [[ctx.sum(a * l * b for a, l, b in zip(cols[i], diff, cols[j])) for j in range(d)] for i in range(d)]
-            for i in range(d):
-                cov[i][i] = cov[i][i] + self._noise
-            return cov
 
     def get_covariance(self) -> list[list[float]]:
         """Covariance of the probabilistic PCA model: ``Wᵀ·diag(λ - σ²)·W + σ²·I``.
@@ -1506,32 +911,8 @@ class PCA(Estimator):
         >>> [[round(v, 12) for v in row] for row in pca.get_covariance()]
         [[1.0, 1.0], [1.0, 1.333333333333]]
         """
-        self._fitted()
-        return _float_rows(self._get_covariance(), self._ctx, "the model covariance")
-
-    def _get_precision(self) -> list[list[Scalar]]:
-        ctx = self._ctx
-        d = self.n_features_in_
-        with ctx.local():
-            if self._noise == 0:
-                return _spd_inverse(self._get_covariance(), ctx, "the model covariance")
-            if not self._components:  # n_components=0: the covariance is σ²·I
-                return [[ctx.one / self._noise if i == j else ctx.zero for j in range(d)] for i in range(d)]
-            W, diff = self._covariance_model()
-            if any(v == 0 for v in diff):
-                return _spd_inverse(self._get_covariance(), ctx, "the model covariance")
-            k = len(W)
-            inner = [[ctx.dot(W[i], W[j]) / self._noise for j in range(k)] for i in range(k)]
-            for i in range(k):
-                inner[i][i] = inner[i][i] + ctx.one / diff[i]
-            inv = _spd_inverse(inner, ctx, "the k x k inner matrix")
-            cols = list(zip(*W))
-            noise2 = self._noise * self._noise
-            P = [[-ctx.sum(cols[i][a] * inv[a][b] * cols[j][b] for a in range(k) for b in range(k)) / noise2
-                  for j in range(d)] for i in range(d)]
-            for i in range(d):
-                P[i][i] = P[i][i] + ctx.one / self._noise
-            return P
+        state = self._fitted_state()
+        return _float_rows(probabilistic.get_covariance(state, self.whiten), state.ctx, "the model covariance")
 
     def get_precision(self) -> list[list[float]]:
         """Inverse of :meth:`get_covariance`, by the matrix inversion lemma (as scikit-learn).
@@ -1541,8 +922,8 @@ class PCA(Estimator):
         >>> [[round(sum(a * b for a, b in zip(row, col)), 12) for col in zip(*C)] for row in P]
         [[1.0, 0.0], [0.0, 1.0]]
         """
-        self._fitted()
-        return _float_rows(self._get_precision(), self._ctx, "the model precision")
+        state = self._fitted_state()
+        return _float_rows(probabilistic.get_precision(state, self.whiten), state.ctx, "the model precision")
 
     def score_samples(self, X: Any) -> list[float]:
         """Log-likelihood of each row under the probabilistic PCA model (as scikit-learn).
@@ -1554,51 +935,7 @@ class PCA(Estimator):
         >>> [round(v, 6) for v in pca.score_samples([[1.0, 1.0]])]
         [-1.697449]
         """
-        self._fitted()
-        ctx = self._ctx
-        M = self._read(X, ctx)
-        self._check_features(M, X)
-        d = self.n_features_in_
-        with ctx.local():
-            if self._noise == 0:
-                # No noise: the model covariance is Σ μ_j·u_j·u_jᵀ over the
-                # components, singular when fewer than d have μ_j > 0.  The
-                # density is then that of the degenerate Gaussian on its
-                # support (pseudo-inverse and pseudo-determinant), as
-                # scikit-learn's score returns a number there, not an error;
-                # with d positive μ_j it is the ordinary density.
-                W, diff = self._covariance_model()
-                P = [[ctx.zero] * d for _ in range(d)]
-                logdet, rank = ctx.zero, 0
-                for w, m in zip(W, diff):
-                    nw = ctx.dot(w, w)
-                    mu = m * nw
-                    if mu > 0:
-                        rank += 1
-                        logdet = logdet - ctx.ln(mu)
-                        for a in range(d):
-                            for b in range(d):
-                                P[a][b] = P[a][b] + w[a] * w[b] / (nw * mu)
-                const = ctx.convert(rank) * ctx.ln(ctx.two * ctx.pi()) - logdet
-            else:
-                P = self._get_precision()
-                eig = _eigh(P, "jacobi", ctx)
-                if not all(v > 0 for v in eig.values):
-                    raise PurePCAError("the precision matrix is not positive definite; score_samples is undefined")
-                logdet = ctx.sum(ctx.ln(v) for v in eig.values)
-                const = ctx.convert(d) * ctx.ln(ctx.two * ctx.pi()) - logdet
-            out = []
-            for i, row in enumerate(M):
-                try:
-                    r = [(a - h) - l for a, h, l in zip(row, self._mean_hi, self._mean_lo)]
-                    Pr = [ctx.dot(p, r) for p in P]
-                    value = ctx.to_float(-(ctx.dot(r, Pr) + const) / ctx.two)
-                except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
-                    value = -math.inf
-                if not math.isfinite(value):
-                    raise PurePCAError(f"X: the log-likelihood of row {i} is beyond the float range; rescale the data")
-                out.append(value)
-            return out
+        return probabilistic.score_samples(self._fitted_state(), self._read(X), self.whiten)
 
     def score(self, X: Any, y: Any = None) -> float:
         """Average log-likelihood of the rows (scikit-learn's ``score``).
@@ -1609,13 +946,3 @@ class PCA(Estimator):
         """
         values = self.score_samples(X)
         return math.fsum(values) / len(values)
-
-
-def _unscale(x: Scalar, e: int, ctx: Context) -> Scalar:
-    """``x·2**e``; inf when that overflows a float (the honest answer)."""
-    if not e:
-        return x
-    try:
-        return ctx.ldexp(x, e)
-    except OverflowError:
-        return math.copysign(math.inf, x)

@@ -203,13 +203,15 @@ def test_a_failed_refit_leaves_the_previous_model_whole():
 def test_a_pca_fit_that_fails_at_the_last_step_changes_nothing(method, monkeypatch):
     pca = PCA(2).fit(DATA)
     state = dict(pca.__dict__)
-    finish = PCA._finish
+    import purepca.fitting
 
-    def finish_then_fail(self, *args, **kwargs):
-        finish(self, *args, **kwargs)  # every attribute of the new model is set by now
+    finish = purepca.fitting.finish
+
+    def finish_then_fail(*args, **kwargs):
+        finish(*args, **kwargs)  # the whole new record is built by now
         raise PurePCAError("injected failure")
 
-    monkeypatch.setattr(PCA, "_finish", finish_then_fail)
+    monkeypatch.setattr(purepca.fitting, "finish", finish_then_fail)
     with pytest.raises(PurePCAError, match="injected failure"):
         getattr(pca, method)([[1.0, 2.0, 3.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0], [5.0, 1.0, 1.0]])
     assert pca.__dict__.keys() == state.keys()

@@ -74,3 +74,35 @@ def test_kernel_pca_validates_once(monkeypatch: pytest.MonkeyPatch, kwargs: dict
 @pytest.mark.parametrize("function", [column_means, column_std, covariance_matrix, correlation_matrix])
 def test_statistics_validate_once(monkeypatch: pytest.MonkeyPatch, function: Callable[[Any], Any]) -> None:
     assert validations(monkeypatch, lambda: function(data())) == 1
+
+
+@pytest.mark.parametrize("missing", ["drop", "mean", "em"])
+@pytest.mark.parametrize("convention", ["sklearn", "statsmodels"])
+def test_pca_missing_cells_validate_once(monkeypatch: pytest.MonkeyPatch, missing: str, convention: str) -> None:
+    X = data()
+    for i, j in ((1, 0), (5, 2), (9, 4), (17, 1)):
+        X[i][j] = None  # type: ignore[call-overload]
+    assert validations(monkeypatch, lambda: PCA(2, missing=missing, convention=convention).fit(X)) == 1
+    assert validations(monkeypatch, lambda: PCA(2, missing=missing, convention=convention).fit_transform(X)) == 1
+
+
+def test_pca_factominer_outputs_validate_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    X = data()
+    pca = PCA(3, convention="factominer").fit(X)
+    for call in (
+        lambda: pca.row_coordinates(X),
+        lambda: pca.row_distances(X),
+        lambda: pca.row_cos2(X),
+        lambda: pca.hotelling_t2(X),
+        lambda: pca.spe(X),
+        lambda: pca.supplementary_columns([[row[0] + row[1]] for row in X]),
+        lambda: pca.supplementary_column_correlations([[row[2]] for row in X]),
+    ):
+        assert validations(monkeypatch, call) == 1
+    # The training rows were read by fit: the properties and the categories read nothing again.
+    for call in (
+        lambda: pca.row_contributions_,
+        lambda: pca.column_correlations_,
+        lambda: pca.supplementary_categories(["a" if i % 3 else "b" for i in range(len(X))]),
+    ):
+        assert validations(monkeypatch, call) == 0

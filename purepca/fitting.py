@@ -1,0 +1,620 @@
+"""The fitted PCA as one value: :class:`PCAState`, and the pure functions that build it.
+
+A fit is a function from validated rows (or merged :class:`~purepca.Moments`)
+and validated settings to an immutable record; the estimator
+(:class:`purepca.PCA`) validates its input once, calls one of these, and
+assigns the record in one statement.  Everything that reads a fitted model
+(:mod:`purepca.interpretation`, :mod:`purepca.monitoring`,
+:mod:`purepca.probabilistic`, :mod:`purepca.model_io`) is a function of the
+record and, where it needs them, validated rows.
+
+=============================  ==============================================
+``Settings``                   the validated parameters of one fit
+``PCAState``                   everything a fitted PCA knows
+``fit_rows``                   the record from validated rows (weights too)
+``fit_moments``                the record from (merged) moments
+``plain_scores``               scores of validated rows, never whitened
+``standardised_rows``          rows centred (and scaled) as the fit saw them
+=============================  ==============================================
+
+How a fit of rows goes (:func:`fit_rows`):
+
+1. centre the columns about their means carried as a pair ``hi + lo`` (the
+   rounded mean and its rounding error) and, with ``scale``, divide by the
+   standard deviations (divisor ``n - ddof``); weighted rows and columns are
+   turned into the unweighted problem of ``D_w^½·Z·D_c^½``
+   (:mod:`purepca.weights`);
+2. solve on the path the settings name (:mod:`purepca.solvers`); under
+   ``solver="auto"``, when a formed covariance or Gram matrix may have lost
+   the digits the data hold, take the SVD of the data instead;
+3. fix the signs, choose k, and compute the ratios and the noise variance
+   (:func:`finish`).
+
+>>> from purepca.datasets import toy_data
+>>> from purepca.linalg.matrix import as_matrix
+>>> state = fit_rows(Settings(), as_matrix(toy_data()))
+>>> state.n_components_, [round(v, 7) for v in state.explained_variance_]
+(2, [1.2840277, 0.0490834])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from .conventions import CONVENTIONS, apply_sign_rule
+from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
+from .errors import AccuracyWarning, PurePCAError
+from .numeric import FLOAT, Context, Scalar
+from .parallel import parallel_gram
+from .projection import _float_rows, _reconstruct_rows, _score_rows
+from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
+from .solvers import (
+    ACCURACY_TARGET,
+    Spectrum,
+    choose_solver,
+    krylov_form,
+    report_degenerate,
+    solve_covariance,
+    solve_gram,
+    solve_krylov,
+    solve_krylov_covariance,
+    solve_power,
+    solve_svd,
+    squared_path_errors,
+)
+from .weights import weighted_data
+
+__all__ = ["PCAState", "Settings", "fit_moments", "fit_rows", "plain_scores", "standardised_rows"]
+
+UNDERFLOW = (
+    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
+    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
+)
+#: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
+FACTOMINER_SD_FLOOR = 1e-16
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The validated parameters of one fit (``PCA._settings`` builds it from the estimator's).
+
+    ``n_components`` is as the user gave it (None, an int, a fraction or a
+    rule's name); ``solver`` is the one asked for (``"auto"`` included).
+
+    >>> Settings(convention="prcomp").conv.component_name(0)
+    'PC1'
+    """
+
+    ctx: Context = FLOAT
+    convention: str = "sklearn"
+    ddof: int = 1
+    scale: bool = False
+    sign: str = "max_abs_positive"
+    solver: str = "auto"
+    center: bool = True
+    n_components: Any = None
+    seed: int = 0
+    jobs: int = 1
+    parallel_quantile: float = 0.95
+
+    @property
+    def conv(self) -> Any:
+        """The convention's record (:mod:`purepca.conventions`)."""
+        return CONVENTIONS[self.convention]
+
+    def wanted(self) -> Optional[int]:
+        """``n_components`` when it is an int (known before the spectrum), else None."""
+        nc = self.n_components
+        return int(nc) if isinstance(nc, int) and not isinstance(nc, bool) else None
+
+    def choose_solver(self, n: int, d: int) -> str:
+        """The path that runs: the one asked for, or what ``"auto"``'s cost model picks."""
+        if self.solver != "auto":
+            return self.solver
+        return choose_solver(n, d, self.wanted() or None)  # n_components=0: the full spectrum, none kept
+
+
+@dataclass(frozen=True)
+class PCAState:
+    """Everything a fitted PCA knows, computed once and never changed.
+
+    The fields without a trailing ``_`` are at the fit's precision (floats,
+    or Decimals for ``precision=N``) and are what ``transform`` computes
+    with; those with one are their float values, scikit-learn's attributes.
+    The mean is the pair ``mean_hi + mean_lo`` (the rounded mean and its
+    rounding error; ``mean`` is their sum rounded once); ``sd`` are the scales (standard deviations divided by
+    ``sqrt`` of the column weights), None when not scaling; ``div`` is the
+    variance divisor (``n - ddof``, or the weights' sum less ``ddof``);
+    ``rest`` the discarded eigenvalues (None from a top-k solver); ``source``
+    says which door built it (``"fit"``, ``"partial_fit"``, ``"fit_stream"``,
+    ``"fit_moments"``, ``"model file"``) and so whether training rows exist.
+
+    >>> from purepca import PCA
+    >>> state = PCA(1).fit([[0.0, 0.0], [2.0, 1.0], [4.0, 2.1]])._state
+    >>> state.n_components_, state.solver_, state.source
+    (1, 'covariance', 'fit')
+    """
+
+    ctx: Context
+    convention: str
+    sign: str
+    ddof: int
+    div: float
+    center: bool
+    scaled: bool
+    mean: list[Scalar]
+    mean_hi: list[Scalar]
+    mean_lo: list[Scalar]
+    sd: Optional[list[Scalar]]
+    components: list[list[Scalar]]
+    variance: list[Scalar]
+    ratios: list[Scalar]
+    singular: list[Scalar]
+    roots: list[Scalar]
+    noise: Scalar
+    rest: Optional[list[float]]
+    solver_: str
+    n_samples_: int
+    n_features_in_: int
+    components_: list[list[float]]
+    explained_variance_: list[float]
+    explained_variance_ratio_: list[float]
+    singular_values_: list[float]
+    mean_: list[float]
+    scale_: Optional[list[float]]
+    noise_variance_: float
+    sample_weight: Optional[list[float]] = None
+    column_weight: Optional[list[float]] = None
+    feature_names_in_: Optional[list[str]] = None
+    imputed_: Optional[list[list[float]]] = None
+    n_dropped_: int = 0
+    n_iter_: int = 0
+    source: str = "fit"
+    #: partial_fit's accumulator (the rows seen so far), None for the other doors.
+    moments: Optional[Moments] = field(default=None, compare=False)
+
+    @property
+    def n_components_(self) -> int:
+        """The number of components kept."""
+        return len(self.components)
+
+    @property
+    def n_eff(self) -> float:
+        """The number of samples: n, or the sum of the sample weights (frequencies)."""
+        return self.div + self.ddof
+
+    def replace(self, **changes: Any) -> "PCAState":
+        """A copy with some fields changed (the record itself never changes)."""
+        return dataclasses.replace(self, **changes)
+
+
+# ------------------------------------------------------- reading the record
+
+
+def plain_scores(state: PCAState, M: list[list[Scalar]]) -> list[list[float]]:
+    """Scores of validated rows, never whitened, centred about the mean carried as ``hi + lo``."""
+    ctx = state.ctx
+    Z = _score_rows(M, state.components, state.mean_hi, state.mean_lo, state.sd, None, ctx)
+    return Z if ctx.name == "float" else _float_rows(Z, ctx, "the score")
+
+
+def reconstruct(state: PCAState, M: list[list[Scalar]]) -> list[list[float]]:
+    """The rank-k reconstruction of validated rows (their projection on the kept components, back in
+    the data's units), as floats: what ``inverse_transform(transform(M))`` gives."""
+    ctx = state.ctx
+    S = _score_rows(M, state.components, state.mean_hi, state.mean_lo, state.sd, None, ctx)
+    return _float_rows(_reconstruct_rows(S, state.components, state.mean_hi, state.mean_lo, state.sd, ctx), ctx,
+                       "the reconstruction")
+
+
+def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float]]:
+    """Validated rows centred about the mean (hi + lo) and divided by the scales: FactoMineR's X̃."""
+    hi, lo, sd = state.mean_hi, state.mean_lo, state.sd
+    out = []
+    for row in M:
+        z = [float((x - h) - l) for x, h, l in zip(row, hi, lo)]
+        out.append([v / float(s) for v, s in zip(z, sd)] if sd is not None else z)
+    return out
+
+
+# ------------------------------------------------------ centring and scaling
+
+
+def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context) -> Centred:
+    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two."""
+    if center:
+        return _centred_columns(cols, ctx)
+    zeros = [ctx.zero] * len(cols)
+    exps = [ctx.scale_exponent(max(map(abs, col))) if ctx.needs_scaling else 0 for col in cols]
+    scaled = [[ctx.ldexp(x, -ej) for x in col] if ej else list(col) for col, ej in zip(cols, exps)]
+    return Centred(zeros, list(zeros), scaled, list(zeros), exps)
+
+
+def column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
+    """Standard deviations of the centred columns, in units of ``2**e``."""
+    n = ctx.convert(len(c.cols[0]))
+    out = []
+    for col, s, ej in zip(c.cols, c.sums, c.exps):
+        ss = ctx.dot(col, col) - s * s / n
+        out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
+    return out
+
+
+def standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
+    """The centred columns divided by their standard deviations (``sd`` in units of ``2**e``), with
+    their sums: what the correlation is made of."""
+    cols, sums = [], []
+    for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
+        shift = ej - e
+        cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
+        sums.append(ctx.ldexp(s, shift) / sj)
+    return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
+
+
+def data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
+    """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the mean to twice the
+    working precision (the rounding of ``hi`` removed)."""
+    columns = []
+    for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
+        shift = ej - e
+        lo = ctx.ldexp(c.lo[j], -e)
+        if shift:
+            col = [ctx.ldexp(x, shift) for x in col]
+        if lo:
+            col = [x - lo for x in col]
+        if sd is not None:
+            s = sd[j]
+            col = [x / s for x in col]
+        columns.append(col)
+    return [list(row) for row in zip(*columns)]
+
+
+def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
+           e: int = 0) -> list[Scalar]:
+    """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
+    under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
+    if convention == "factominer":
+        floor = ctx.convert(FACTOMINER_SD_FLOOR)
+        one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+        return [one if not ctx.ldexp(s, e) > floor else s for s in sds]
+    for j, s in enumerate(sds):
+        if not s > 0:
+            if cols is not None and max(cols[j]) != min(cols[j]):
+                raise PurePCAError(f"X: column {j}: {UNDERFLOW}")
+            raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
+    return sds
+
+
+def _scale_exponent(c: Centred, ctx: Context) -> int:
+    """The power of two the centred data are divided by when their spread is near overflow or
+    underflow (beyond about 1e±146), exactly, as LAPACK's drivers do (0 otherwise)."""
+    if not ctx.needs_scaling:
+        return 0
+    try:
+        spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
+        return ctx.scale_exponent(spread)
+    except OverflowError:  # a spread beyond the float range: its exponent
+        return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
+
+
+# ------------------------------------------------------------ fit of rows
+
+
+@dataclass
+class _Prepared:
+    """The data as the solvers take them: centred (and scaled) columns in units of ``2**e``, and the
+    mean pair and scales the record keeps."""
+
+    c: Centred
+    sd: Optional[list[Scalar]]  # the scales the solver divides by (units of 2**e), None when not scaling
+    raw_sd: Optional[list[Scalar]]  # the standard deviations, before FactoMineR's floor
+    e: int
+    div: Scalar
+    hi: list[Scalar]
+    lo: list[Scalar]
+    scales: Optional[list[Scalar]]  # the scales the record keeps (in the data's units for a weighted fit)
+    scaled: bool
+    weighted: bool = False
+
+
+def _prepare(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]], w: Optional[list[float]],
+             cw: Optional[list[float]]) -> _Prepared:
+    """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
+    ctx = s.ctx
+    n = len(M)
+    if w is not None or cw is not None:
+        # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½ (purepca.weights), already
+        # centred: the solvers take its columns with no mean to remove and no scale to apply.  A
+        # constant column is judged on the rows of positive weight.
+        counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
+        wd = weighted_data(M, w, cw, s.ddof, s.center,
+                           (lambda sds: scales(sds, s.convention, ctx, counted)) if s.scale else None, ctx)
+        if any(not math.isfinite(ctx.to_float(v)) for col in wd.cols for v in col):
+            raise PurePCAError("X: the weighted, centred data overflow a float; divide the data or the "
+                               "weights by a power of ten")
+        zeros = [ctx.zero] * len(cols)
+        c = Centred(wd.hi, zeros, wd.cols, zeros, [0] * len(cols))
+        return _Prepared(c, None, None, 0, wd.div, wd.hi, wd.lo, wd.scales, wd.sd is not None, True)
+    div = _divisor(n, s.ddof, ctx)
+    c = centre(cols, s.center, ctx)
+    e = _scale_exponent(c, ctx)
+    raw_sd = column_sd(c, div, e, ctx) if s.scale else None
+    sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
+    return _Prepared(c, sd, raw_sd, e, div, c.hi, c.lo, sd, sd is not None)
+
+
+def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spectrum, list[float]]:
+    """The spectrum on the path ``solver``, and the estimated losses of a formed matrix."""
+    ctx = s.ctx
+    c, sd, e, div = p.c, p.sd, p.e, p.div
+    # The sums of products: compensated dot products, or where those are slow (CPython < 3.12) the
+    # polarization Gram, whose error is below what the eigensolver adds (numeric.GramWork).
+    gram = parallel_gram(ctx, s.jobs, fast=True) or ctx.fast_gram
+    k = s.wanted() or 0
+    if solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, k) == "covariance"):
+        if sd is None:
+            C = _cross_products(c, ctx, div, gram, shift=2 * e)
+        else:
+            # The correlation from the standardised columns themselves: no product of two standard
+            # deviations can underflow.
+            C = _cross_products(standardised(c, sd, e, ctx), ctx, div, gram)
+            for j in range(d):
+                if p.raw_sd is not None and sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
+                    C[j][j] = ctx.one
+        if solver == "krylov":
+            found = solve_krylov_covariance(C, k, ctx, seed=s.seed)
+        else:
+            found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
+    else:
+        Z = data_matrix(c, sd, e, ctx)
+        if solver == "gram":
+            found = solve_gram(Z, div, ctx, gram)
+        elif solver == "svd":
+            found = solve_svd(Z, div, ctx)
+        elif solver == "krylov":
+            found = solve_krylov(Z, k, div, ctx, seed=s.seed, gram=gram, jobs=s.jobs)
+        else:
+            found = solve_power(Z, k, div, ctx, seed=s.seed)
+    constant = sum(1 for col in c.cols if not any(col))  # deviations all zero: a constant column
+    return found, _losses(found, n, d - constant, s.center, ctx)
+
+
+def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
+    """Estimated relative errors of the eigenvalues that can be non-zero (at most n - 1 after
+    centring, and one per column that is not constant), when ``found`` came from a formed
+    covariance or Gram matrix (else none)."""
+    if found.solver not in ("covariance", "gram"):
+        return []
+    structural = min(n - 1 if center else n, varying)
+    values = [ctx.to_float(v) for v in found.values[:structural]]
+    dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
+    return squared_path_errors(values, dim, ctx.to_float(ctx.eps))
+
+
+def check_k(s: Settings, n: int, d: int, solver: str) -> None:
+    """Refuse an ``n_components`` the data's shape or the solver cannot give."""
+    nc = s.n_components
+    limit = min(n, d)
+    if s.wanted() is not None and nc > limit:
+        raise PurePCAError(f"n_components={nc} must be at most min(n_samples, n_features) = min({n}, {d}) = {limit}")
+    if nc == "mle" and n < d:
+        raise PurePCAError(
+            f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
+        )
+    if solver in ("power", "krylov") and not (s.wanted() is not None and nc >= 1):
+        raise PurePCAError(
+            f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
+        )
+
+
+def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None,
+             cw: Optional[list[float]] = None, feature_names: Optional[list[str]] = None) -> PCAState:
+    """The fitted record of validated rows ``M`` (n x d, at the precision of ``s.ctx``), with
+    validated sample weights ``w`` and column weights ``cw`` (or None).
+
+    >>> state = fit_rows(Settings(n_components=1), [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    >>> [round(v, 12) for v in state.components_[0]], state.explained_variance_
+    ([0.707106781187, 0.707106781187], [2.0])
+    """
+    ctx = s.ctx
+    n, d = len(M), len(M[0])
+    if n < 2:
+        raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
+    if (w is not None or cw is not None) and s.n_components in ("mle", "parallel"):
+        raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
+                           "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
+                           "'broken_stick'")
+    solver = s.choose_solver(n, d)
+    check_k(s, n, d, solver)
+    with ctx.local():
+        cols = list(zip(*M))
+        p = _prepare(s, M, cols, w, cw)
+        found, losses = _solve(s, p, n, d, solver)
+        # The covariance and Gram paths square the condition of the data: an eigenvalue far below
+        # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
+        if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
+            found = solve_svd(data_matrix(p.c, p.sd, p.e, ctx), p.div, ctx)
+            solver, losses = "svd", []
+    if not found.total > 0 and any(max(col) != min(col) for col in cols):
+        raise PurePCAError(f"X: {UNDERFLOW}")
+    parallel_sd = None
+    if s.n_components == "parallel" and p.sd is None:
+        parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
+    state = finish(s, n, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
+                   scaled=p.scaled, parallel_sd=parallel_sd)
+    if p.weighted:
+        state = state.replace(sample_weight=w, column_weight=cw)
+    if s.solver in ("covariance", "jacobi", "gram") and losses:
+        _warn_losses(losses, solver, state.n_components_)
+    return state.replace(feature_names_in_=feature_names)
+
+
+def _warn_losses(losses: list[float], solver: str, k: int) -> None:
+    """The warning of a solver chosen by the user that may have lost digits."""
+    bad = [i for i in range(min(k, len(losses))) if losses[i] > ACCURACY_TARGET]
+    noise = k < len(losses) and any(err > ACCURACY_TARGET for err in losses[k:])
+    if not bad and not noise:
+        return
+    worst = max(losses[i] for i in bad) if bad else max(losses[k:])
+    lost = "all" if not math.isfinite(worst) or worst >= 1 else f"about {max(1, round(math.log10(worst / 2.2e-16)))}"
+    what = []
+    if bad:
+        what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ") + ", ".join(str(i + 1) for i in bad))
+    if noise:
+        what.append("noise_variance_")
+    size = "inf" if not math.isfinite(worst) else f"{worst:.1e}"
+    warnings.warn(
+        f"solver={solver!r}: {' and '.join(what)} may be off by up to {size} relative ({lost} of 16 digits "
+        "lost): the covariance and Gram matrices square the condition of the data; solver='svd' (which "
+        "solver='auto' switches to here) gives them to the accuracy the data allow",
+        AccuracyWarning,
+        stacklevel=6,
+    )
+
+
+# ------------------------------------------------------- fit of moments
+
+
+def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> PCAState:
+    """The fitted record of (merged) streaming moments: the covariance path, as ``partial_fit`` and
+    ``fit_stream`` take it (the data are seen only through their mean and covariance).
+
+    >>> from purepca import Moments
+    >>> m = Moments()
+    >>> m.update_many([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
+    >>> fit_moments(Settings(n_components=1), m).explained_variance_
+    [2.0]
+    """
+    ctx = s.ctx
+    n, d = moments.n, moments.d or 0
+    if n < 2:
+        raise PurePCAError(f"moments: PCA needs at least 2 samples, got {n}")
+    if moments.context != ctx:
+        raise PurePCAError(f"moments: accumulated at {moments.context.name}, but the PCA computes at {ctx.name} "
+                           "(the precision parameter); build the moments with the same context")
+    if s.solver not in ("auto", "covariance", "jacobi"):
+        raise PurePCAError(
+            f"partial_fit, fit_stream and fit_moments use the covariance (solver 'covariance' or 'jacobi'); "
+            f"got solver={s.solver!r}"
+        )
+    solver = "jacobi" if s.solver == "jacobi" else "covariance"
+    check_k(s, n, d, solver)
+    with ctx.local():
+        C = moments.covariance(s.ddof, center=s.center)
+        mean = moments.mean if s.center else [ctx.zero] * d
+        sd = scales([ctx.sqrt(C[j][j]) for j in range(d)], s.convention, ctx) if s.scale else None
+        parallel_sd = [ctx.to_float(ctx.sqrt(C[j][j])) for j in range(d)] if not s.scale else None
+        found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto", sd)
+    state = finish(s, n, d, solver, list(mean), [ctx.zero] * d, sd, found, parallel_sd=parallel_sd)
+    return state.replace(source=source)
+
+
+# ------------------------------------------------------------- the finish
+
+
+def choose_k(s: Settings, spectrum: list[Scalar], ratios: list[Scalar], total: Scalar, n: int, d: int,
+             scaled: bool, scale_exp: int, parallel_sd: Optional[list[float]]) -> int:
+    """How many components to keep, by the rule ``s.n_components`` names (:mod:`purepca.selection`)."""
+    ctx = s.ctx
+    nc = s.n_components
+    if nc is None:
+        return len(spectrum)
+    if nc == "mle":
+        return infer_dimension([ctx.to_float(v) for v in spectrum], n)
+    if nc == "kaiser":
+        return kaiser([ctx.to_float(v) for v in spectrum], ctx.to_float(total), d)
+    if nc == "broken_stick":
+        return broken_stick([ctx.to_float(v) for v in ratios], d)
+    if nc == "parallel":
+        thresholds = parallel_analysis(n, d, scale=scaled, sd=parallel_sd, ddof=s.ddof, seed=s.seed,
+                                       quantile=s.parallel_quantile)
+        k = 0
+        for value, limit in zip(spectrum, thresholds):
+            # The spectrum is in units of 2**scale_exp: compare in the data's units.
+            if ctx.to_float(value) * (1.0 if scaled else 2.0 ** (2 * scale_exp)) > limit:
+                k += 1
+            else:
+                break
+        return k
+    if isinstance(nc, float):
+        return components_for_fraction(ratios, ctx.convert(nc))
+    return int(nc)
+
+
+def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[Scalar],
+           sd: Optional[list[Scalar]], found: Spectrum, scale_exp: int = 0, div: Optional[Scalar] = None,
+           scaled: Optional[bool] = None, parallel_sd: Optional[list[float]] = None) -> PCAState:
+    """Signs, choice of k, ratios and noise variance: the record.
+
+    The mean is the pair ``hi + lo``.  ``sd`` and the spectrum are of the data divided by
+    ``2**scale_exp``; they are scaled back here (a variance that cannot be represented becomes inf
+    or 0; the components and ratios are unaffected).  ``div`` is the variance divisor when it is not
+    ``n - ddof`` (weighted rows).
+    """
+    ctx = s.ctx
+    r = min(n, d)
+    spectrum, total = found.values, found.total
+    scaled = sd is not None if scaled is None else scaled
+    with ctx.local():
+        if not total > 0:
+            raise PurePCAError(
+                "X: every feature is constant (total variance 0), or varies by so little (below about "
+                "1e-154) that its variance underflows a float; there are no principal components"
+            )
+        ratios = [v / total for v in spectrum]
+        k = choose_k(s, spectrum, ratios, total, n, d, sd is not None, scale_exp, parallel_sd)
+        # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
+        comps = apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
+        if k < r and len(spectrum) == r:
+            noise = ctx.sum(spectrum[k:]) / ctx.convert(r - k)
+        elif k < r:
+            # Only the top k were computed: the rest of the variance is the total less what they hold.
+            noise = (total - ctx.sum(spectrum)) / ctx.convert(r - k)
+            noise = noise if noise > 0 else ctx.zero
+        else:
+            noise = ctx.zero
+        div = ctx.convert(n - s.ddof) if div is None else div
+        # With scale=True the spectrum is of the standardised data, which has no unit: only the
+        # standard deviations are in units of 2**e.
+        ve = 0 if sd is not None else scale_exp
+        singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
+        roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
+        beyond = [] if found.next_value is None else [found.next_value]
+        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=6)
+        spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
+        noise = _unscale(noise, 2 * ve, ctx)
+        sd = [_unscale(v, scale_exp, ctx) for v in sd] if sd is not None else None
+        if sd is not None and not all(v > 0 for v in sd):
+            j = next(j for j, v in enumerate(sd) if not v > 0)
+            raise PurePCAError(f"X: column {j}: its standard deviation underflows to 0; scale=True cannot scale it")
+        mean = [h + l for h, l in zip(hi, lo)]
+    f = ctx.to_float
+    return PCAState(
+        ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
+        mean=mean, mean_hi=list(hi), mean_lo=list(lo), sd=sd, components=comps[:k], variance=spectrum[:k], ratios=ratios[:k],
+        singular=singular, roots=roots, noise=noise,
+        # The discarded eigenvalues (for the SPE limit), when the solver found them all.
+        rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,
+        solver_=solver, n_samples_=n, n_features_in_=d,
+        components_=[[f(x) for x in v] for v in comps[:k]],
+        explained_variance_=[f(v) for v in spectrum[:k]],
+        explained_variance_ratio_=[f(v) for v in ratios[:k]],
+        singular_values_=[f(v) for v in singular],
+        mean_=[f(m) for m in mean],
+        scale_=[f(v) for v in sd] if sd is not None else None,
+        noise_variance_=f(noise),
+    )
+
+
+def _unscale(x: Scalar, e: int, ctx: Context) -> Scalar:
+    """``x·2**e``; inf when that overflows a float (the honest answer)."""
+    if not e:
+        return x
+    try:
+        return ctx.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)

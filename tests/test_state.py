@@ -1,0 +1,233 @@
+"""A fitted model is one value: PCAState, assigned in one statement by every fit door.
+
+These tests were written against the reproducers of issue 19: each fails on
+the estimator that kept its fitted state in 38 attributes (bb293b2).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import math
+import pathlib
+import pickle
+import random
+
+import pytest
+
+import purepca
+from purepca import PCA, KernelPCA, Moments, PurePCAError
+from purepca.conventions import CONVENTIONS
+from purepca.fitting import PCAState
+from purepca.model_io import pca_from_json, pca_to_json
+
+PARAMS = set(PCA().get_params())
+
+
+def data(n: int = 30, d: int = 4, seed: int = 1, offset: float = 0.0) -> list[list[float]]:
+    rng = random.Random(seed)
+    return [[offset + rng.gauss(0.0, 1.0 + j) + (0.5 * i if j == 0 else 0.0) for j in range(d)] for i in range(n)]
+
+
+def extra_names(model: object) -> set[str]:
+    return set(vars(model)) - PARAMS
+
+
+@pytest.mark.parametrize("door", ["fit", "fit_transform", "partial_fit", "fit_stream", "fit_moments", "mean", "em",
+                                  "drop", "weights", "model file"])
+def test_state_dict_holds_the_parameters_and_at_most_three_names(door: str) -> None:
+    X = data()
+    holed = [list(r) for r in X]
+    holed[3][1] = None
+    pca = PCA(2, missing=door if door in ("mean", "em", "drop") else "error")
+    if door in ("fit", "mean", "em", "drop"):
+        pca.fit(holed if door != "fit" else X)
+    elif door == "fit_transform":
+        pca.fit_transform(X)
+    elif door == "partial_fit":
+        pca.partial_fit(X[:10]).partial_fit(X[10:])
+    elif door == "fit_stream":
+        pca.fit_stream(iter(X))
+    elif door == "fit_moments":
+        m = Moments()
+        m.update_many(X)
+        pca.fit_moments(m)
+    elif door == "weights":
+        pca.fit(X, sample_weight=[1.0 + i % 3 for i in range(len(X))], column_weight=[1.0, 2.0, 0.5, 1.0])
+    else:
+        pca = pca_from_json(pca_to_json(PCA(2).fit(X)))
+    assert extra_names(pca) <= {"_state", "_rows", "_cache"}
+    assert isinstance(vars(pca)["_state"], PCAState)
+
+
+def test_state_is_immutable() -> None:
+    state = PCA(2).fit(data())._state
+    with pytest.raises(AttributeError):
+        state.n_samples_ = 3  # type: ignore[misc]
+
+
+def _same_model(a: PCA, b: PCA, X: list[list[float]]) -> None:
+    for name in ("components_", "explained_variance_", "explained_variance_ratio_", "singular_values_", "mean_",
+                 "scale_", "noise_variance_", "n_components_", "n_samples_", "solver_", "n_iter_", "imputed_"):
+        assert getattr(a, name) == getattr(b, name), name
+    assert a.transform(X) == b.transform(X)
+    assert a.inverse_transform(a.transform(X)) == b.inverse_transform(b.transform(X))
+    assert a.score_samples(X) == b.score_samples(X)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"precision": 30}, {"scale": True, "whiten": True},
+                                    {"missing": "em", "n_components": 2}])
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_state_pca_pickle_and_deepcopy_round_trip(kwargs: dict, how: str) -> None:
+    X = data()
+    holed = [list(r) for r in X]
+    holed[2][0] = None
+    pca = PCA(**kwargs).fit(holed if kwargs.get("missing") else X)
+    back = pickle.loads(pickle.dumps(pca)) if how == "pickle" else copy.deepcopy(pca)
+    _same_model(pca, back, X)
+    assert back.x == pca.x and back.error_bounds_ == pca.error_bounds_
+    assert back.get_params() == pca.get_params()
+
+
+@pytest.mark.parametrize("kwargs", [{"kernel": "rbf", "gamma": 0.3, "fit_inverse_transform": True},
+                                    {"kernel": "poly", "degree": 2, "precision": 30}, {"kernel": "linear"}])
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_state_kernel_pca_pickle_and_deepcopy_round_trip(kwargs: dict, how: str) -> None:
+    X = data(20, 3)
+    kp = KernelPCA(3, **kwargs).fit(X)
+    back = pickle.loads(pickle.dumps(kp)) if how == "pickle" else copy.deepcopy(kp)
+    assert back.eigenvalues_ == kp.eigenvalues_ and back.eigenvectors_ == kp.eigenvectors_
+    assert back.transform(X[:5]) == kp.transform(X[:5])
+    if kwargs.get("fit_inverse_transform"):
+        assert back.inverse_transform(kp.transform(X[:5])) == kp.inverse_transform(kp.transform(X[:5]))
+
+
+def test_state_no_stale_imputed_after_another_fit() -> None:
+    X5 = [[1.0, 2.0], [2.0, None], [3.0, 5.0], [4.0, 8.5], [5.0, 9.0]]
+    rows3 = [[1.0, 0.0], [0.0, 1.0], [2.0, 2.5]]
+    p = PCA(missing="mean").fit(X5)
+    assert p.imputed_ is not None and len(p.imputed_) == 5
+    p.fit_stream(iter(rows3))
+    assert p.n_samples_ == 3 and p.imputed_ is None
+    p = PCA(missing="mean").fit(X5)
+    p.partial_fit(rows3)
+    assert p.n_samples_ == 3 and p.imputed_ is None and p.n_dropped_ == 0
+
+
+@pytest.mark.parametrize("door", ["fit", "partial_fit", "fit_stream", "fit_moments", "em"])
+def test_state_every_fit_path_sets_n_iter(door: str) -> None:
+    X = data()
+    pca = PCA(2, missing="em" if door == "em" else "error")
+    if door == "fit":
+        pca.fit(X)
+    elif door == "partial_fit":
+        pca.partial_fit(X)
+    elif door == "fit_stream":
+        pca.fit_stream(X)
+    elif door == "fit_moments":
+        m = Moments()
+        m.update_many(X)
+        pca.fit_moments(m)
+    else:
+        holed = [list(r) for r in X]
+        holed[4][2] = None
+        pca.fit(holed)
+    assert isinstance(pca.n_iter_, int)
+    assert (pca.n_iter_ > 0) == (door == "em")
+
+
+def _public_names() -> list[str]:
+    return [name for name, value in inspect.getmembers(PCA) if not name.startswith("_")
+            and isinstance(value, property)]
+
+
+@pytest.mark.parametrize("missing", ["error", "em"])
+def test_state_json_loaded_model_answers_every_attribute(missing: str) -> None:
+    X = data()
+    holed = [list(r) for r in X]
+    holed[5][3] = None
+    pca = PCA(2, missing=missing, convention="factominer").fit(holed if missing == "em" else X)
+    back = pca_from_json(pca_to_json(pca))
+    names = _public_names()
+    assert {"components_", "imputed_", "n_iter_", "x", "error_bounds_", "high_precision_"} <= set(names)
+    answered = needs_rows = 0
+    for name in names:
+        try:
+            value = getattr(back, name)
+        except PurePCAError as err:
+            assert "training" in str(err) and "model file" in str(err), (name, str(err))
+            needs_rows += 1
+            continue
+        assert value == getattr(pca, name), name
+        answered += 1
+    assert answered >= 15 and needs_rows >= 3  # x, error_bounds_, contributions (and imputed_ after em)
+    assert back.n_iter_ == pca.n_iter_
+
+
+@pytest.mark.parametrize("convention", sorted(CONVENTIONS))
+@pytest.mark.parametrize("scale", [None, True])
+def test_state_fit_moments_of_four_merged_slices_equals_fit(convention: str, scale: object) -> None:
+    X = data(200, 5, seed=7, offset=1e4)
+    parts = []
+    for i in range(4):
+        m = Moments()
+        m.update_many(X[i * 50:(i + 1) * 50])
+        parts.append(m)
+    merged = parts[0].merge(parts[1]).merge(parts[2].merge(parts[3]))
+    a = PCA(convention=convention, scale=scale).fit_moments(merged)
+    b = PCA(convention=convention, scale=scale).fit(X)
+    assert a.n_samples_ == b.n_samples_ == 200
+    for u, v in zip(a.explained_variance_, b.explained_variance_):
+        assert abs(u - v) <= 1e-13 * abs(v)
+    for u, v in zip(a.components_, b.components_):
+        sign = 1.0 if math.fsum(p * q for p, q in zip(u, v)) >= 0 else -1.0
+        assert math.sqrt(math.fsum((p - sign * q) ** 2 for p, q in zip(u, v))) <= 1e-13  # the angle, as a chord
+    assert max(abs(u - v) for u, v in zip(a.mean_, b.mean_)) <= 1e-13 * 1e4
+
+
+def test_state_fit_moments_refuses_what_it_cannot_use() -> None:
+    with pytest.raises(PurePCAError, match="expected a purepca.Moments"):
+        PCA().fit_moments([[1.0, 2.0]])  # type: ignore[arg-type]
+    one = Moments()
+    one.update([1.0, 2.0])
+    with pytest.raises(PurePCAError, match="at least 2 samples"):
+        PCA().fit_moments(one)
+    m = Moments()
+    m.update_many(data())
+    with pytest.raises(PurePCAError, match="precision"):
+        PCA(precision=30).fit_moments(m)
+    pca = PCA().fit(data())
+    before = pca._state
+    with pytest.raises(PurePCAError):
+        pca.fit_moments(one)
+    assert pca._state is before
+    with pytest.raises(PurePCAError, match="keeps no training rows"):
+        PCA().fit_moments(m).error_bounds_
+
+
+#: The modules a fit runs through, from the estimator's door to the spectrum.
+FIT_PATH = ("pca.py", "fitting.py", "missing.py", "covariance.py", "weights.py", "solvers.py", "selection.py",
+            "conventions.py", "projection.py", "monitoring.py", "interpretation.py", "probabilistic.py")
+
+
+def test_state_no_function_on_the_fit_path_is_longer_than_80_lines() -> None:
+    root = pathlib.Path(purepca.__file__).parent
+    long = []
+    for name in FIT_PATH:
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1  # type: ignore[operator]
+                if length > 80:
+                    long.append(f"{name}:{node.name} ({length} lines)")
+    assert not long
+
+
+def test_state_pca_module_holds_the_estimator_not_the_statistics() -> None:
+    source = (pathlib.Path(purepca.__file__).parent / "pca.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    top = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    assert top == ["ErrorBounds", "PCA"]
+    for forbidden in ("_cross_products", "_centred_columns", "solve_covariance", "weighted_data", "squarem"):
+        assert forbidden not in source
