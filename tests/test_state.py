@@ -231,3 +231,17 @@ def test_state_pca_module_holds_the_estimator_not_the_statistics() -> None:
     assert top == ["ErrorBounds", "PCA"]
     for forbidden in ("_cross_products", "_centred_columns", "solve_covariance", "weighted_data", "squarem"):
         assert forbidden not in source
+
+
+def test_state_model_files_of_the_previous_version_load_and_transform_to_the_same_bits() -> None:
+    # Written by purepca at bb293b2, before the fitted state became one record: the models, and what
+    # that version's transform and inverse_transform gave for six new rows.
+    path = pathlib.Path(__file__).parent / "data" / "model_files_bb293b2.json"
+    saved = __import__("json").loads(path.read_text(encoding="utf-8"))
+    new = saved["new_rows"]
+    for case in saved["cases"]:
+        pca = pca_from_json(case["model"])
+        assert [[repr(v) for v in row] for row in pca.transform(new)] == case["transform"], case["params"]
+        back = pca.inverse_transform(pca.transform(new))
+        assert [[repr(v) for v in row] for row in back] == case["inverse"], case["params"]
+        assert pca_from_json(pca_to_json(pca)).transform(new) == pca.transform(new)
