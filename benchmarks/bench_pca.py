@@ -321,10 +321,12 @@ def interpreter_line(python: str) -> str:
     return subprocess.run([python, "-c", code], capture_output=True, text=True).stdout.strip()
 
 
-def pca_tables(t: Table, baseline: Optional[str], quick: bool, sk: bool) -> None:
+def pca_tables(t: Table, baseline: Optional[str], quick: bool, sk: bool, sizes: Optional[str] = None) -> None:
     cases = [(2_000, 20, "gauss"), (200, 100, "gauss")] if quick else [
         (10_000, 50, "gauss"), (100_000, 10, "gauss"), (200, 1_000, "gauss"), (500, 2_000, "gauss"), (2_000, 2_000, "lowrank")
     ]
+    if sizes:  # --sizes 10000x50,100000x10: only these shapes (Gaussian data)
+        cases = [(int(n), int(d), "gauss") for n, d in (size.split("x") for size in sizes.split(","))]
     for op, title in (("fit", "PCA().fit (all components)"), ("fit5", "PCA(5).fit (top 5: auto, and the Krylov path)"), ("transform", "transform onto all components")):
         print(f"\n## {title}\n")
         extra = " | n_jobs=2 | textbook/n_jobs=2" if op == "fit" else ""
@@ -435,6 +437,7 @@ def stream_table(python: str, rows: int, budget: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes only")
+    parser.add_argument("--sizes", default=None, help="the PCA tables for these n x d only, e.g. 10000x50,100000x10")
     parser.add_argument("--repeats", type=int, default=3, help="repeats per cell (median)")
     parser.add_argument("--budget", type=float, default=300.0, help="seconds a cell may take before it is stopped")
     parser.add_argument("--baseline", help="path of an older checkout to time beside this one")
@@ -460,7 +463,7 @@ def main() -> None:
               f"mpmath {'yes' if mp else 'absent'}; medians of {args.repeats}; cells over {args.budget:.0f} s stopped")
         t = Table(python, args.repeats, args.budget)
         if "pca" in sections:
-            pca_tables(t, args.baseline, args.quick, sk)
+            pca_tables(t, args.baseline, args.quick, sk, args.sizes)
         if "eigh" in sections:
             eigh_table(t, args.baseline, args.quick, numpy, mp)
         if "kernel" in sections:
