@@ -108,8 +108,8 @@ def _precomputed(X: Any, ctx: Context) -> list[list[Scalar]]:
                 # (K_ij - r_i - c_j) - (K_ji - r_j - c_i): the asymmetry of the centred matrix.
                 if abs((K[i][j] - K[j][i]) - (r[i] - r[j]) - (c[j] - c[i])) > limit:
                     raise PurePCAError(
-                        f"K is not symmetric, even once centred: K[{i}][{j}] = {K[i][j]!r} but K[{j}][{i}] = "
-                        f"{K[j][i]!r}; a kernel matrix must be symmetric (scikit-learn would read one triangle)")
+                        f"K is not symmetric: K[{i}][{j}] = {K[i][j]!r} but K[{j}][{i}] = {K[j][i]!r}, and its "
+                        "centred form is not symmetric either (scikit-learn would read one triangle of it)")
         two = ctx.two
         return [[(K[i][j] + K[j][i]) / two for j in range(n)] for i in range(n)]
 
@@ -265,7 +265,8 @@ class KernelPCA(Estimator):
         if kernel == "precomputed":
             K = _precomputed(X, ctx)
             M = None
-            self.gamma_ = gamma
+            # scikit-learn sets gamma_ = 1/n_features of what fit was given, the kernel matrix here.
+            self.gamma_ = 1.0 / len(K) if gamma is None else gamma
         else:
             M = as_matrix(X, name="X", context=ctx)
             # gamma=None is 1/n_features of X, for the kernel on X and, as in

@@ -226,7 +226,9 @@ def test_precision_mode_agrees_with_floats() -> None:
     "params, X, message",
     [
         ({"kernel": "precomputed"}, [[1.0, 2.0, 3.0], [2.0, 1.0, 0.0]], r"K must be square, got 2 rows and 3 columns"),
-        ({"kernel": "precomputed"}, [[1.0, 2.0], [0.5, 1.0]], r"K is not symmetric: K\[0\]\[1\] = 2.0 but K\[1\]\[0\] = 0.5"),
+        # (Every 2 x 2 kernel is symmetric once centred, and scikit-learn accepts it: see test_kernel_pca_sklearn.)
+        ({"kernel": "precomputed"}, [[1.0, 2.0, 0.0], [0.5, 1.0, 0.0], [0.0, 0.0, 1.0]],
+         r"K is not symmetric: K\[0\]\[1\] = 2.0 but K\[1\]\[0\] = 0.5"),
         ({"kernel": "rbf", "gamma": 0.0}, [[1.0], [2.0]], r"gamma must be a positive finite number"),
         ({"kernel": "rbf", "gamma": -1.0}, [[1.0], [2.0]], r"gamma must be a positive finite number"),
         ({"kernel": "poly", "degree": 2.5}, [[1.0], [2.0]], r"degree must be a positive int, got 2.5"),

@@ -19,7 +19,7 @@ skd = pytest.importorskip("sklearn.decomposition")
 
 from helpers import reliable  # noqa: E402
 
-from purepca import KernelPCA, NonPSDKernelWarning  # noqa: E402
+from purepca import KernelPCA, NonPSDKernelWarning, PurePCAError  # noqa: E402
 
 KERNELS = {
     "linear": {},
@@ -95,3 +95,34 @@ def test_pre_image_with_default_gamma_matches_scikit_learn(seed):
     back = np.array(ours.inverse_transform(Z))
     expected = theirs.inverse_transform(np.array(Z))
     assert np.max(np.abs(back - expected)) < 1e-9 * max(1.0, np.max(np.abs(expected)))
+
+
+@pytest.mark.parametrize("solver", ["auto", "jacobi", "tridiagonal", "krylov", "power"])
+def test_kernel_pca_precomputed_non_symmetric_as_scikit_learn(solver):
+    # scikit-learn's test_kernel_pca_precomputed_non_symmetric: a kernel matrix that is not symmetric but
+    # whose centred form is gives the same model as that centred form.
+    K = [[1, 2], [3, 40]]
+    Kc = [[9, -9], [-9, 9]]
+    a = KernelPCA(1, kernel="precomputed", eigen_solver=solver).fit(K)
+    b = KernelPCA(1, kernel="precomputed", eigen_solver=solver).fit(Kc)
+    assert a.eigenvalues_ == b.eigenvalues_ == [18.0]
+    assert a.eigenvectors_ == b.eigenvectors_
+    assert a.gamma_ == 0.5  # 1/n_features of the matrix fit was given, as scikit-learn
+    with pytest.raises(PurePCAError, match=r"K is not symmetric: K\[0\]\[1\] = 1.0 but K\[1\]\[0\] = 0.0, and its centred form"):
+        KernelPCA(1, kernel="precomputed").fit([[0, 1, 0], [0, 0, 0], [0, 0, 0]])
+
+
+def test_kernel_pca_precomputed_non_symmetric_agrees_with_scikit_learn_on_new_rows():
+    sk = pytest.importorskip("sklearn.decomposition")
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((12, 3))
+    K = X @ X.T + 1.0
+    # Make K non-symmetric without changing its centred form: add a row constant and a column constant.
+    Kn = K + rng.standard_normal((12, 1)) + rng.standard_normal((1, 12))
+    ours = KernelPCA(3, kernel="precomputed").fit(Kn.tolist())
+    theirs = sk.KernelPCA(3, kernel="precomputed", eigen_solver="dense").fit(Kn)
+    assert np.allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-12)
+    ref = np.abs(theirs.eigenvectors_)
+    assert np.allclose(np.abs(np.array(ours.eigenvectors_)), ref, atol=1e-12)
