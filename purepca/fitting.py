@@ -506,9 +506,17 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
     with ctx.local():
         C = moments.covariance(s.ddof, center=s.center)
         mean = moments.mean if s.center else [ctx.zero] * d
-        sd = scales([ctx.sqrt(C[j][j]) for j in range(d)], s.convention, ctx) if s.scale else None
-        parallel_sd = [ctx.to_float(ctx.sqrt(C[j][j])) for j in range(d)] if not s.scale else None
-        found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto", sd)
+        raw = [ctx.sqrt(C[j][j]) for j in range(d)]
+        sd = scales(raw, s.convention, ctx) if s.scale else None
+        parallel_sd = [ctx.to_float(v) for v in raw] if not s.scale else None
+        if sd is not None:
+            # The correlation, with a unit diagonal only where the scale is genuine: a column
+            # FactoMineR leaves unscaled (its 1 for a constant column) keeps its variance, 0.
+            C = [[c / (si * sj) for c, sj in zip(row, sd)] for row, si in zip(C, sd)]
+            for j in range(d):
+                if sd[j] is raw[j]:
+                    C[j][j] = ctx.one
+        found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
     state = finish(s, n, d, solver, list(mean), [ctx.zero] * d, sd, found, parallel_sd=parallel_sd)
     return state.replace(source=source)
 

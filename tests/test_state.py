@@ -245,3 +245,20 @@ def test_state_model_files_of_the_previous_version_load_and_transform_to_the_sam
         back = pca.inverse_transform(pca.transform(new))
         assert [[repr(v) for v in row] for row in back] == case["inverse"], case["params"]
         assert pca_from_json(pca_to_json(pca)).transform(new) == pca.transform(new)
+
+
+@pytest.mark.parametrize("door", ["partial_fit", "fit_stream", "fit_moments"])
+def test_state_moment_doors_leave_a_constant_column_unscaled_under_factominer(door: str) -> None:
+    # FactoMineR sets the standard deviation of a constant column to 1: its variance stays 0, on the
+    # moments' path as on the rows' (the moments' path used to put 1 on its diagonal: [1.84, 1.0, 0.16]).
+    X = [[1.0, 1.0, 2.0], [1.0, 2.0, 1.0], [1.0, 3.0, 5.0], [1.0, 0.0, 0.0]]
+    pca = PCA(convention="factominer", scale=True)
+    if door == "fit_moments":
+        m = Moments()
+        m.update_many(X)
+        pca.fit_moments(m)
+    else:
+        getattr(pca, door)(X)
+    full = PCA(convention="factominer", scale=True).fit(X)
+    assert [round(v, 12) for v in pca.explained_variance_] == [round(v, 12) for v in full.explained_variance_]
+    assert pca.explained_variance_[-1] == 0.0
