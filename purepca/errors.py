@@ -12,9 +12,11 @@ True
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 from typing import Iterator
 
-__all__ = ["ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError", "PurePCATypeError", "float_range"]
+__all__ = ["user_stacklevel", "ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError", "PurePCATypeError", "float_range"]
 
 
 class PurePCAError(ValueError):
@@ -114,3 +116,22 @@ def float_range(what: str) -> Iterator[None]:
         if isinstance(err, ValueError) and not any(w in text for w in ("fsum", "range", "inf", "overflow")):
             raise  # not an overflow: a defect to be seen, not renamed
         raise PurePCAError(f"{what}: an intermediate result is beyond the float range ({text}); rescale the input") from None
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning issued by the caller point at the first frame outside
+    purepca (the user's line, not the estimator's insides), however deep the call that warns.
+
+    >>> user_stacklevel() >= 1
+    True
+    """
+    getframe = getattr(sys, "_getframe", None)
+    if getframe is None:  # an interpreter without frames: the caller's caller
+        return 2
+    frame, level = getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level

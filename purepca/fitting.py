@@ -47,7 +47,7 @@ from typing import Any, Optional, Sequence
 
 from .conventions import CONVENTIONS, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
-from .errors import AccuracyWarning, PurePCAError
+from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from .numeric import FLOAT, Context, Scalar
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows
@@ -472,7 +472,7 @@ def _warn_losses(losses: list[float], solver: str, k: int) -> None:
         "lost): the covariance and Gram matrices square the condition of the data; solver='svd' (which "
         "solver='auto' switches to here) gives them to the accuracy the data allow",
         AccuracyWarning,
-        stacklevel=6,
+        stacklevel=user_stacklevel(),
     )
 
 
@@ -592,7 +592,7 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
-        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=6)
+        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1)
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = [_unscale(v, scale_exp, ctx) for v in sd] if sd is not None else None
