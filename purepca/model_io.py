@@ -22,11 +22,11 @@ import math
 from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 
-from .conventions import CONVENTIONS
+from .conventions import SIGN_RULES
 from .errors import PurePCAError
-from .numeric import Context, get_context
+from .numeric import Context, Scalar, get_context
 from .fitting import PCAState
-from .pca import PCA
+from .pca import PCA, SOLVERS
 
 __all__ = ["FORMAT", "VERSION", "pca_from_json", "pca_to_json"]
 
@@ -52,21 +52,48 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _decode(value: Any, ctx: Context, where: str) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, list):
-        return [_decode(v, ctx, where) for v in value]
-    if ctx.name == "float":
-        if isinstance(value, str) and value in ("inf", "-inf"):
-            return float(value)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        raise PurePCAError(f"model: {where}: {value!r} is not a number")
+def _number(value: Any, ctx: Context, where: str, *, low: Optional[float] = None, positive: bool = False,
+            infinite: bool = False) -> Scalar:
+    """One number of the file at the context's precision, checked: finite (or +inf where ``infinite``),
+    at least ``low``, positive where ``positive``; an error naming the field otherwise."""
+    if isinstance(value, bool) or not (isinstance(value, (int, float)) or (isinstance(value, str) and value)):
+        raise PurePCAError(f"{where}: {value!r} is not a number")
+    if isinstance(value, str) and ctx.name == "float" and value not in ("inf", "-inf"):
+        raise PurePCAError(f"{where}: {value!r} is not a number")
     try:
-        return ctx.convert(Decimal(str(value)))
-    except InvalidOperation:
-        raise PurePCAError(f"model: {where}: {value!r} is not a number") from None
+        x = ctx.convert(Decimal(value) if isinstance(value, str) else value)
+        f = ctx.to_float(x)
+    except (InvalidOperation, ValueError, OverflowError, ArithmeticError):
+        raise PurePCAError(f"{where}: {value!r} is not a number (or beyond the float range)") from None
+    if f != f or (math.isinf(f) and not (infinite and f > 0)):
+        raise PurePCAError(f"{where}: {value!r} is not a finite number")
+    if (low is not None and f < low) or (positive and not f > 0):
+        raise PurePCAError(f"{where}: {value!r} must be {'positive' if positive else f'at least {low:g}'}")
+    return x
+
+
+def _vector(value: Any, size: int, ctx: Context, where: str, **rule: Any) -> list[Scalar]:
+    """A list of ``size`` numbers (see :func:`_number`)."""
+    if not isinstance(value, list) or len(value) != size:
+        got = f"{len(value)} entries" if isinstance(value, list) else type(value).__name__
+        raise PurePCAError(f"{where}: expected a list of {size} numbers, got {got}")
+    return [_number(v, ctx, f"{where}[{i}]", **rule) for i, v in enumerate(value)]
+
+
+def _matrix(value: Any, rows: int, cols: int, ctx: Context, where: str) -> list[list[Scalar]]:
+    """``rows`` lists of ``cols`` finite numbers."""
+    if not isinstance(value, list) or len(value) != rows:
+        got = f"{len(value)} rows" if isinstance(value, list) else type(value).__name__
+        raise PurePCAError(f"{where}: expected {rows} rows of {cols} numbers, got {got}")
+    return [_vector(row, cols, ctx, f"{where}[{i}]") for i, row in enumerate(value)]
+
+
+def _count(value: Any, where: str, low: int = 0, high: Optional[int] = None) -> int:
+    """A whole number between ``low`` and ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        limit = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise PurePCAError(f"{where}: expected a whole number {limit}, got {value!r}")
+    return value
 
 
 def pca_to_json(pca: PCA) -> str:
@@ -94,7 +121,7 @@ def pca_to_json(pca: PCA) -> str:
             "div": state.div,
             "scaled": state.scaled,
             "column_weight": state.column_weight,
-            "rest": state.rest,
+            "rest": _encode(state.rest),
             "n_dropped": state.n_dropped_,
             "n_iter": state.n_iter_,
             **{key: _encode(getattr(state, field)) for key, field in _STATE.items()},
@@ -123,39 +150,95 @@ def pca_from_json(text: str) -> PCA:
         raise PurePCAError(f"model: not a {FORMAT} model (format {kind!r})")
     if document.get("version") != VERSION:
         raise PurePCAError(f"model: version {document.get('version')!r}; this purepca reads version {VERSION}")
+    params, precision = document.get("params"), document.get("precision")
+    if not isinstance(params, dict) or not set(params) <= set(PCA._PARAMS) - {"precision"}:
+        unknown = sorted(set(params) - set(PCA._PARAMS)) if isinstance(params, dict) else params
+        raise PurePCAError(f"model: a field is missing or malformed: params: expected the PCA's parameters, got "
+                           f"{unknown!r}")
+    if precision is not None and (isinstance(precision, bool) or not isinstance(precision, int)):
+        raise PurePCAError(f"model: a field is missing or malformed: precision: expected null or a whole number, "
+                           f"got {precision!r}")
+    pca = PCA(**params, precision=precision)
     try:
-        precision: Optional[int] = document["precision"]
-        pca = PCA(**document["params"], precision=precision)
-        pca._assign(_state(document, get_context(precision), pca), None)
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise PurePCAError(f"model: a field is missing or malformed ({err})") from None
+        ctx = get_context(precision)
+        pca._assign(_state(document, ctx, pca), None)
+    except KeyError as err:
+        raise PurePCAError(f"model: a field is missing or malformed: {err} is missing") from None
+    except PurePCAError as err:
+        raise PurePCAError(f"model: a field is missing or malformed: {err}") from None
     return pca
 
 
 def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
-    """The fitted record a model file describes."""
+    """The fitted record a model file describes, every field checked (type, shape, range) and named."""
     state, attributes = document["state"], document["attributes"]
+    if not isinstance(state, dict) or not isinstance(attributes, dict):
+        raise PurePCAError("'state' and 'attributes' must be JSON objects")
+    settings = pca._settings()  # every parameter checked, named as the constructor names it
     floats = get_context(None)
-    public = {name: attributes[name] if name in ("n_components_", "n_samples_", "n_features_in_", "solver_",
-                                                 "feature_names_in_")
-              else _decode(attributes[name], floats, name) for name in _PUBLIC}
-    inner = {field: _decode(state[key], ctx, key) for key, field in _STATE.items() if key in state}
+    d = _count(attributes["n_features_in_"], "n_features_in_", 1)
+    n = _count(attributes["n_samples_"], "n_samples_", 2)
+    k = _count(attributes["n_components_"], "n_components_", 0, min(n, d))
+    solver = attributes["solver_"]
+    if solver not in SOLVERS[1:]:
+        raise PurePCAError(f"solver_: expected one of {', '.join(SOLVERS[1:])}, got {solver!r}")
+    names = attributes["feature_names_in_"]
+    if names is not None and (not isinstance(names, list) or len(names) != d
+                              or not all(isinstance(v, str) for v in names)):
+        raise PurePCAError(f"feature_names_in_: expected null or {d} strings, got {names!r}")
+    sign = state["sign"]
+    if sign not in SIGN_RULES:
+        raise PurePCAError(f"sign: expected one of {', '.join(SIGN_RULES)}, got {sign!r}")
+    ddof = _count(state["ddof"], "ddof", 0)
+    scale, sd = attributes["scale_"], state.get("sd")
+    inner = {
+        "mean_hi": _vector(state["mean_hi"], d, ctx, "mean_hi"),
+        "mean_lo": _vector(state["mean_lo"], d, ctx, "mean_lo"),
+        "sd": None if sd is None else _vector(sd, d, ctx, "sd", positive=True),
+        "components": _matrix(state["components"], k, d, ctx, "components"),
+        "variance": _vector(state["variance"], k, ctx, "variance", low=0.0, infinite=True),
+        "roots": _vector(state["roots"], k, ctx, "roots", low=0.0, infinite=True),
+        "noise": _number(state["noise"], ctx, "noise", low=0.0, infinite=True),
+    }
     # Models written before these fields existed: their float values, and an unweighted fit's.
-    inner.setdefault("ratios", [ctx.convert(v) for v in public["explained_variance_ratio_"]])
-    inner.setdefault("singular", [ctx.convert(v) for v in public["singular_values_"]])
-    ddof = int(state["ddof"])
-    column_weight = state.get("column_weight")
-    rest = state.get("rest")
-    if pca.convention not in CONVENTIONS:
-        raise PurePCAError(f"model: params: convention {pca.convention!r} is not one of {', '.join(CONVENTIONS)}")
-    inner.setdefault("mean", [h + l for h, l in zip(inner["mean_hi"], inner["mean_lo"])])
-    del public["n_components_"]
+    inner["mean"] = (_vector(state["mean"], d, ctx, "mean") if "mean" in state else
+                     [h + l for h, l in zip(inner["mean_hi"], inner["mean_lo"])])
+    public = {
+        "components_": [[ctx.to_float(v) for v in row] for row in _matrix(attributes["components_"], k, d, floats,
+                                                                          "components_")],
+        "explained_variance_": _vector(attributes["explained_variance_"], k, floats, "explained_variance_",
+                                       low=0.0, infinite=True),
+        "explained_variance_ratio_": _vector(attributes["explained_variance_ratio_"], k, floats,
+                                             "explained_variance_ratio_", low=0.0),
+        "singular_values_": _vector(attributes["singular_values_"], k, floats, "singular_values_", low=0.0,
+                                    infinite=True),
+        "mean_": _vector(attributes["mean_"], d, floats, "mean_"),
+        "scale_": None if scale is None else _vector(scale, d, floats, "scale_", positive=True),
+        "noise_variance_": _number(attributes["noise_variance_"], floats, "noise_variance_", low=0.0, infinite=True),
+    }
+    if (scale is None) != (sd is None):
+        raise PurePCAError("scale_ and sd: one is null and the other is not")
+    inner["ratios"] = (_vector(state["ratios"], k, ctx, "ratios", low=0.0) if "ratios" in state
+                       else [ctx.convert(v) for v in public["explained_variance_ratio_"]])
+    inner["singular"] = (_vector(state["singular"], k, ctx, "singular", low=0.0, infinite=True) if "singular" in state
+                         else [ctx.convert(v) for v in public["singular_values_"]])
+    column_weight, rest = state.get("column_weight"), state.get("rest")
     return PCAState(
-        ctx=ctx, convention=pca.convention, sign=state["sign"], ddof=ddof,
-        div=float(state.get("div", public["n_samples_"] - ddof)), center=bool(pca.center),
-        scaled=bool(state.get("scaled", public["scale_"] is not None)),
-        rest=[float(v) for v in rest] if rest is not None else None,
-        column_weight=[float(v) for v in column_weight] if column_weight is not None else None,
-        n_dropped_=int(state.get("n_dropped", 0)), n_iter_=int(state.get("n_iter", 0)), source="model file",
+        ctx=ctx, convention=settings.convention, sign=sign, ddof=ddof,
+        div=float(_number(state.get("div", n - ddof), floats, "div", positive=True)), center=settings.center,
+        scaled=_flag(state.get("scaled", scale is not None), "scaled"),
+        rest=None if rest is None else [float(v) for v in _vector(rest, len(rest) if isinstance(rest, list) and
+                                                                   len(rest) <= d else d, floats, "rest", low=0.0,
+                                                                   infinite=True)],
+        column_weight=None if column_weight is None else [
+            float(v) for v in _vector(column_weight, d, floats, "column_weight", positive=True)],
+        n_dropped_=_count(state.get("n_dropped", 0), "n_dropped"), n_iter_=_count(state.get("n_iter", 0), "n_iter"),
+        source="model file", solver_=solver, n_samples_=n, n_features_in_=d, feature_names_in_=names,
         **inner, **public,
     )
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise PurePCAError(f"{where}: expected true or false, got {value!r}")
+    return value
