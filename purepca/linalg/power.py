@@ -53,6 +53,12 @@ class PowerStep:
     of the current unit vector, ``residual`` is ``‖A·v - value·v‖`` and
     ``tolerance`` the residual at which the iteration stops; all floats, in
     the units of the input matrix.
+
+    At the solver's own precision (floats, or Decimals under a decimal
+    context), for the step player (:mod:`purepca.player`): ``vector`` the
+    unit vector ``v`` of this iteration (whose Rayleigh quotient is
+    ``value``), ``exact_value`` and ``exact_residual`` the value and the
+    residual before rounding to floats.
     """
 
     eigenpair: int
@@ -60,6 +66,9 @@ class PowerStep:
     value: float
     residual: float
     tolerance: float
+    vector: Optional[tuple[Any, ...]] = None
+    exact_value: Any = None
+    exact_residual: Any = None
 
 
 PowerTrace = Optional[Callable[[PowerStep], None]]
@@ -253,7 +262,8 @@ def power_iteration(
                 ref = scale if index else abs(lam)
                 if trace is not None:
                     trace(PowerStep(index + 1, it, math.ldexp(float(lam), e), math.ldexp(float(r), e),
-                                    math.ldexp(float(tol_ * ref), e)))
+                                    math.ldexp(float(tol_ * ref), e), tuple(v), ctx.ldexp(lam, e),
+                                    ctx.ldexp(r, e)))
                 if r <= tol_ * ref or r == 0:
                     break
                 w, nw = _normalized(w, ctx)
