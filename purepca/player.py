@@ -426,6 +426,8 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
         run = tridiagonal_run(M, digits=digits)
     if title:
         run["title"] = title
+    if data is not None:
+        run["shift"] = float(shift)
     table = replay(M, replay_digits) if replay_digits else None
     return player_html(run, replay_table=table)
 

@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import threading
+from fractions import Fraction
 from typing import Any, Iterator
 
 import pytest
@@ -227,6 +228,26 @@ def test_checker_says_whether_theta_matches(browser: Browser, tmp_path: pathlib.
                                            " return [v.className, v.textContent, Number(v.dataset.difference)]; })()")
         assert (cls == "good") == good, text
         assert abs(diff - abs(float(typed) - theta)) < 1e-12, (diff, text)
+
+
+def test_naive_covariance_table_on_shifted_toy_data(browser: Browser, tmp_path: pathlib.Path) -> None:
+    """Seed 003's data shifted by 1e8: the page's table shows the textbook formula losing every digit."""
+    X = [[x + 1e8 for x in row] for row in toy_data()]
+    browser.open(_page(tmp_path, "shifted", method="jacobi", data=toy_data(), shift=1e8, replay_digits=0))
+    rows = browser.evaluate("[...document.querySelectorAll('#naive-table tr')].slice(1)"
+                            ".map(r => [...r.children].map(td => td.textContent))")
+    n = len(X)
+    means = [sum(r[j] for r in X) / n for j in range(2)]
+    exact_means = [sum(Fraction(r[j]) for r in X) / n for j in range(2)]
+    C = covariance_matrix(X)
+    assert [r[0] for r in rows] == ["(1, 1)", "(1, 2)", "(2, 2)"]
+    for (i, j), row in zip(((0, 0), (0, 1), (1, 1)), rows):
+        naive = (sum(r[i] * r[j] for r in X) - n * means[i] * means[j]) / (n - 1)
+        exact = sum((Fraction(r[i]) - exact_means[i]) * (Fraction(r[j]) - exact_means[j]) for r in X) / (n - 1)
+        assert float(row[1]) == float(f"{naive:.8g}")
+        assert float(row[3]) == float(f"{float(C[i][j]):.8g}")
+        assert abs(float(row[5]) - float(exact)) <= 1e-12 * abs(float(exact))
+        assert float(row[2]) < 1.0 < 15.0 < float(row[4])  # digits: naive none, purepca all
 
 
 # ------------------------------------------------------------ the playground

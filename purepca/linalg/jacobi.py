@@ -94,6 +94,9 @@ class JacobiStep:
     whose eigenvalue sits at ``matrix[i][i]``) and ``off`` the off-diagonal
     norm ``off_norm`` before rounding to a float.  All are in the units of
     the input matrix (a matrix scaled by a power of two is scaled back).
+    ``matrix`` and ``vectors`` are ``None`` for matrices larger than
+    ``SNAPSHOT_ORDER`` x ``SNAPSHOT_ORDER`` (32), where copying them at every
+    rotation would cost more than the rotation.
     """
 
     kind: str
@@ -111,6 +114,9 @@ class JacobiStep:
 
 
 Trace = Optional[Callable[[JacobiStep], None]]
+
+#: The largest order for which a traced step carries copies of the matrix and of V.
+SNAPSHOT_ORDER = 32
 
 #: Rotate rows in place with plain loops (PyPy's JIT compiles them) rather
 #: than build new rows with list comprehensions (CPython's fastest loop).
@@ -285,10 +291,12 @@ def _cyclic_jacobi(
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = ctx.convert(0.2) / (n * n)
     rotations = 0
-    off2 = zero
+    off2 = base2 = zero
+    sixteenth = ctx.convert(0.0625)
+    snapshots = n <= SNAPSHOT_ORDER
     for sweep in range(1, max_sweeps + 1):
         if trace is not None:
-            off2 = _off_squares(M, ctx)
+            off2 = base2 = _off_squares(M, ctx)
         if sweep <= 3:
             threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
         else:
@@ -355,15 +363,21 @@ def _cyclic_jacobi(
                     V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
                 rotations += 1
                 if trace is not None:
+                    # Each rotation removes 2·a_pq² from off(A)²; once that has
+                    # cancelled more than 15/16 of the last exact sum, sum
+                    # afresh, so the traced off(A) keeps all but ~4 bits.
                     off2 = off2 - ctx.two * apq * apq
-                    off2 = off2 if off2 > zero else zero
+                    if off2 <= base2 * sixteenth:
+                        off2 = base2 = _off_squares(M, ctx)
                     off = sqrt(off2)
                     trace(JacobiStep("rotation", sweep, p, q, math.atan(float(t)), float(off), t, c, s,
-                                     tuple(map(tuple, M)), tuple(map(tuple, V)), off))
+                                     tuple(map(tuple, M)) if snapshots else None,
+                                     tuple(map(tuple, V)) if snapshots else None, off))
         if trace is not None:
             off = _off_norm(M, ctx)
             trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None,
-                             tuple(map(tuple, M)), tuple(map(tuple, V)), off))
+                             tuple(map(tuple, M)) if snapshots else None,
+                             tuple(map(tuple, V)) if snapshots else None, off))
         if not busy:
             return sweep, rotations
     raise _not_converged(M, max_sweeps, ctx)
