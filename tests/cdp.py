@@ -160,6 +160,8 @@ class Browser:
         raise TimeoutError(event)
 
     def open(self, url: str) -> None:
+        """Load ``url`` and wait for its load event; ``requests`` starts afresh."""
+        self.events.clear()
         self.call("Page.navigate", {"url": url})
         self.wait_for("Page.loadEventFired")
 
@@ -195,6 +197,7 @@ class Browser:
         return base64.b64decode(self.call("Page.captureScreenshot", {"format": "png"})["data"])
 
     def requests(self) -> list[str]:
+        """Every URL the page asked for since the last ``open``."""
         self.evaluate("1")  # flush the events received so far
         return [e["params"]["request"]["url"] for e in self.events if e["method"] == "Network.requestWillBeSent"]
 

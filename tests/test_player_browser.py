@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import threading
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterator
 
@@ -190,6 +191,27 @@ def test_jacobi_pages_show_the_solvers_numbers(browser: Browser, tmp_path: pathl
     numeric = [float(g) for g in gains if re.fullmatch(r"-?\d+\.\d", g)]
     assert max(numeric) > 2 * numeric[0], gains
     assert all(u.startswith("file://") for u in browser.requests()), browser.requests()
+
+
+def test_fifty_digit_run_is_rounded_from_its_decimal_strings(browser: Browser, tmp_path: pathlib.Path) -> None:
+    """At 50 digits the page rounds the solver's decimal strings itself: every entry to the 6 digits shown."""
+    from purepca.player import jacobi_run
+    run = jacobi_run(M3, digits=50)
+    browser.open(_page(tmp_path, "m3x50", method="jacobi", matrix=M3, digits=50, replay_digits=0))
+    for i, frame in enumerate(run["frames"]):
+        if i:
+            browser.click("#next")
+        cells = browser.evaluate("[...document.querySelectorAll('#matrix text.entry')].map(t => t.textContent)")
+        values = [x for row in frame["matrix"] for x in row]
+        for text, value in zip(cells, values):
+            exact = Decimal(value)
+            if text != "0" and exact != 0:  # the half unit of the shown digits, in exact decimal
+                unit = Decimal(1).scaleb(exact.adjusted() - 5)
+                assert abs(Decimal(text) - exact) <= unit / 2, (i, text, value)
+            else:
+                assert text == "0" and exact == 0, (i, text, value)
+        assert_shown(browser.evaluate("document.getElementById('off').textContent"), float(Decimal(frame["off"])),
+                     f"off(A) at frame {i}")
 
 
 def test_power_page_rayleigh_quotient_and_the_vector_turning(browser: Browser, tmp_path: pathlib.Path) -> None:
