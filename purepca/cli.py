@@ -790,7 +790,7 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     given = [name for name, present in ((file_name, args.file is not None), ("--dataset", args.dataset is not None),
                                         ("--matrix", getattr(args, "matrix", None) is not None)) if present]
     if len(given) != 1:
-        choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command == "trace" else "")
+        choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command in ("trace", "teach") else "")
         parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
                     + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
     if args.command == "kernel" and args.components < 0:

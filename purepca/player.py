@@ -782,7 +782,6 @@ function checkWhat(i) {
   else if (RUN.method === "power") what.textContent = next.pair === frames[i].pair ?
       "Compute the next vector A·v / ‖A·v‖ (entries separated by commas or spaces):" :
       "The next step starts eigenpair " + next.pair + " from a new random vector: nothing to compute by hand.";
-  else what.textContent = "Tridiagonal steps are not checked by hand here.";
 }
 function check() {
   const next = frames[index + 1], out = document.getElementById("verdict");
@@ -901,6 +900,7 @@ document.getElementById("about").textContent = about[RUN.method];
 if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = "The matrix A";
 if (RUN.method === "power") document.getElementById("plot-title").textContent = "residual ‖Av − λv‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
+if (RUN.method === "tridiagonal") document.getElementById("check").style.display = "none";
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
 drawTables();

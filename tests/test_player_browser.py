@@ -272,6 +272,23 @@ def test_naive_covariance_table_on_shifted_toy_data(browser: Browser, tmp_path: 
         assert float(row[2]) < 1.0 < 15.0 < float(row[4])  # digits: naive none, purepca all
 
 
+def test_checker_says_whether_the_next_vector_matches(browser: Browser, tmp_path: pathlib.Path) -> None:
+    browser.open(_page(tmp_path, "check-power", method="power", matrix=M3, replay_digits=0))
+    steps: list[PowerStep] = []
+    power_iteration(M3, seed=0, trace=steps.append)
+    assert steps[0].vector is not None
+    v = [float(x) for x in steps[0].vector]
+    Av = [math.fsum(a * x for a, x in zip(row, v)) for row in M3]
+    by_hand = [-x for x in Av]  # unnormalised and of the other sign: both are the same direction
+    wrong = [v[0], v[1], v[2] + 0.1]
+    for typed, good in ((by_hand, True), (wrong, False)):
+        browser.evaluate(f"document.getElementById('guess').value = {', '.join(map(repr, typed))!r}")
+        browser.click("#check-button")
+        cls, text = browser.evaluate("[document.getElementById('verdict').className,"
+                                     " document.getElementById('verdict').textContent]")
+        assert (cls == "good") == good, text
+
+
 # ------------------------------------------------------------ the playground
 
 @contextlib.contextmanager
