@@ -10,6 +10,9 @@
                                    the vector, its Rayleigh quotient, residual,
                                    the predicted rate ``|λ₂/λ₁|ᵏ`` and the angle
                                    to the answer
+``subspace_run(A, k)``             every iteration of :func:`~purepca.linalg.power.subspace_iteration`:
+                                   the k Ritz vectors and values, residuals,
+                                   the predicted rates ``|λ_(b+1)/λ_i|ᵏ``
 ``tridiagonal_run(A)``             the Householder reflections and the QL
                                    iterations (shift, subdiagonal entry) of
                                    :func:`~purepca.linalg.tridiagonal_eigh`
@@ -77,16 +80,19 @@ from .covariance import center, covariance_matrix
 from .errors import PurePCAError
 from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
-from .linalg.power import PowerStep, power_iteration
+from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .numeric import FLOAT, Context, get_context
 from .params import as_int
 
 __all__ = ["SCHEMA", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
-           "teach", "to_json", "tridiagonal_run"]
+           "subspace_run", "teach", "to_json", "tridiagonal_run"]
 
 #: The version of the run format.
 SCHEMA = "purepca.player/1"
+
+#: What ``teach`` can show.
+METHODS = ("jacobi", "power", "subspace", "tridiagonal")
 
 #: Largest matrix the page draws entry by entry (larger ones are refused: the page would not be readable).
 MAX_ORDER = 12
@@ -229,6 +235,47 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                        "angle": math.degrees(math.acos(cosine))})
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+
+
+def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
+                 digits: Optional[int] = None, title: str = "Subspace iteration") -> dict[str, Any]:
+    """Every iteration of :func:`~purepca.linalg.power.subspace_iteration` on ``A``, as a run.
+
+    ``block_size`` defaults to ``k`` here (the solver's own default, a larger
+    block, converges in very few iterations on a small matrix).  Frames
+    ``kind = "subspace"``: ``iteration``, ``vectors`` (the k Ritz vectors),
+    ``values`` (their Ritz values), ``residuals``, ``tolerance``, ``rates``
+    (``|λ_(b+1)/λ_i|`` to the power ``iteration - 1``) and ``angles``
+    (degrees to the vectors returned in the end).
+
+    >>> run = subspace_run([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]], 2)
+    >>> f = run["frames"][-1]
+    >>> len(f["vectors"]), max(f["residuals"]) <= f["tolerance"], [round(v, 6) for v in f["values"]]
+    (2, True, [4.74201, 2.382076])
+    """
+    ctx, shown = _digits_of(digits)
+    M = _matrix_in(A, ctx)
+    n = len(M)
+    k = as_int(k, "k", low=1, high=n)
+    b = k if block_size is None else as_int(block_size, "block_size", low=k, high=n)
+    steps: list[SubspaceStep] = []
+    result = subspace_iteration(M, k=k, block_size=b, seed=seed, context=ctx, trace=steps.append)
+    spectrum = sorted((float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
+    ratios = [abs(spectrum[b] / spectrum[i]) if b < n and spectrum[i] else 0.0 for i in range(k)]
+    answer = [[float(x) for x in v] for v in result.vectors]
+    frames = []
+    for step in steps:
+        angles = []
+        for x, u in zip(step.vectors, answer):
+            cosine = min(1.0, abs(math.fsum(float(a) * c for a, c in zip(x, u))))
+            angles.append(math.degrees(math.acos(cosine)))
+        frames.append({"kind": "subspace", "iteration": step.iteration, "vectors": _rows(step.vectors),
+                       "values": [_num(v) for v in step.values], "residuals": [_num(r) for r in step.residuals],
+                       "tolerance": float(step.tolerance), "rates": [r ** (step.iteration - 1) for r in ratios],
+                       "angles": angles})
+    return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
+            "digits": shown, "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
 
 
@@ -395,8 +442,8 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
           replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
           title: Optional[str] = None) -> str:
-    """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"`` or
-    ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``, with the float / N-digit replay
+    """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
+    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``, with the float / N-digit replay
     (``replay_digits = 0`` leaves it out).
 
     >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
@@ -405,8 +452,8 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     """
     if (matrix is None) == (data is None):
         raise PurePCAError("teach: give a matrix or data, not both and not neither")
-    if method not in ("jacobi", "power", "tridiagonal"):
-        raise PurePCAError(f"teach: method must be jacobi, power or tridiagonal, got {method!r}")
+    if method not in METHODS:
+        raise PurePCAError(f"teach: method must be one of {', '.join(METHODS)}, got {method!r}")
     if data is not None:
         rows = as_matrix(data, name="data")
         if shift:
@@ -418,8 +465,11 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
         M = as_symmetric(matrix)
     if method == "jacobi":
         run = data_run(rows, digits=digits) if data is not None else jacobi_run(M, digits=digits)
-    elif method == "power":
-        run = power_run(M, components, seed=seed, digits=digits)
+    elif method in ("power", "subspace"):
+        if method == "power":
+            run = power_run(M, components, seed=seed, digits=digits)
+        else:
+            run = subspace_run(M, max(components, 2) if len(M) > 1 else 1, seed=seed, digits=digits)
         if data is not None:
             run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
     else:
@@ -442,11 +492,12 @@ def add_teach_arguments(p: Any) -> None:
     p.add_argument("--id-column", default=None, metavar="COL", help="a label column kept out")
     p.add_argument("--no-header", action="store_true", help="FILE's first line is data")
     p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
-    p.add_argument("--method", choices=("jacobi", "power", "tridiagonal"), default="jacobi", help="(default: jacobi)")
+    p.add_argument("--method", choices=METHODS, default="jacobi", help="(default: jacobi)")
     p.add_argument("--digits", type=int, default=None, metavar="N", help="run the solver at N digits (>= 17)")
     p.add_argument("--replay-digits", type=int, default=50, metavar="N",
                    help="the float / N-digit replay table (default: 50; 0 leaves it out)")
-    p.add_argument("--components", type=int, default=1, metavar="K", help="power iteration's eigenpairs (default: 1)")
+    p.add_argument("--components", type=int, default=1, metavar="K",
+                   help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (at least 2)")
     p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
     p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
     p.add_argument("--title", default=None, help="the page's title")
@@ -455,6 +506,7 @@ def add_teach_arguments(p: Any) -> None:
 
 def teach_command(args: Any) -> None:
     """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
+    from .cli import _read_text as _read  # the face's reader (its error names the file); cli imports us first
     from .csvdata import read_table
     from .datasets import load
     data = matrix = None
@@ -481,16 +533,6 @@ def teach_command(args: Any) -> None:
         os.replace(tmp, args.output)
     except OSError as err:
         raise PurePCAError(f"{args.output}: cannot write it ({err.strerror or err})") from None
-
-
-def _read(name: str) -> str:
-    try:
-        if name == "-":
-            return sys.stdin.read()
-        with open(name, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except OSError as err:
-        raise PurePCAError(f"{name}: cannot read it ({err.strerror or err})") from None
 
 
 _PAGE = """<!DOCTYPE html>
@@ -671,6 +713,13 @@ function drawNumbers(i) {
     row(t, "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
     row(t, "predicted |λ₂/λ₁|^(k−1)", "rate", fmt(f.rate, 3), "|λ₂/λ₁| = " + fmt(RUN.ratios[f.pair - 1], 4));
     row(t, "angle to the answer (°)", "angle", fmt(f.angle, 4));
+  } else if (RUN.method === "subspace") {
+    row(t, "iteration", "iteration", String(f.iteration), "block of " + RUN.block_size + " vectors, Rayleigh–Ritz");
+    f.values.forEach((v, j) => {
+      row(t, "Ritz value θ" + (j + 1), "ritz-" + (j + 1), fmt(v), "→ λ = " + fmt(RUN.values[j]));
+      row(t, "residual " + (j + 1), "residual-" + (j + 1), fmt(f.residuals[j]), "angle to the answer " + fmt(f.angles[j], 3) + "°");
+    });
+    row(t, "predicted |λ_(b+1)/λ_k|^(k−1)", "rate", fmt(f.rates[f.rates.length - 1], 3), "stops at " + fmt(f.tolerance, 3));
   } else {
     if (f.kind === "householder") {
       row(t, "reflection", "step", "H_" + (f.k + 1), "folds column " + (f.k + 1) + " below the subdiagonal");
@@ -690,6 +739,7 @@ function drawNumbers(i) {
 function plotValues() {
   if (RUN.method === "jacobi") return frames.map(f => num(f.off));
   if (RUN.method === "power") return frames.map(f => num(f.residual));
+  if (RUN.method === "subspace") return frames.map(f => Math.max(...f.residuals.map(num)));
   return frames.map(f => f.kind === "ql" ? f.subdiagonal : null);
 }
 function drawPlot(i) {
@@ -716,12 +766,13 @@ function drawPlot(i) {
   if (RUN.method === "jacobi") for (const s of RUN.sweeps) {
     el("line", {x1: X(s.frame), x2: X(s.frame), y1: T, y2: H - B, stroke: "#bbb", "stroke-dasharray": "3 3"}, svg);
   }
-  if (RUN.method === "power") {
+  if (RUN.method === "power" || RUN.method === "subspace") {
     let first = null;
     const pts = [];
     frames.forEach((f, k) => {
-      if (f.iteration === 1) first = num(f.residual);
-      if (first > 0 && f.rate > 0) pts.push(X(k) + "," + Y(first * f.rate));
+      const rate = RUN.method === "power" ? f.rate : f.rates[f.rates.length - 1];
+      if (f.iteration === 1) first = ys[k];
+      if (first > 0 && rate > 0) pts.push(X(k) + "," + Y(first * rate));
     });
     el("polyline", {points: pts.join(" "), fill: "none", stroke: "#9467bd", "stroke-dasharray": "5 4",
                     "class": "predicted"}, svg);
@@ -750,23 +801,27 @@ function drawCloud(i) {
     const u = RUN.answer[f.pair - 1];
     axes = [{v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true},
             {v: [num(f.vector[0]), num(f.vector[1] || 0)], len: 1, colour: "#d62728"}];
+  } else if (RUN.method === "subspace") {
+    RUN.answer.forEach((u, j) => axes.push({v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true}));
+    f.vectors.forEach((x, j) => axes.push({v: [num(x[0]), num(x[1] || 0)], len: 1, colour: AXIS[j % AXIS.length]}));
   } else {
     document.getElementById("cloud-title").style.display = "none"; svg.style.display = "none"; return;
   }
   for (const p of points) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
   for (const a of axes) extent = Math.max(extent, a.len * Math.hypot(a.v[0], a.v[1]));
-  if (!points.length && RUN.method === "power") extent = 1;
+  const arrows = RUN.method === "power" || RUN.method === "subspace";
+  if (!points.length && arrows) extent = 1;
   const k = (C - 14) / (extent || 1);
   svg.dataset.scale = String(k);
   el("line", {x1: 0, x2: S, y1: C, y2: C, stroke: "#eee"}, svg);
   el("line", {x1: C, x2: C, y1: 0, y2: S, stroke: "#eee"}, svg);
-  if (RUN.method === "power") el("circle", {cx: C, cy: C, r: k, fill: "none", stroke: "#ddd"}, svg);
+  if (arrows) el("circle", {cx: C, cy: C, r: k, fill: "none", stroke: "#ddd"}, svg);
   for (const p of points) el("circle", {cx: C + k * p[0], cy: C - k * p[1], r: 3, fill: "#888", "class": "datum"}, svg);
   axes.forEach((a, j) => {
     const x = a.v[0] * a.len * k, y = a.v[1] * a.len * k;
     const attrs = {x1: C - x, y1: C + y, x2: C + x, y2: C - y, stroke: a.colour, "stroke-width": 3,
                    "class": "axis", "data-axis": j};
-    if (RUN.method === "power") { attrs.x1 = C; attrs.y1 = C; }
+    if (arrows) { attrs.x1 = C; attrs.y1 = C; }
     if (a.dash) attrs["stroke-dasharray"] = "6 5";
     el("line", attrs, svg);
   });
@@ -894,13 +949,15 @@ const about = {
   jacobi: "Cyclic Jacobi on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
     ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. The coloured axes are the rows of V, the rotations so far.",
   power: "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
+  subspace: "Subspace iteration on a " + RUN.n + " × " + RUN.n + " matrix with a block of " + RUN.block_size + " vectors: Q ← orthonormalised A·Q, then Rayleigh–Ritz (the small problem QᵀAQ solved by Jacobi). The coloured arrows are the Ritz vectors (their first two entries), the dashed grey lines the eigenvectors they turn towards.",
   tridiagonal: "Householder reflections reduce the matrix to tridiagonal form; implicit QL iterations with Wilkinson's shift then drive each subdiagonal entry below its tolerance."
 };
 document.getElementById("about").textContent = about[RUN.method];
 if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = "The matrix A";
 if (RUN.method === "power") document.getElementById("plot-title").textContent = "residual ‖Av − λv‖, log scale";
+if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
-if (RUN.method === "tridiagonal") document.getElementById("check").style.display = "none";
+if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
 drawTables();

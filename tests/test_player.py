@@ -25,7 +25,7 @@ from purepca.covariance import covariance_matrix
 from purepca.datasets import toy_data
 from purepca.linalg import jacobi_eigh
 from purepca.linalg.jacobi import JacobiStep
-from purepca.linalg.power import PowerStep, power_iteration
+from purepca.linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
 from purepca.linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from purepca.player import (
     SCHEMA,
@@ -35,6 +35,7 @@ from purepca.player import (
     player_html,
     power_run,
     replay,
+    subspace_run,
     teach,
     to_json,
     tridiagonal_run,
@@ -109,6 +110,21 @@ def test_power_frames_are_the_solvers_trace() -> None:
     assert last["angle"] < 1e-4 and math.isclose(last["rate"], ratio ** (last["iteration"] - 1))
 
 
+def test_subspace_frames_are_the_solvers_trace() -> None:
+    steps: list[SubspaceStep] = []
+    result = subspace_iteration(M5, k=2, block_size=2, trace=steps.append)
+    run = subspace_run(M5, 2)
+    assert len(run["frames"]) == len(steps) == result.iterations and run["block_size"] == 2
+    for frame, step in zip(run["frames"], steps):
+        assert frame["values"] == list(step.values) and frame["residuals"] == list(step.residuals)
+        for x, theta in zip(frame["vectors"], frame["values"]):  # a Ritz value is its vector's Rayleigh quotient
+            Ax = [math.fsum(a * y for a, y in zip(row, x)) for row in M5]
+            assert math.isclose(math.fsum(a * b for a, b in zip(x, Ax)), theta, rel_tol=1e-13)
+    assert run["frames"][-1]["values"] == result.values
+    values = sorted(jacobi_eigh(M5).values, key=abs, reverse=True)
+    assert run["ratios"] == [abs(values[2] / values[0]), abs(values[2] / values[1])]
+
+
 def test_tridiagonal_frames_are_the_solvers_trace() -> None:
     steps: list[TridiagonalStep] = []
     tridiagonal_eigh(M5, trace=steps.append)
@@ -130,6 +146,8 @@ def test_traced_and_untraced_runs_give_the_same_bits() -> None:
         assert a.values == b.values and a.vectors == b.vectors
     a, b = power_iteration(M3, k=2), power_iteration(M3, k=2, trace=lambda step: None)
     assert a.values == b.values and a.vectors == b.vectors
+    a, b = subspace_iteration(M5, k=2), subspace_iteration(M5, k=2, trace=lambda step: None)
+    assert a.values == b.values and a.vectors == b.vectors
 
 
 def test_scaled_matrix_traces_in_the_input_units() -> None:
@@ -142,6 +160,12 @@ def test_scaled_matrix_traces_in_the_input_units() -> None:
         assert math.isclose(step.off_norm, frame["off"] * 1e300, rel_tol=1e-12)
         assert step.matrix is not None
         assert math.isclose(step.matrix[0][0], frame["matrix"][0][0] * 1e300, rel_tol=1e-12)
+    traced: list[list[SubspaceStep]] = [[], []]
+    subspace_iteration(big, k=2, block_size=2, trace=traced[0].append)
+    subspace_iteration(M3, k=2, block_size=2, trace=traced[1].append)
+    for a, b in zip(*traced):
+        assert all(math.isclose(x, y * 1e300, rel_tol=1e-12) for x, y in zip(a.values, b.values))
+        assert math.isclose(a.tolerance, b.tolerance * 1e300, rel_tol=1e-12)
 
 
 def test_toy_data_run_is_one_rotation_by_42_6777_degrees() -> None:
@@ -217,6 +241,8 @@ def test_teach_command_writes_the_page(tmp_path: pathlib.Path) -> None:
     assert main(["teach", "--matrix", str(matrix), "--method", "tridiagonal", "--digits", "30",
                  "--replay-digits", "0", "--output", str(out)]) == 0
     assert '"digits":30' in out.read_text(encoding="utf-8")
+    assert main(["teach", "--matrix", str(matrix), "--method", "subspace", "--output", str(out)]) == 0
+    assert '"method":"subspace","title":"Subspace iteration","n":3,"k":2' in out.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("call, message", [
@@ -226,7 +252,8 @@ def test_teach_command_writes_the_page(tmp_path: pathlib.Path) -> None:
     (lambda: power_run(M3, 4), "k"),
     (lambda: data_run([[1.0, 2.0]]), "at least 2 rows"),
     (lambda: data_run([[1.0, 2.0], [1.0, float("nan")]]), "row 1, column 1"),
-    (lambda: teach("lanczos", matrix=M3), "method must be"),
+    (lambda: teach("lanczos", matrix=M3), "method must be one of jacobi, power, subspace, tridiagonal"),
+    (lambda: subspace_run(M3, 2, block_size=1), "block_size"),
     (lambda: teach("jacobi"), "give a matrix or data"),
     (lambda: player_html({"schema": "x"}), "not a player run"),
     (lambda: replay(M3, 5), "digits"),

@@ -41,7 +41,7 @@ from purepca import PCA  # noqa: E402
 from purepca.datasets import toy_data  # noqa: E402
 from purepca.linalg import jacobi_eigh  # noqa: E402
 from purepca.linalg.jacobi import JacobiStep  # noqa: E402
-from purepca.linalg.power import PowerStep, power_iteration  # noqa: E402
+from purepca.linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration  # noqa: E402
 from purepca.covariance import covariance_matrix  # noqa: E402
 from purepca.player import teach  # noqa: E402
 
@@ -238,6 +238,20 @@ def test_power_page_rayleigh_quotient_and_the_vector_turning(browser: Browser, t
     last = read_png(browser.screenshot())
     assert _close(_pixel(last, *_cloud_point(browser, 0.8 * answer[0], 0.8 * answer[1])), RED)
     assert all(u.startswith("file://") for u in browser.requests())
+
+
+def test_subspace_page_ritz_values(browser: Browser, tmp_path: pathlib.Path) -> None:
+    browser.open(_page(tmp_path, "subspace", method="subspace", matrix=M5, components=2, replay_digits=0))
+    steps: list[SubspaceStep] = []
+    subspace_iteration(M5, k=2, block_size=2, trace=steps.append)
+    assert int(browser.evaluate("document.getElementById('slider').max")) == len(steps) - 1
+    for i, step in enumerate(steps[:25]):
+        if i:
+            browser.click("#next")
+        got = browser.evaluate("['ritz-1', 'ritz-2', 'residual-1', 'residual-2']"
+                               ".map(id => document.getElementById(id).textContent)")
+        for text, value in zip(got, (*step.values, *step.residuals)):
+            assert_shown(text, value, f"iteration {step.iteration}")
 
 
 def test_checker_says_whether_theta_matches(browser: Browser, tmp_path: pathlib.Path) -> None:
