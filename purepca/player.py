@@ -74,7 +74,7 @@ import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from .covariance import center, covariance_matrix
 from .errors import PurePCAError
