@@ -31,6 +31,7 @@ from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
 from .report import _r_decimals, format_table
 from .svg import pca_report
+from .player import add_teach_arguments, teach_command
 from .teaching import trace_jacobi, trace_power
 from .testing import METHODS, Check, compare_pca
 
@@ -754,6 +755,13 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_data.add_argument("name", nargs="?", choices=DATASETS, default=None, help="the data set")
     _output_options(p_data, formats=False)
 
+    # teach (issue 25): the step player as one self-contained HTML page; options and work in purepca/player.py
+    add_teach_arguments(sub.add_parser("teach", help="the step player: Jacobi, power iteration or QL as an HTML page",
+                                       description="Write one self-contained HTML page (no network) that steps "
+                                       "through a solver's own trace on the covariance of FILE / --dataset or on "
+                                       "--matrix: next/previous/play, the entry being zeroed, off(A) on a log "
+                                       "scale, the axes turning, a float / 50-digit replay and a checker."))
+
     sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
                    description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab), R's prcomp of "
                    "USArrests and iris, and a few golden cases, with the standard library only; exit 1 if any "
@@ -769,6 +777,7 @@ _COMMANDS = {
     "plot": _plot_command,
     "trace": _trace_command,
     "dataset": _dataset_command,
+    "teach": teach_command,
 }
 
 
@@ -781,7 +790,7 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     given = [name for name, present in ((file_name, args.file is not None), ("--dataset", args.dataset is not None),
                                         ("--matrix", getattr(args, "matrix", None) is not None)) if present]
     if len(given) != 1:
-        choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command == "trace" else "")
+        choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command in ("trace", "teach") else "")
         parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
                     + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
     if args.command == "kernel" and args.components < 0:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Union
 
 from ..errors import ConvergenceError, PurePCAError
@@ -85,6 +85,18 @@ class JacobiStep:
     the off-diagonal Frobenius norm after it) or ``"sweep"`` (the end of a
     sweep; ``p = q = -1``, ``angle = 0``).  Norms and angles are floats, in
     the units of the input matrix.
+
+    The rest is at the solver's own precision (floats, or Decimals under a
+    decimal context), for the step player (:mod:`purepca.player`): ``t``,
+    ``c`` and ``s`` of the rotation (``t = tan θ``; ``None`` for a sweep),
+    ``matrix`` the working matrix after the event, ``vectors`` the rotations
+    accumulated so far (row i is the current estimate of the eigenvector
+    whose eigenvalue sits at ``matrix[i][i]``) and ``off`` the off-diagonal
+    norm ``off_norm`` before rounding to a float.  All are in the units of
+    the input matrix (a matrix scaled by a power of two is scaled back).
+    ``matrix`` and ``vectors`` are ``None`` for matrices larger than
+    ``SNAPSHOT_ORDER`` x ``SNAPSHOT_ORDER`` (32), where copying them at every
+    rotation would cost more than the rotation.
     """
 
     kind: str
@@ -93,9 +105,18 @@ class JacobiStep:
     q: int
     angle: float
     off_norm: float
+    t: Any = None
+    c: Any = None
+    s: Any = None
+    matrix: Optional[tuple[tuple[Any, ...], ...]] = None
+    vectors: Optional[tuple[tuple[Any, ...], ...]] = None
+    off: Any = None
 
 
 Trace = Optional[Callable[[JacobiStep], None]]
+
+#: The largest order for which a traced step carries copies of the matrix and of V.
+SNAPSHOT_ORDER = 32
 
 #: Rotate rows in place with plain loops (PyPy's JIT compiles them) rather
 #: than build new rows with list comprehensions (CPython's fastest loop).
@@ -234,6 +255,8 @@ def _jacobi_eigh(
     else:
         M = [list(row) for row in M]
     tol_ = ctx.eps if tol is None else ctx.convert(tol)
+    if scale and trace is not None:
+        trace = _unscaled(trace, scale, ctx)
     if _IN_PLACE and trace is None and isinstance(ctx, FloatContext):
         sweeps, rotations = _cyclic_jacobi_float(M, V, float(tol_), max_sweeps)
     else:
@@ -241,6 +264,18 @@ def _jacobi_eigh(
     diag = _scaled_back([M[i][i] for i in range(n)], scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=diag.__getitem__, reverse=True)
     return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
+
+
+def _unscaled(trace: Callable[[JacobiStep], None], scale: int, ctx: Context) -> Callable[[JacobiStep], None]:
+    """``trace`` given the steps of a matrix scaled by ``2**-scale`` in the input's units."""
+    def up(x: Any) -> Any:
+        return ctx.ldexp(x, scale)
+
+    def unscaled(step: JacobiStep) -> None:
+        M = step.matrix
+        trace(replace(step, off_norm=math.ldexp(step.off_norm, scale), off=up(step.off),
+                      matrix=None if M is None else tuple(tuple(up(x) for x in row) for row in M)))
+    return unscaled
 
 
 def _cyclic_jacobi(
@@ -256,10 +291,12 @@ def _cyclic_jacobi(
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = ctx.convert(0.2) / (n * n)
     rotations = 0
-    off2 = zero
+    off2 = base2 = zero
+    sixteenth = ctx.convert(0.0625)
+    snapshots = n <= SNAPSHOT_ORDER
     for sweep in range(1, max_sweeps + 1):
         if trace is not None:
-            off2 = _off_squares(M, ctx)
+            off2 = base2 = _off_squares(M, ctx)
         if sweep <= 3:
             threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
         else:
@@ -326,11 +363,21 @@ def _cyclic_jacobi(
                     V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
                 rotations += 1
                 if trace is not None:
+                    # Each rotation removes 2·a_pq² from off(A)²; once that has
+                    # cancelled more than 15/16 of the last exact sum, sum
+                    # afresh, so the traced off(A) keeps all but ~4 bits.
                     off2 = off2 - ctx.two * apq * apq
-                    off2 = off2 if off2 > zero else zero
-                    trace(JacobiStep("rotation", sweep, p, q, math.atan(float(t)), float(sqrt(off2))))
+                    if off2 <= base2 * sixteenth:
+                        off2 = base2 = _off_squares(M, ctx)
+                    off = sqrt(off2)
+                    trace(JacobiStep("rotation", sweep, p, q, math.atan(float(t)), float(off), t, c, s,
+                                     tuple(map(tuple, M)) if snapshots else None,
+                                     tuple(map(tuple, V)) if snapshots else None, off))
         if trace is not None:
-            trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(_off_norm(M, ctx))))
+            off = _off_norm(M, ctx)
+            trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None,
+                             tuple(map(tuple, M)) if snapshots else None,
+                             tuple(map(tuple, V)) if snapshots else None, off))
         if not busy:
             return sweep, rotations
     raise _not_converged(M, max_sweeps, ctx)

@@ -40,7 +40,7 @@ from ..params import as_int, as_real, is_int
 from .jacobi import _jacobi_eigh, _scaled_back
 from .matrix import as_symmetric, as_vector, max_abs
 
-__all__ = ["IterationResult", "PowerStep", "power_iteration", "subspace_iteration"]
+__all__ = ["IterationResult", "PowerStep", "SubspaceStep", "power_iteration", "subspace_iteration"]
 
 Operator = Callable[[list[Scalar]], list[Scalar]]
 
@@ -53,6 +53,12 @@ class PowerStep:
     of the current unit vector, ``residual`` is ``‖A·v - value·v‖`` and
     ``tolerance`` the residual at which the iteration stops; all floats, in
     the units of the input matrix.
+
+    At the solver's own precision (floats, or Decimals under a decimal
+    context), for the step player (:mod:`purepca.player`): ``vector`` the
+    unit vector ``v`` of this iteration (whose Rayleigh quotient is
+    ``value``), ``exact_value`` and ``exact_residual`` the value and the
+    residual before rounding to floats.
     """
 
     eigenpair: int
@@ -60,9 +66,33 @@ class PowerStep:
     value: float
     residual: float
     tolerance: float
+    vector: Optional[tuple[Any, ...]] = None
+    exact_value: Any = None
+    exact_residual: Any = None
 
 
 PowerTrace = Optional[Callable[[PowerStep], None]]
+
+
+@dataclass(frozen=True)
+class SubspaceStep:
+    """One iteration of :func:`subspace_iteration`, as given to its ``trace`` callback.
+
+    ``values`` are the k Ritz values (the Rayleigh quotients of the Ritz
+    vectors, largest magnitude first), ``residuals`` their ``‖A·x - θ·x‖``,
+    ``vectors`` the k unit Ritz vectors ``x`` and ``tolerance`` the residual
+    at which the iteration stops; at the solver's own precision (floats, or
+    Decimals under a decimal context), in the units of the input matrix.
+    """
+
+    iteration: int
+    values: tuple[Any, ...]
+    residuals: tuple[Any, ...]
+    vectors: tuple[tuple[Any, ...], ...]
+    tolerance: Any
+
+
+SubspaceTrace = Optional[Callable[[SubspaceStep], None]]
 
 
 @dataclass(frozen=True)
@@ -253,7 +283,8 @@ def power_iteration(
                 ref = scale if index else abs(lam)
                 if trace is not None:
                     trace(PowerStep(index + 1, it, math.ldexp(float(lam), e), math.ldexp(float(r), e),
-                                    math.ldexp(float(tol_ * ref), e)))
+                                    math.ldexp(float(tol_ * ref), e), tuple(v), ctx.ldexp(lam, e),
+                                    ctx.ldexp(r, e)))
                 if r <= tol_ * ref or r == 0:
                     break
                 w, nw = _normalized(w, ctx)
@@ -288,6 +319,7 @@ def subspace_iteration(
     max_iter: int = 1_000,
     seed: int = 0,
     context: Context = FLOAT,
+    trace: SubspaceTrace = None,
 ) -> IterationResult:
     """The ``k`` eigenpairs of largest magnitude by block power iteration with Rayleigh–Ritz.
 
@@ -310,6 +342,7 @@ def subspace_iteration(
     max_iter : past it, :class:`ConvergenceError`
     seed : seed of the start block's generator
     context : number context
+    trace : optional callable receiving a :class:`SubspaceStep` per iteration
 
     >>> A = [[5, 1, 0, 0], [1, 4, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0.5]]
     >>> r = subspace_iteration(lambda v: [sum(a * x for a, x in zip(row, v)) for row in A], d=4, k=2)
@@ -326,11 +359,22 @@ def subspace_iteration(
             raise PurePCAError(f"block_size must be an int between k = {k} and d = {d}, got {block_size!r}")
         else:
             b = int(block_size)
-        return _scaled_result(_subspace_iteration(apply, d, k, b, _default_tol(tol, ctx), max_iter, seed, ctx), e, ctx)
+        traced = None if trace is None else _unscaled_subspace(trace, e, ctx)
+        return _scaled_result(_subspace_iteration(apply, d, k, b, _default_tol(tol, ctx), max_iter, seed, ctx, traced),
+                              e, ctx)
+
+
+def _unscaled_subspace(trace: Callable[[SubspaceStep], None], e: int, ctx: Context) -> Callable[[SubspaceStep], None]:
+    """``trace`` given the steps on a matrix scaled by ``2**-e``, in the input's units."""
+    def unscaled(step: SubspaceStep) -> None:
+        trace(SubspaceStep(step.iteration, tuple(ctx.ldexp(v, e) for v in step.values),
+                           tuple(ctx.ldexp(r, e) for r in step.residuals), step.vectors, ctx.ldexp(step.tolerance, e)))
+    return unscaled
 
 
 def _subspace_iteration(
-    apply: Operator, d: int, k: int, b: int, tol_: Scalar, max_iter: int, seed: int, ctx: Context
+    apply: Operator, d: int, k: int, b: int, tol_: Scalar, max_iter: int, seed: int, ctx: Context,
+    trace: SubspaceTrace = None,
 ) -> IterationResult:
     """The worker behind :func:`subspace_iteration`: arguments checked, inside ``ctx.local()``."""
     rng = random.Random(seed)
@@ -355,6 +399,8 @@ def _subspace_iteration(
         res = [ctx.norm(_axpy(-theta[i], X[i], AX[i])) for i in range(k)]
         worst = max(res)
         history.append(worst)
+        if trace is not None:
+            trace(SubspaceStep(it, tuple(theta[:k]), tuple(res), tuple(tuple(x) for x in X[:k]), tol_ * scale))
         if worst <= tol_ * scale or worst == 0:
             return IterationResult(theta[:k], [list(x) for x in X[:k]], it, res)
         Q = _orthonormalize(AX, rng, ctx)

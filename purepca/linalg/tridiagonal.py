@@ -65,6 +65,13 @@ class TridiagonalStep:
     ``"ql"`` (one QL iteration on eigenvalue ``index``: ``value`` = the
     subdiagonal entry ``|e_l|`` after it, which falls to the tolerance
     ``tolerance``; ``shift`` = Wilkinson's shift used).
+
+    For the step player (:mod:`purepca.player`), at the solver's own
+    precision: of a reflection, ``reflector`` = the vector ``v`` of
+    ``H_k = I - beta·v·vᵀ`` (acting on rows and columns ``k+1..``; empty when
+    the column is already reduced), ``beta``, and ``alpha`` the new
+    subdiagonal entry ``e_k``; the matrix is scaled by a power of two first
+    when near overflow or underflow, and these are of the scaled matrix.
     """
 
     kind: str
@@ -72,6 +79,9 @@ class TridiagonalStep:
     value: float
     shift: float = 0.0
     tolerance: float = 0.0
+    reflector: Optional[tuple[Any, ...]] = None
+    beta: Any = None
+    alpha: Any = None
 
 
 Trace = Optional[Callable[[TridiagonalStep], None]]
@@ -108,7 +118,7 @@ def tridiagonalize(
             reflections.append(([], zero))
             S = [r[1:] for r in S[1:]]
             if trace is not None:
-                trace(TridiagonalStep("householder", k, 0.0))
+                trace(TridiagonalStep("householder", k, 0.0, reflector=(), beta=zero, alpha=x0))
             continue
         norm_x = ctx.norm(x)
         alpha = -norm_x if x0 > 0 else norm_x
@@ -131,7 +141,7 @@ def tridiagonalize(
         e[k] = alpha
         reflections.append((v, beta))
         if trace is not None:
-            trace(TridiagonalStep("householder", k, float(norm_x)))
+            trace(TridiagonalStep("householder", k, float(norm_x), reflector=tuple(v), beta=beta, alpha=alpha))
     if n >= 2:
         d[n - 2], e[n - 2], d[n - 1] = S[0][0], S[0][1], S[1][1]
     elif n == 1:

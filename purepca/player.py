@@ -1,0 +1,965 @@
+"""The step player: the eigensolvers' own steps as data, and as one self-contained HTML page.
+
+=================================  ==============================================
+``jacobi_run(A)``                  every rotation of :func:`~purepca.linalg.jacobi_eigh`:
+                                   pair, θ, t, c, s, the matrix before and after,
+                                   off(A), the rotations accumulated so far
+``data_run(X)``                    the same on the covariance of the rows ``X``,
+                                   with the centred data for the cloud
+``power_run(A, k)``                every iteration of :func:`~purepca.linalg.power.power_iteration`:
+                                   the vector, its Rayleigh quotient, residual,
+                                   the predicted rate ``|λ₂/λ₁|ᵏ`` and the angle
+                                   to the answer
+``subspace_run(A, k)``             every iteration of :func:`~purepca.linalg.power.subspace_iteration`:
+                                   the k Ritz vectors and values, residuals,
+                                   the predicted rates ``|λ_(b+1)/λ_i|ᵏ``
+``tridiagonal_run(A)``             the Householder reflections and the QL
+                                   iterations (shift, subdiagonal entry) of
+                                   :func:`~purepca.linalg.tridiagonal_eigh`
+``replay(A)``                      Jacobi in floats and at 50 digits side by
+                                   side, sweep by sweep: the digits gained
+``naive_covariance(X)``            the textbook one-pass ``Σxy - n·x̄·ȳ`` in
+                                   floats against the exact covariance
+``player_html(run)``               the page: next / previous / play, the matrix
+                                   with the entry being zeroed, off(A) on a log
+                                   scale, the data cloud with the axes turning,
+                                   a checker for hand computations
+``to_json(run)``                   a run as JSON text
+=================================  ==============================================
+
+A *run* is a plain dict (schema ``"purepca.player/1"``) whose ``frames`` are
+the solver's trace events, taken from the ``trace`` callbacks of the
+solvers (:class:`~purepca.linalg.JacobiStep`,
+:class:`~purepca.linalg.power.PowerStep`,
+:class:`~purepca.linalg.tridiagonal.TridiagonalStep`): the page shows them,
+it computes nothing of its own.  Numbers are JSON numbers when the solver
+ran in floats (``repr``, so they read back to the same bits) and decimal
+strings when it ran at N digits (``digits=50``).
+
+Jacobi frames: frame 0 is the start (``kind = "start"``: the matrix, the
+identity for ``vectors``, off(A)); frame i >= 1 is rotation i (``kind =
+"rotation"``) with ``sweep``, ``p``, ``q`` (from 0), ``theta`` (radians; the
+rotation by θ with ``t = tan θ`` sets ``a_pq`` to zero), ``t``, ``c``, ``s``,
+``before`` and ``matrix`` (the working matrix before and after),
+``vectors`` (row i: the current estimate of the eigenvector whose eigenvalue
+is ``matrix[i][i]``) and ``off`` (the off-diagonal Frobenius norm after it).
+``sweeps`` lists each sweep's last frame and off(A) at its end.
+
+>>> run = jacobi_run([[2.0, 1.0], [1.0, 2.0]])
+>>> [f["kind"] for f in run["frames"]], run["frames"][1]["p"], run["frames"][1]["q"]
+(['start', 'rotation'], 0, 1)
+>>> round(math.degrees(run["frames"][1]["theta"]), 4), run["frames"][1]["off"]
+(45.0, 0.0)
+>>> run50 = jacobi_run([[2, 1], [1, 2]], digits=50)
+>>> run50["frames"][1]["c"][:42]                  # cos 45° at 50 digits, as the solver rounded it
+'0.7071067811865475244008443621048490392848'
+
+Power frames (``kind = "power"``): ``pair`` (from 1), ``iteration``,
+``vector`` (the unit vector v), ``value`` (its Rayleigh quotient ``vᵀAv``),
+``residual`` (``‖Av - value·v‖``), ``tolerance``, ``rate`` (``|λ_(pair+1) /
+λ_pair|`` to the power ``iteration - 1``, what the residual should have
+fallen by since the first iteration) and ``angle`` (degrees between v and
+the eigenvector the solver returns in the end).
+
+>>> run = power_run([[2.0, 1.0], [1.0, 2.0]])
+>>> len(run["frames"]), run["frames"][-1]["iteration"], round(run["frames"][-1]["value"], 12)
+(27, 27, 3.0)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Optional
+
+from .covariance import center, covariance_matrix
+from .errors import PurePCAError
+from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
+from .linalg.matrix import as_matrix, as_symmetric
+from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
+from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
+from .numeric import FLOAT, Context, get_context
+from .params import as_int
+
+__all__ = ["SCHEMA", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
+           "subspace_run", "teach", "to_json", "tridiagonal_run"]
+
+#: The version of the run format.
+SCHEMA = "purepca.player/1"
+
+#: What ``teach`` can show.
+METHODS = ("jacobi", "power", "subspace", "tridiagonal")
+
+#: Largest matrix the page draws entry by entry (larger ones are refused: the page would not be readable).
+MAX_ORDER = 12
+
+
+def _num(x: Any) -> Any:
+    """A solver's number for JSON: a float as itself, a Decimal as its exact decimal string."""
+    if isinstance(x, Decimal):
+        return str(x)
+    return float(x)
+
+
+def _rows(M: Any) -> list[list[Any]]:
+    return [[_num(x) for x in row] for row in M]
+
+
+def _digits_of(digits: Optional[int]) -> tuple[Context, int]:
+    if digits is None:
+        return FLOAT, 16
+    digits = as_int(digits, "digits", low=17)
+    return get_context(digits), digits
+
+
+def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
+    """A validated symmetric matrix at the context's precision, no larger than the page can draw."""
+    M = as_symmetric(A, context=ctx)
+    if len(M) > MAX_ORDER:
+        raise PurePCAError(f"player: the matrix is {len(M)} x {len(M)}; the player draws at most "
+                           f"{MAX_ORDER} x {MAX_ORDER}")
+    return M
+
+
+def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
+               title: str = "Jacobi's method") -> dict[str, Any]:
+    """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
+
+    ``digits`` runs the solver at that many decimal digits (at least 17)
+    instead of floats.  ``data`` (n x d centred rows, d >= 2) is kept for
+    the page's cloud.  See the module docstring for the frames.
+
+    >>> run = jacobi_run([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
+    >>> run["method"], run["n"], len(run["frames"]) - 1 == run["rotations"]
+    ('jacobi', 3, True)
+    >>> all(f["matrix"][f["p"]][f["q"]] == 0 for f in run["frames"][1:])
+    True
+    """
+    ctx, shown = _digits_of(digits)
+    M = _matrix_in(A, ctx)
+    n = len(M)
+    steps: list[JacobiStep] = []
+    result = jacobi_eigh(M, context=ctx, trace=steps.append)
+    identity = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
+    with ctx.local():
+        off0 = _off_norm(M, ctx)
+    frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M), "vectors": _rows(identity),
+                                     "off": _num(off0)}]
+    sweeps: list[dict[str, Any]] = []
+    before = frames[0]["matrix"]
+    for step in steps:
+        if step.kind == "sweep":
+            sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off)})
+            continue
+        assert step.matrix is not None and step.vectors is not None
+        after = _rows(step.matrix)
+        frames.append({"kind": "rotation", "sweep": step.sweep, "p": step.p, "q": step.q, "theta": step.angle,
+                       "t": _num(step.t), "c": _num(step.c), "s": _num(step.s), "before": before,
+                       "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off)})
+        before = after
+    run: dict[str, Any] = {
+        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown,
+        "frames": frames, "sweeps": sweeps, "rotations": result.rotations,
+        "values": [_num(v) for v in result.values], "eigenvectors": _rows(result.vectors),
+        "eps": _num(ctx.eps),
+    }
+    if data is not None:
+        run["data"] = [[float(x) for x in row[:2]] for row in as_matrix(data, name="data")]
+    return run
+
+
+def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
+             title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
+    """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data.
+
+    ``shift`` is added to every value first (the covariance does not change,
+    the floats that hold the data do: see :func:`naive_covariance`, which the
+    run carries as ``naive``).  The cloud is the first two centred columns.
+
+    >>> from purepca.datasets import toy_data
+    >>> run = data_run(toy_data())
+    >>> round(math.degrees(run["frames"][1]["theta"]), 4), len(run["data"]), run["naive"]["n"]
+    (42.6777, 10, 10)
+    """
+    rows = as_matrix(X, name="data")
+    if len(rows) < 2:
+        raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
+    if shift:
+        rows = [[x + float(shift) for x in row] for row in rows]
+    ctx, _ = _digits_of(digits)
+    C = covariance_matrix(rows, context=ctx)
+    cloud = center(rows)
+    if len(rows[0]) == 1:
+        cloud = [[row[0], 0.0] for row in cloud]
+    run = jacobi_run(C, digits=digits, data=cloud, title=title)
+    run["naive"] = naive_covariance(rows)
+    run["shift"] = float(shift)
+    return run
+
+
+def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
+              title: str = "Power iteration") -> dict[str, Any]:
+    """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
+
+    The ``answer`` (the eigenpairs the iteration returns) and the ratios
+    ``|λ_(i+1)/λ_i|`` of the eigenvalues (from :func:`~purepca.linalg.jacobi_eigh`)
+    are carried for the picture and the predicted rate.
+
+    >>> run = power_run([[4, 1], [1, 3]], seed=1)
+    >>> f = run["frames"][5]
+    >>> f["iteration"], abs(sum(x * x for x in f["vector"]) - 1) < 1e-15
+    (6, True)
+    """
+    ctx, shown = _digits_of(digits)
+    M = _matrix_in(A, ctx)
+    n = len(M)
+    k = as_int(k, "k", low=1, high=n)
+    steps: list[PowerStep] = []
+    result = power_iteration(M, k=k, seed=seed, context=ctx, trace=steps.append)
+    spectrum = sorted((float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
+    ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
+    answer = [[float(x) for x in v] for v in result.vectors]
+    frames = []
+    for step in steps:
+        assert step.vector is not None
+        u = answer[step.eigenpair - 1]
+        cosine = min(1.0, abs(math.fsum(float(a) * b for a, b in zip(step.vector, u))))
+        frames.append({"kind": "power", "pair": step.eigenpair, "iteration": step.iteration,
+                       "vector": [_num(x) for x in step.vector], "value": _num(step.exact_value),
+                       "residual": _num(step.exact_residual), "tolerance": step.tolerance,
+                       "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
+                       "angle": math.degrees(math.acos(cosine))})
+    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
+            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+
+
+def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
+                 digits: Optional[int] = None, title: str = "Subspace iteration") -> dict[str, Any]:
+    """Every iteration of :func:`~purepca.linalg.power.subspace_iteration` on ``A``, as a run.
+
+    ``block_size`` defaults to ``k`` here (the solver's own default, a larger
+    block, converges in very few iterations on a small matrix).  Frames
+    ``kind = "subspace"``: ``iteration``, ``vectors`` (the k Ritz vectors),
+    ``values`` (their Ritz values), ``residuals``, ``tolerance``, ``rates``
+    (``|λ_(b+1)/λ_i|`` to the power ``iteration - 1``) and ``angles``
+    (degrees to the vectors returned in the end).
+
+    >>> run = subspace_run([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]], 2)
+    >>> f = run["frames"][-1]
+    >>> len(f["vectors"]), max(f["residuals"]) <= f["tolerance"], [round(v, 6) for v in f["values"]]
+    (2, True, [4.74201, 2.382076])
+    """
+    ctx, shown = _digits_of(digits)
+    M = _matrix_in(A, ctx)
+    n = len(M)
+    k = as_int(k, "k", low=1, high=n)
+    b = k if block_size is None else as_int(block_size, "block_size", low=k, high=n)
+    steps: list[SubspaceStep] = []
+    result = subspace_iteration(M, k=k, block_size=b, seed=seed, context=ctx, trace=steps.append)
+    spectrum = sorted((float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
+    ratios = [abs(spectrum[b] / spectrum[i]) if b < n and spectrum[i] else 0.0 for i in range(k)]
+    answer = [[float(x) for x in v] for v in result.vectors]
+    frames = []
+    for step in steps:
+        angles = []
+        for x, u in zip(step.vectors, answer):
+            cosine = min(1.0, abs(math.fsum(float(a) * c for a, c in zip(x, u))))
+            angles.append(math.degrees(math.acos(cosine)))
+        frames.append({"kind": "subspace", "iteration": step.iteration, "vectors": _rows(step.vectors),
+                       "values": [_num(v) for v in step.values], "residuals": [_num(r) for r in step.residuals],
+                       "tolerance": float(step.tolerance), "rates": [r ** (step.iteration - 1) for r in ratios],
+                       "angles": angles})
+    return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
+            "digits": shown, "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+
+
+def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
+                    title: str = "Householder tridiagonalisation and implicit QL") -> dict[str, Any]:
+    """The reflections and QL iterations of :func:`~purepca.linalg.tridiagonal_eigh` on ``A``, as a run.
+
+    Frames ``kind = "householder"`` (``k``, ``norm`` of the column part
+    folded onto the subdiagonal, ``reflector``, ``beta``, ``alpha`` the new
+    subdiagonal entry) and ``kind = "ql"`` (``index`` l, ``subdiagonal``
+    ``|e_l|`` after the iteration, ``shift``, ``tolerance``).
+
+    >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
+    >>> [f["kind"] for f in run["frames"]][:2], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
+    (['householder', 'ql'], True)
+    """
+    ctx, shown = _digits_of(digits)
+    M = _matrix_in(A, ctx)
+    steps: list[TridiagonalStep] = []
+    result = tridiagonal_eigh(M, context=ctx, trace=steps.append)
+    frames: list[dict[str, Any]] = []
+    for step in steps:
+        if step.kind == "householder":
+            frames.append({"kind": "householder", "k": step.index, "norm": step.value,
+                           "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
+                           "alpha": _num(step.alpha)})
+        else:
+            frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
+                           "tolerance": step.tolerance})
+    return {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": len(M), "digits": shown,
+            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values]}
+
+
+def _digits_agreeing(x: Any, truth: Any) -> float:
+    """-log10 of the relative error of ``x`` against ``truth`` (Decimals or Fractions), capped at 60."""
+    x, truth = Fraction(x), Fraction(truth)
+    if x == truth:
+        return 60.0
+    if truth == 0:
+        return 0.0
+    rel = abs((x - truth) / truth)
+    return max(0.0, min(60.0, -math.log10(rel)))
+
+
+def replay(A: Any, digits: int = 50) -> dict[str, Any]:
+    """Jacobi on ``A`` in floats and at ``digits`` decimal digits, sweep by sweep, side by side.
+
+    Per sweep: off(A) at its end in each, ``-log10(off(A)/‖A‖_F)`` (the
+    digits to which the matrix is diagonal) and the digits gained in the
+    sweep, which about double per sweep once off(A) is small (quadratic
+    convergence) until the precision is reached; and the digits to which the
+    float run's diagonal agrees with the eigenvalues of the long run, which
+    stop near 16.
+
+    >>> r = replay([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
+    >>> [row["sweep"] for row in r["sweeps"]][:3], r["digits"]
+    ([1, 2, 3], 50)
+    >>> max(row["exact_digits"] or 0 for row in r["sweeps"]) > 45, max(row.get("float_value_digits", 0) for row in r["sweeps"]) > 14
+    (True, True)
+    """
+    digits = as_int(digits, "digits", low=17)
+    M = as_symmetric(A)
+    ctx = get_context(digits)
+    runs = []
+    for context in (FLOAT, ctx):
+        steps: list[JacobiStep] = []
+        exact = [[Decimal(x) for x in row] for row in M] if context is ctx else M
+        jacobi_eigh(exact, context=context, trace=steps.append)
+        runs.append([s for s in steps if s.kind == "sweep"])
+    truth = jacobi_eigh([[Decimal(x) for x in row] for row in M], context=ctx).values
+    norm = math.sqrt(math.fsum(x * x for row in M for x in row)) or 1.0
+    rows = []
+    last = [0.0, 0.0]
+    for i in range(max(len(runs[0]), len(runs[1]))):
+        row: dict[str, Any] = {"sweep": i + 1}
+        for name, steps, j in (("float", runs[0], 0), ("exact", runs[1], 1)):
+            if i < len(steps):
+                off = steps[i].off
+                row[f"{name}_off"] = _num(off)
+                if off == 0:  # exactly diagonal: no digit count
+                    row[f"{name}_digits"] = row[f"{name}_gain"] = None
+                else:
+                    d = max(0.0, -math.log10(float(Fraction(off) / Fraction(norm))))
+                    row[f"{name}_digits"] = round(d, 2)
+                    row[f"{name}_gain"] = round(d - last[j], 2)
+                    last[j] = d
+                if name == "float":
+                    matrix = steps[i].matrix
+                    assert matrix is not None
+                    diag = sorted((matrix[m][m] for m in range(len(M))), reverse=True)
+                    row["float_value_digits"] = round(min(_digits_agreeing(v, t) for v, t in zip(diag, truth)), 2)
+        rows.append(row)
+    return {"digits": digits, "norm": norm, "sweeps": rows, "values": [str(v) for v in truth]}
+
+
+def naive_covariance(X: Any) -> dict[str, Any]:
+    """The textbook one-pass covariance ``(Σxy - n·x̄·ȳ)/(n-1)`` in floats against purepca's and the exact one.
+
+    The exact covariance of the floats given is computed with fractions;
+    purepca's is :func:`~purepca.covariance.covariance_matrix` (two passes
+    and a correction).  ``naive_digits`` and ``purepca_digits`` are the
+    digits each gets right (``-log10`` of the relative error, at most 17).
+    On seed 003's data shifted by 1e8 the naive form loses every digit.
+
+    >>> from purepca.datasets import toy_data
+    >>> r = naive_covariance([[x + 1e8 for x in row] for row in toy_data()])
+    >>> min(e["naive_digits"] for e in r["entries"]) < 2, min(e["purepca_digits"] for e in r["entries"]) > 15
+    (True, True)
+    """
+    rows = as_matrix(X, name="data")
+    n, d = len(rows), len(rows[0])
+    if n < 2:
+        raise PurePCAError(f"data: the covariance needs at least 2 rows, got {n}")
+    ours = covariance_matrix(rows)
+    means = [sum(row[j] for row in rows) / n for j in range(d)]  # the textbook way: plain float sums
+    exact_means = [sum(Fraction(row[j]) for row in rows) / n for j in range(d)]
+    entries = []
+    for i in range(d):
+        for j in range(i, d):
+            sxy = sum(row[i] * row[j] for row in rows)
+            naive = (sxy - n * means[i] * means[j]) / (n - 1)
+            exact = Fraction(sum(((Fraction(row[i]) - exact_means[i]) * (Fraction(row[j]) - exact_means[j])
+                              for row in rows), Fraction(0))) / (n - 1)
+            entries.append({"i": i, "j": j, "naive": naive, "purepca": float(ours[i][j]),
+                            "exact": f"{Decimal(exact.numerator) / Decimal(exact.denominator):.17g}",
+                            "naive_digits": round(min(17.0, _digits_agreeing(naive, exact)), 1),
+                            "purepca_digits": round(min(17.0, _digits_agreeing(ours[i][j], exact)), 1)})
+    offset = max(abs(m) for m in means)
+    return {"n": n, "d": d, "offset": offset, "entries": entries}
+
+
+def to_json(run: dict[str, Any]) -> str:
+    """A run as compact JSON text (floats as ``repr``, so they read back to the same bits).
+
+    >>> text = to_json(jacobi_run([[2.0, 1.0], [1.0, 2.0]]))
+    >>> json.loads(text)["frames"][1]["c"] == jacobi_run([[2.0, 1.0], [1.0, 2.0]])["frames"][1]["c"]
+    True
+    """
+    return json.dumps(run, separators=(",", ":"), allow_nan=False)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] = None) -> str:
+    """One self-contained HTML page that steps through ``run`` (inline SVG, CSS and script; no network).
+
+    ``replay_table`` (from :func:`replay`) adds the float / N-digit table.
+
+    >>> page = player_html(jacobi_run([[2.0, 1.0], [1.0, 2.0]]))
+    >>> page.startswith("<!DOCTYPE html>"), "http" in page.replace("http://www.w3.org", "")
+    (True, False)
+    """
+    if run.get("schema") != SCHEMA:
+        raise PurePCAError(f"player_html: not a player run (schema {run.get('schema')!r}, expected {SCHEMA!r})")
+    payload = {"run": run, "replay": replay_table}
+    blob = to_json(payload).replace("</", "<\\/")
+    title = _escape(str(run.get("title", "purepca player")))
+    return _PAGE.replace("%TITLE%", title).replace("%CSS%", _CSS).replace("%SCRIPT%", _SCRIPT) \
+        .replace("%DATA%", blob)
+
+
+def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
+          replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
+          title: Optional[str] = None) -> str:
+    """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
+    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``, with the float / N-digit replay
+    (``replay_digits = 0`` leaves it out).
+
+    >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
+    >>> len(page) < 300_000
+    True
+    """
+    if (matrix is None) == (data is None):
+        raise PurePCAError("teach: give a matrix or data, not both and not neither")
+    if method not in METHODS:
+        raise PurePCAError(f"teach: method must be one of {', '.join(METHODS)}, got {method!r}")
+    if data is not None:
+        rows = as_matrix(data, name="data")
+        if shift:
+            rows = [[x + float(shift) for x in row] for row in rows]
+        if len(rows) < 2:
+            raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
+        M: Any = covariance_matrix(rows)
+    else:
+        M = as_symmetric(matrix)
+    if method == "jacobi":
+        run = data_run(rows, digits=digits) if data is not None else jacobi_run(M, digits=digits)
+    elif method in ("power", "subspace"):
+        if method == "power":
+            run = power_run(M, components, seed=seed, digits=digits)
+        else:
+            run = subspace_run(M, max(components, 2) if len(M) > 1 else 1, seed=seed, digits=digits)
+        if data is not None:
+            run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
+    else:
+        run = tridiagonal_run(M, digits=digits)
+    if title:
+        run["title"] = title
+    if data is not None:
+        run["shift"] = float(shift)
+    table = replay(M, replay_digits) if replay_digits else None
+    return player_html(run, replay_table=table)
+
+
+def add_teach_arguments(p: Any) -> None:
+    """The options of ``purepca teach`` (for :mod:`purepca.cli`)."""
+    from .datasets import DATASETS
+    p.add_argument("file", nargs="?", default=None, help="a CSV file of data (its covariance is diagonalised)")
+    p.add_argument("--dataset", choices=DATASETS, default=None, help="a bundled data set instead of FILE")
+    p.add_argument("--matrix", default=None, metavar="FILE", help="a symmetric matrix as CSV (numbers, no header)")
+    p.add_argument("--columns", default=None, metavar="COLS", help="the columns (default: all numeric ones)")
+    p.add_argument("--id-column", default=None, metavar="COL", help="a label column kept out")
+    p.add_argument("--no-header", action="store_true", help="FILE's first line is data")
+    p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p.add_argument("--method", choices=METHODS, default="jacobi", help="(default: jacobi)")
+    p.add_argument("--digits", type=int, default=None, metavar="N", help="run the solver at N digits (>= 17)")
+    p.add_argument("--replay-digits", type=int, default=50, metavar="N",
+                   help="the float / N-digit replay table (default: 50; 0 leaves it out)")
+    p.add_argument("--components", type=int, default=1, metavar="K",
+                   help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (at least 2)")
+    p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
+    p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
+    p.add_argument("--title", default=None, help="the page's title")
+    p.add_argument("--output", default=None, metavar="FILE", help="write the page here instead of standard output")
+
+
+def teach_command(args: Any) -> None:
+    """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
+    from .cli import _read_text as _read  # the face's reader (its error names the file); cli imports us first
+    from .csvdata import read_table
+    from .datasets import load
+    data = matrix = None
+    if args.matrix is not None:
+        matrix = read_table(_read(args.matrix).splitlines(), source=args.matrix, delimiter=args.delimiter,
+                            header=False).rows
+    elif args.dataset is not None:
+        ds = load(args.dataset)
+        columns = args.columns if args.columns is not None or ds.active is None else ",".join(ds.active)
+        data = read_table(ds.to_csv().splitlines(), source=args.dataset, columns=columns,
+                          id_column=args.id_column if args.id_column is not None else ds.label_name).rows
+    else:
+        data = read_table(_read(args.file).splitlines(), source=args.file, delimiter=args.delimiter,
+                          header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
+    page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
+                 components=args.components, seed=args.seed, shift=args.shift, title=args.title)
+    if args.output is None:
+        sys.stdout.write(page)
+        return
+    tmp = args.output + ".tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(page)
+        os.replace(tmp, args.output)
+    except OSError as err:
+        raise PurePCAError(f"{args.output}: cannot write it ({err.strerror or err})") from None
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>%TITLE%</title>
+<style>%CSS%</style></head>
+<body>
+<header><h1 id="title">%TITLE%</h1><p id="about"></p></header>
+<nav>
+<button id="first" title="first step">|&#x25C0;</button>
+<button id="prev" title="previous step (left arrow)">&#x25C0; previous</button>
+<button id="play" title="play / pause (space)">&#x25B6; play</button>
+<button id="next" title="next step (right arrow)">next &#x25B6;</button>
+<button id="last" title="last step">&#x25B6;|</button>
+<input id="slider" type="range" min="0" value="0" aria-label="step">
+<span id="counter"></span>
+</nav>
+<main>
+<section id="left">
+<h2 id="matrix-title">The matrix</h2>
+<svg id="matrix" xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>
+<p id="legend"></p>
+<table id="numbers"></table>
+</section>
+<section id="right">
+<h2 id="plot-title">off(A), log scale</h2>
+<svg id="plot" xmlns="http://www.w3.org/2000/svg" width="440" height="250"></svg>
+<h2 id="cloud-title">The axes</h2>
+<svg id="cloud" xmlns="http://www.w3.org/2000/svg" width="340" height="340"></svg>
+</section>
+<section id="check">
+<h2>Check your hand computation</h2>
+<p id="check-what"></p>
+<input id="guess" size="40" aria-label="your answer"> <button id="check-button">check</button>
+<p id="verdict"></p>
+</section>
+<section id="replay"></section>
+<section id="naive"></section>
+</main>
+<script type="application/json" id="run-data">%DATA%</script>
+<script>%SCRIPT%</script>
+</body></html>
+"""
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:12px 18px;color:#222;background:#fff}
+h1{font-size:20px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}
+#about{margin:2px 0 8px;color:#444;max-width:60em;font-size:14px}
+nav{display:flex;gap:6px;align-items:center;margin-bottom:8px}
+nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
+main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
+#left{overflow-x:auto}
+#check,#replay,#naive{grid-column:1 / span 2}
+table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
+td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}th{background:#f4f4f4}
+#numbers td:first-child{text-align:left;color:#555}
+svg text{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
+.cell{fill:#fff;stroke:#bbb}.diag{fill:#eaf2fb}.next{fill:#ffb000}.zeroed{fill:#2ca02c}
+#legend{font-size:12px;color:#555;margin:4px 0}
+.swatch{display:inline-block;width:10px;height:10px;margin:0 3px 0 8px}
+#verdict{font-weight:600}.good{color:#1a7f37}.bad{color:#b42318}
+.faint{color:#777;font-size:12px}
+"""
+
+_SCRIPT = r"""
+"use strict";
+const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
+const RUN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+const SVGNS = "http://www.w3.org/2000/svg";
+const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+const SHOW = 6;  // significant digits on screen
+
+function num(x) { return typeof x === "string" ? Number(x) : x; }
+// x rounded to p significant digits: a float by toPrecision (correctly rounded from the double),
+// a decimal string by rounding its digits (exact): either way the solver's number to the digits shown.
+function fmt(x, p) {
+  p = p || SHOW;
+  if (typeof x === "number") {
+    if (x === 0) return "0";
+    let s = x.toPrecision(p);
+    return tidy(s);
+  }
+  let m = /^([-+]?)(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(x.trim());
+  if (!m) return x;
+  const sign = m[1] === "-" ? "-" : "", all = m[2] + (m[3] || "");
+  const lz = all.length - all.replace(/^0+/, "").length, digits = all.slice(lz);
+  if (!digits) return "0";
+  let exp = m[2].length + Number(m[4] || 0) - lz;
+  // value = 0.digits * 10^exp
+  let d = digits.padEnd(p + 1, "0");
+  let head = d.slice(0, p).split("").map(Number);
+  if (Number(d[p]) >= 5) {
+    let i = p - 1;
+    while (i >= 0) { head[i] += 1; if (head[i] < 10) break; head[i] = 0; i--; }
+    if (i < 0) { head.unshift(1); head.pop(); exp += 1; }
+  }
+  let e = exp - 1, mant = head.join("");
+  let s;
+  if (e < -5 || e >= p) s = mant[0] + (p > 1 ? "." + mant.slice(1) : "") + "e" + (e >= 0 ? "+" : "") + e;
+  else if (e >= 0) s = mant.slice(0, e + 1) + (p > e + 1 ? "." + mant.slice(e + 1) : "");
+  else s = "0." + "0".repeat(-e - 1) + mant;
+  return tidy(sign + s);
+}
+function tidy(s) {  // 1.5e+7 -> 1.5e7; the trailing zeros stay: they are digits shown
+  let [m, e] = s.split("e");
+  return e === undefined ? m : m + "e" + (e[0] === "+" ? e.slice(1) : e);
+}
+function el(tag, attrs, parent, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+function deg(rad) { return rad * 180 / Math.PI; }
+
+const frames = RUN.frames;
+let index = 0, timer = null;
+const slider = document.getElementById("slider");
+slider.max = frames.length - 1;
+
+// ------------------------------------------------------------ the matrix
+function matrixOf(i) {
+  if (RUN.method === "jacobi") return frames[i].matrix;
+  return RUN.matrix;
+}
+function drawMatrix(i) {
+  const svg = document.getElementById("matrix"), M = matrixOf(i), n = M.length;
+  const w = n <= 6 ? 92 : 64, h = 26, pad = 4;
+  svg.setAttribute("width", n * w + 2 * pad); svg.setAttribute("height", n * h + 2 * pad);
+  clear(svg);
+  const f = frames[i], next = frames[i + 1];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+    let cls = "cell" + (r === c ? " diag" : "");
+    if (RUN.method === "jacobi") {
+      if (f.kind === "rotation" && ((r === f.p && c === f.q) || (r === f.q && c === f.p))) cls = "cell zeroed";
+      else if (next && ((r === next.p && c === next.q) || (r === next.q && c === next.p))) cls = "cell next";
+    }
+    el("rect", {x: pad + c * w, y: pad + r * h, width: w, height: h, "class": cls, "data-r": r, "data-c": c}, svg);
+    el("text", {x: pad + c * w + w - 6, y: pad + r * h + 17, "text-anchor": "end", "class": "entry",
+                "data-r": r, "data-c": c}, svg, fmt(M[r][c], n <= 6 ? SHOW : 4));
+  }
+}
+
+// ------------------------------------------------------------ the numbers
+function row(table, label, id, value, note) {
+  const tr = document.createElement("tr");
+  const a = document.createElement("td"); a.textContent = label; tr.appendChild(a);
+  const b = document.createElement("td"); b.id = id; b.textContent = value; tr.appendChild(b);
+  const c = document.createElement("td"); c.className = "faint"; c.textContent = note || ""; tr.appendChild(c);
+  table.appendChild(tr);
+}
+function drawNumbers(i) {
+  const t = document.getElementById("numbers"), f = frames[i];
+  clear(t);
+  if (RUN.method === "jacobi") {
+    if (f.kind === "rotation") {
+      row(t, "sweep", "sweep", String(f.sweep));
+      row(t, "pair (p, q)", "pair", "(" + (f.p + 1) + ", " + (f.q + 1) + ")", "rows and columns, from 1");
+      row(t, "θ (degrees)", "theta", fmt(deg(f.theta)), "tan 2θ = 2·a_pq / (a_qq − a_pp)");
+      row(t, "t = tan θ", "t", fmt(f.t));
+      row(t, "c = cos θ", "c", fmt(f.c));
+      row(t, "s = sin θ", "s", fmt(f.s));
+    } else {
+      row(t, "start", "sweep", "0", "no rotation yet");
+    }
+    row(t, "off(A)", "off", fmt(f.off), "√(Σ_{i≠j} a_ij²) after this step");
+    const diag = frames[i].matrix.map((r, k) => fmt(r[k]));
+    row(t, "diagonal", "diagonal", diag.join("  "), "→ the eigenvalues");
+  } else if (RUN.method === "power") {
+    row(t, "eigenpair", "pair", String(f.pair));
+    row(t, "iteration", "iteration", String(f.iteration));
+    row(t, "vector v", "vector", f.vector.map(x => fmt(x)).join("  "), "unit length");
+    row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
+    row(t, "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
+    row(t, "predicted |λ₂/λ₁|^(k−1)", "rate", fmt(f.rate, 3), "|λ₂/λ₁| = " + fmt(RUN.ratios[f.pair - 1], 4));
+    row(t, "angle to the answer (°)", "angle", fmt(f.angle, 4));
+  } else if (RUN.method === "subspace") {
+    row(t, "iteration", "iteration", String(f.iteration), "block of " + RUN.block_size + " vectors, Rayleigh–Ritz");
+    f.values.forEach((v, j) => {
+      row(t, "Ritz value θ" + (j + 1), "ritz-" + (j + 1), fmt(v), "→ λ = " + fmt(RUN.values[j]));
+      row(t, "residual " + (j + 1), "residual-" + (j + 1), fmt(f.residuals[j]), "angle to the answer " + fmt(f.angles[j], 3) + "°");
+    });
+    row(t, "predicted |λ_(b+1)/λ_k|^(k−1)", "rate", fmt(f.rates[f.rates.length - 1], 3), "stops at " + fmt(f.tolerance, 3));
+  } else {
+    if (f.kind === "householder") {
+      row(t, "reflection", "step", "H_" + (f.k + 1), "folds column " + (f.k + 1) + " below the subdiagonal");
+      row(t, "‖x‖", "norm", fmt(f.norm));
+      row(t, "new subdiagonal e_k", "alpha", fmt(f.alpha));
+      row(t, "β", "beta", fmt(f.beta));
+      row(t, "reflector v", "reflector", f.reflector.map(x => fmt(x, 4)).join("  ") || "(none: already reduced)");
+    } else {
+      row(t, "QL iteration on", "step", "λ_" + (f.index + 1));
+      row(t, "Wilkinson shift", "shift", fmt(f.shift));
+      row(t, "|e_l| after", "subdiagonal", fmt(f.subdiagonal), "stops at " + fmt(f.tolerance, 3));
+    }
+  }
+}
+
+// ------------------------------------------------------------ the log plot
+function plotValues() {
+  if (RUN.method === "jacobi") return frames.map(f => num(f.off));
+  if (RUN.method === "power") return frames.map(f => num(f.residual));
+  if (RUN.method === "subspace") return frames.map(f => Math.max(...f.residuals.map(num)));
+  return frames.map(f => f.kind === "ql" ? f.subdiagonal : null);
+}
+function drawPlot(i) {
+  const svg = document.getElementById("plot"), W = 440, H = 250, L = 58, R = 12, T = 12, B = 34;
+  clear(svg);
+  const ys = plotValues();
+  const pos = ys.filter(y => y !== null && y > 0);
+  let floor = pos.length ? Math.min(...pos) : 1, top = pos.length ? Math.max(...pos) : 1;
+  const zero = ys.some(y => y === 0) ? floor / 1000 : floor;  // room for a row labelled 0
+  let lo = Math.floor(Math.log10(zero)), hi = Math.ceil(Math.log10(top) + 1e-12);
+  if (hi <= lo) hi = lo + 1;
+  const n = Math.max(frames.length - 1, 1);
+  const X = k => L + (W - L - R) * k / n;
+  const Y = v => T + (H - T - B) * (v > 0 ? hi - Math.log10(v) : hi - lo) / (hi - lo);  // an exact 0 at the bottom
+  el("rect", {x: L, y: T, width: W - L - R, height: H - T - B, fill: "none", stroke: "#999"}, svg);
+  const stepTick = Math.max(1, Math.ceil((hi - lo) / 8));
+  for (let e = lo; e <= hi; e += stepTick) {
+    el("line", {x1: L, x2: W - R, y1: Y(Math.pow(10, e)), y2: Y(Math.pow(10, e)), stroke: "#eee"}, svg);
+    el("text", {x: L - 4, y: Y(Math.pow(10, e)) + 4, "text-anchor": "end", "class": "ytick"}, svg,
+       e === lo && zero < floor ? "0" : "1e" + e);
+  }
+  el("text", {x: (L + W - R) / 2, y: H - 6, "text-anchor": "middle"}, svg,
+     RUN.method === "power" ? "iteration (one run per eigenpair)" : "step");
+  if (RUN.method === "jacobi") for (const s of RUN.sweeps) {
+    el("line", {x1: X(s.frame), x2: X(s.frame), y1: T, y2: H - B, stroke: "#bbb", "stroke-dasharray": "3 3"}, svg);
+  }
+  if (RUN.method === "power" || RUN.method === "subspace") {
+    let first = null;
+    const pts = [];
+    frames.forEach((f, k) => {
+      const rate = RUN.method === "power" ? f.rate : f.rates[f.rates.length - 1];
+      if (f.iteration === 1) first = ys[k];
+      if (first > 0 && rate > 0) pts.push(X(k) + "," + Y(first * rate));
+    });
+    el("polyline", {points: pts.join(" "), fill: "none", stroke: "#9467bd", "stroke-dasharray": "5 4",
+                    "class": "predicted"}, svg);
+  }
+  const line = [];
+  ys.forEach((y, k) => { if (y !== null) line.push(X(k) + "," + Y(y)); });
+  el("polyline", {points: line.join(" "), fill: "none", stroke: "#555"}, svg);
+  ys.forEach((y, k) => {
+    if (y === null) return;
+    el("circle", {cx: X(k), cy: Y(y), r: k === i ? 5 : 2.5, fill: k === i ? "#d62728" : "#555",
+                  "class": k === i ? "current" : "point"}, svg);
+  });
+}
+
+// ------------------------------------------------------------ the cloud and the axes
+function drawCloud(i) {
+  const svg = document.getElementById("cloud"), S = 340, C = S / 2;
+  clear(svg);
+  const f = frames[i];
+  let axes = [], points = RUN.data || [], extent = 0;
+  if (RUN.method === "jacobi") {
+    const M = f.matrix;
+    axes = f.vectors.map((v, k) => ({v: [num(v[0]), num(v[1] === undefined ? 0 : v[1])],
+                                     len: 2 * Math.sqrt(Math.max(num(M[k][k]), 0)), colour: AXIS[k % AXIS.length]}));
+  } else if (RUN.method === "power") {
+    const u = RUN.answer[f.pair - 1];
+    axes = [{v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true},
+            {v: [num(f.vector[0]), num(f.vector[1] || 0)], len: 1, colour: "#d62728"}];
+  } else if (RUN.method === "subspace") {
+    RUN.answer.forEach((u, j) => axes.push({v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true}));
+    f.vectors.forEach((x, j) => axes.push({v: [num(x[0]), num(x[1] || 0)], len: 1, colour: AXIS[j % AXIS.length]}));
+  } else {
+    document.getElementById("cloud-title").style.display = "none"; svg.style.display = "none"; return;
+  }
+  for (const p of points) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
+  for (const a of axes) extent = Math.max(extent, a.len * Math.hypot(a.v[0], a.v[1]));
+  const arrows = RUN.method === "power" || RUN.method === "subspace";
+  if (!points.length && arrows) extent = 1;
+  const k = (C - 14) / (extent || 1);
+  svg.dataset.scale = String(k);
+  el("line", {x1: 0, x2: S, y1: C, y2: C, stroke: "#eee"}, svg);
+  el("line", {x1: C, x2: C, y1: 0, y2: S, stroke: "#eee"}, svg);
+  if (arrows) el("circle", {cx: C, cy: C, r: k, fill: "none", stroke: "#ddd"}, svg);
+  for (const p of points) el("circle", {cx: C + k * p[0], cy: C - k * p[1], r: 3, fill: "#888", "class": "datum"}, svg);
+  axes.forEach((a, j) => {
+    const x = a.v[0] * a.len * k, y = a.v[1] * a.len * k;
+    const attrs = {x1: C - x, y1: C + y, x2: C + x, y2: C - y, stroke: a.colour, "stroke-width": 3,
+                   "class": "axis", "data-axis": j};
+    if (arrows) { attrs.x1 = C; attrs.y1 = C; }
+    if (a.dash) attrs["stroke-dasharray"] = "6 5";
+    el("line", attrs, svg);
+  });
+}
+
+// ------------------------------------------------------------ the checker
+function checkWhat(i) {
+  const next = frames[i + 1], what = document.getElementById("check-what");
+  document.getElementById("verdict").textContent = "";
+  if (!next) { what.textContent = "This is the last step: nothing left to compute."; return; }
+  if (RUN.method === "jacobi") what.textContent = "The next rotation is in the plane (" + (next.p + 1) + ", " +
+      (next.q + 1) + "). From the matrix above, compute θ with tan 2θ = 2·a_pq / (a_qq − a_pp), |θ| ≤ 45°, in degrees:";
+  else if (RUN.method === "power") what.textContent = next.pair === frames[i].pair ?
+      "Compute the next vector A·v / ‖A·v‖ (entries separated by commas or spaces):" :
+      "The next step starts eigenpair " + next.pair + " from a new random vector: nothing to compute by hand.";
+}
+function check() {
+  const next = frames[index + 1], out = document.getElementById("verdict");
+  if (!next) return;
+  const text = document.getElementById("guess").value.trim();
+  const parts = text.split(/[\s,;]+/).filter(s => s.length).map(Number);
+  if (!parts.length || parts.some(x => !isFinite(x))) { out.textContent = "Please type a number."; out.className = "bad"; return; }
+  let diff, truth, scale;
+  if (RUN.method === "jacobi") {
+    truth = deg(next.theta); diff = Math.abs(parts[0] - truth); scale = Math.max(Math.abs(truth), 1e-300);
+    verdict(diff, scale, "θ = " + fmt(truth, 10) + "°", "°");
+  } else if (RUN.method === "power" && next.pair === frames[index].pair) {
+    const v = next.vector.map(num);
+    if (parts.length !== v.length) { out.textContent = "Please type " + v.length + " numbers."; out.className = "bad"; return; }
+    const norm = Math.hypot(...parts) || 1, dot = parts.reduce((s, x, j) => s + x * v[j], 0);
+    const sign = dot < 0 ? -1 : 1;
+    diff = Math.max(...parts.map((x, j) => Math.abs(sign * x / norm - v[j])));
+    verdict(diff, 1, "v = (" + v.map(x => fmt(x, 8)).join(", ") + ")", "");
+  }
+}
+function verdict(diff, scale, truthText, unit) {
+  const out = document.getElementById("verdict"), rel = diff / scale;
+  const digits = rel === 0 ? 16 : Math.max(0, Math.floor(-Math.log10(rel)));
+  if (rel <= 5e-4) {
+    out.className = "good";
+    out.textContent = "Matches: " + digits + " significant digits agree (off by " + fmt(diff, 3) + unit +
+                      "); the solver has " + truthText + ".";
+  } else {
+    out.className = "bad";
+    out.textContent = "Does not match: off by " + fmt(diff, 3) + unit + " (" + fmt(100 * rel, 3) +
+                      "%); the solver has " + truthText + ".";
+  }
+  out.dataset.difference = String(diff);
+}
+
+// ------------------------------------------------------------ the tables
+function table(parent, heads, rows, id) {
+  const t = document.createElement("table"); if (id) t.id = id;
+  const h = document.createElement("tr");
+  for (const x of heads) { const th = document.createElement("th"); th.textContent = x; h.appendChild(th); }
+  t.appendChild(h);
+  for (const r of rows) {
+    const tr = document.createElement("tr");
+    for (const x of r) { const td = document.createElement("td"); td.textContent = x; tr.appendChild(td); }
+    t.appendChild(tr);
+  }
+  parent.appendChild(t);
+}
+function drawTables() {
+  if (REPLAY) {
+    const s = document.getElementById("replay");
+    const h = document.createElement("h2");
+    h.textContent = "Replay in floats and at " + REPLAY.digits + " digits, sweep by sweep";
+    s.appendChild(h);
+    const p = document.createElement("p"); p.className = "faint";
+    p.textContent = "digits: −log10(off(A)/‖A‖), how diagonal the matrix is. Once off(A) is small the digits " +
+      "about double per sweep (quadratic convergence) until the precision runs out: floats stop near 16, where " +
+      "their diagonal also stops agreeing with the " + REPLAY.digits + "-digit eigenvalues.";
+    s.appendChild(p);
+    const f2 = x => x === undefined ? "" : x === null ? "exact" : x.toFixed(1);
+    table(s, ["sweep", "off(A) float", "digits", "gained", "off(A) " + REPLAY.digits + " digits", "digits", "gained",
+              "eigenvalue digits (float)"],
+          REPLAY.sweeps.map(r => [r.sweep, r.float_off === undefined ? "(done)" : fmt(r.float_off, 4), f2(r.float_digits),
+                                   f2(r.float_gain), r.exact_off === undefined ? "(done)" : fmt(r.exact_off, 4),
+                                   f2(r.exact_digits), f2(r.exact_gain), f2(r.float_value_digits)]), "replay-table");
+  } else document.getElementById("replay").style.display = "none";
+  if (RUN.naive) {
+    const s = document.getElementById("naive"), nv = RUN.naive;
+    const h = document.createElement("h2");
+    h.textContent = "The covariance: textbook one pass (Σxy − n·x̄·ȳ) against purepca's two passes";
+    s.appendChild(h);
+    const p = document.createElement("p"); p.className = "faint";
+    p.textContent = "The data's means are near " + fmt(nv.offset, 3) + (RUN.shift ? " (shifted by " + fmt(RUN.shift, 3) + ")" : "") +
+      ". digits: how many significant digits agree with the exact covariance of these floats (computed with fractions).";
+    s.appendChild(p);
+    table(s, ["entry", "naive", "digits", "purepca", "digits", "exact"],
+          nv.entries.map(e => ["(" + (e.i + 1) + ", " + (e.j + 1) + ")", fmt(e.naive, 8), e.naive_digits.toFixed(1),
+                               fmt(e.purepca, 8), e.purepca_digits.toFixed(1), fmt(e.exact, 12)]), "naive-table");
+  } else document.getElementById("naive").style.display = "none";
+}
+
+// ------------------------------------------------------------ stepping
+function show(i) {
+  index = Math.max(0, Math.min(frames.length - 1, i));
+  slider.value = index;
+  document.getElementById("counter").textContent = "step " + index + " of " + (frames.length - 1);
+  drawMatrix(index); drawNumbers(index); drawPlot(index); drawCloud(index); checkWhat(index);
+  document.body.dataset.frame = String(index);
+}
+function play() {
+  const b = document.getElementById("play");
+  if (timer) { clearInterval(timer); timer = null; b.textContent = "\u25B6 play"; return; }
+  if (index >= frames.length - 1) show(0);
+  b.textContent = "\u23F8 pause";
+  timer = setInterval(() => { if (index >= frames.length - 1) play(); else show(index + 1); }, 700);
+}
+document.getElementById("next").onclick = () => show(index + 1);
+document.getElementById("prev").onclick = () => show(index - 1);
+document.getElementById("first").onclick = () => show(0);
+document.getElementById("last").onclick = () => show(frames.length - 1);
+document.getElementById("play").onclick = play;
+document.getElementById("check-button").onclick = check;
+document.getElementById("guess").addEventListener("keydown", e => { if (e.key === "Enter") check(); });
+slider.oninput = () => show(Number(slider.value));
+document.addEventListener("keydown", e => {
+  if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+  if (e.key === "ArrowRight") show(index + 1); else if (e.key === "ArrowLeft") show(index - 1);
+});
+const about = {
+  jacobi: "Cyclic Jacobi on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
+    ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. The coloured axes are the rows of V, the rotations so far.",
+  power: "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
+  subspace: "Subspace iteration on a " + RUN.n + " × " + RUN.n + " matrix with a block of " + RUN.block_size + " vectors: Q ← orthonormalised A·Q, then Rayleigh–Ritz (the small problem QᵀAQ solved by Jacobi). The coloured arrows are the Ritz vectors (their first two entries), the dashed grey lines the eigenvectors they turn towards.",
+  tridiagonal: "Householder reflections reduce the matrix to tridiagonal form; implicit QL iterations with Wilkinson's shift then drive each subdiagonal entry below its tolerance."
+};
+document.getElementById("about").textContent = about[RUN.method];
+if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = "The matrix A";
+if (RUN.method === "power") document.getElementById("plot-title").textContent = "residual ‖Av − λv‖, log scale";
+if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
+if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
+if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
+if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
+  '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
+drawTables();
+show(0);
+"""
