@@ -278,6 +278,52 @@ def _unscaled(trace: Callable[[JacobiStep], None], scale: int, ctx: Context) -> 
     return unscaled
 
 
+def _rotate(M: list[list[Scalar]], V: list[list[Scalar]], p: int, q: int, s: Scalar, tau: Scalar, app: Scalar,
+            aqq: Scalar, zero: Scalar) -> list[Scalar]:
+    """Apply the rotation (``s``, ``tau = s/(1 + c)``) in the plane (p, q) to rows and columns p and q of
+    ``M`` (whose new diagonal entries are ``app`` and ``aqq``, the (p, q) entry zero) and to rows p and
+    q of ``V``; return the new row p of M."""
+    n = len(M)
+    Mp, Mq = M[p], M[q]
+    if _IN_PLACE:
+        # PyPy: one plain loop updating rows p and q, columns p and q and the two eigenvector rows
+        # in place, which the JIT compiles to machine code (a new list per rotation costs more).
+        Vp, Vq = V[p], V[q]
+        for i in range(n):
+            g = Mp[i]
+            k = Mq[i]
+            x = g - s * (k + g * tau)
+            y = k + s * (g - k * tau)
+            Mp[i] = x
+            Mq[i] = y
+            row = M[i]
+            row[p] = x
+            row[q] = y
+            g = Vp[i]
+            k = Vq[i]
+            Vp[i] = g - s * (k + g * tau)
+            Vq[i] = k + s * (g - k * tau)
+        Mp[p] = M[p][p] = app
+        Mq[q] = M[q][q] = aqq
+        Mp[q] = Mq[p] = zero
+        return Mp
+    # CPython: a list comprehension per row is the fastest loop.
+    newp = [g - s * (k + g * tau) for g, k in zip(Mp, Mq)]
+    newq = [k + s * (g - k * tau) for g, k in zip(Mp, Mq)]
+    M[p], M[q] = newp, newq
+    newp[p] = app
+    newq[q] = aqq
+    newp[q] = newq[p] = zero
+    # Symmetry: column p (q) of every row is the new row p (q).
+    for row, x, y in zip(M, newp, newq):
+        row[p] = x
+        row[q] = y
+    Vp, Vq = V[p], V[q]
+    V[p] = [g - s * (k + g * tau) for g, k in zip(Vp, Vq)]
+    V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
+    return newp
+
+
 def _cyclic_jacobi(
     M: list[list[Scalar]], V: list[list[Scalar]], tol: Scalar, max_sweeps: int, ctx: Context, trace: Trace
 ) -> tuple[int, int]:
@@ -318,49 +364,11 @@ def _cyclic_jacobi(
                 app, aqq = Mp[p], Mq[q]
                 t, c, s, tau = _rotation(app, aqq, apq, ctx)
                 h = t * apq
-                if _IN_PLACE:
-                    # PyPy: one plain loop updating rows p and q, columns p and
-                    # q and the two eigenvector rows in place, which the JIT
-                    # compiles to machine code (a new list per rotation costs more).
-                    Vp, Vq = V[p], V[q]
-                    for i in range(n):
-                        g = Mp[i]
-                        k = Mq[i]
-                        x = g - s * (k + g * tau)
-                        y = k + s * (g - k * tau)
-                        Mp[i] = x
-                        Mq[i] = y
-                        row = M[i]
-                        row[p] = x
-                        row[q] = y
-                        g = Vp[i]
-                        k = Vq[i]
-                        Vp[i] = g - s * (k + g * tau)
-                        Vq[i] = k + s * (g - k * tau)
-                    newp, newq = Mp, Mq
-                    Mp[p] = M[p][p] = app - h
-                    Mq[q] = M[q][q] = aqq + h
-                    Mp[q] = Mq[p] = zero
-                else:
-                    # CPython: a list comprehension per row is the fastest loop.
-                    newp = [g - s * (k + g * tau) for g, k in zip(Mp, Mq)]
-                    newq = [k + s * (g - k * tau) for g, k in zip(Mp, Mq)]
-                    M[p], M[q] = newp, newq
-                    newp[p] = app - h
-                    newq[q] = aqq + h
-                    newp[q] = newq[p] = zero
-                    # Symmetry: column p (q) of every row is the new row p (q).
-                    for row, x, y in zip(M, newp, newq):
-                        row[p] = x
-                        row[q] = y
+                newp = _rotate(M, V, p, q, s, tau, app - h, aqq + h, zero)
                 root_diag[p] = sqrt(abs(newp[p]))
-                root_diag[q] = sqrt(abs(newq[q]))
+                root_diag[q] = sqrt(abs(M[q][q]))
                 Mp = newp
                 tol_p = tol * root_diag[p]
-                if not _IN_PLACE:
-                    Vp, Vq = V[p], V[q]
-                    V[p] = [g - s * (k + g * tau) for g, k in zip(Vp, Vq)]
-                    V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
                 rotations += 1
                 if trace is not None:
                     # Each rotation removes 2·a_pq² from off(A)²; once that has

@@ -162,6 +162,61 @@ def tridiagonalize(
     return d, e, Qt
 
 
+def _wilkinson_shift(d: list[Scalar], e: list[Scalar], l: int, eps: Scalar, one: Scalar, two: Scalar,
+                     hypot: Callable[[Scalar, Scalar], Scalar]) -> tuple[Scalar, Scalar, Scalar]:
+    """Wilkinson's shift from the leading 2 x 2 block at ``l``: set ``d[l]``, ``d[l + 1]`` to the
+    shifted block's values and return the old ``d[l]``, the new ``d[l + 1]`` and the shift ``h``."""
+    g = d[l]
+    num = d[l + 1] - g
+    if abs(num) * eps > abs(two * e[l]):
+        # p = num/(2e) beyond 1/eps (it may overflow): then hypot(p, 1) = |p| and p + r = 2p, so
+        # e/(p + r) = e·(e/num) and e·(p + r) = num, without forming p.
+        d[l] = e[l] * (e[l] / num)
+        d[l + 1] = num
+    else:
+        p = num / (two * e[l])
+        r = hypot(p, one)
+        if p < 0:
+            r = -r
+        d[l] = e[l] / (p + r)
+        d[l + 1] = e[l] * (p + r)
+    return g, d[l + 1], g - d[l]
+
+
+def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int, m: int, one: Scalar, zero: Scalar,
+                 hypot: Callable[[Scalar, Scalar], Scalar]) -> tuple[Scalar, Scalar, Scalar, Scalar, Scalar]:
+    """Chase the bulge from ``m`` up to ``l`` with plane rotations, applied to the rows of ``Z``;
+    return the last rotation's ``c`` and ``s``, the ``s`` and ``c`` of two before, and ``e[l + 1]``
+    as it was (what the end of the QL step needs)."""
+    p = d[m]
+    c = c2 = c3 = one
+    el1 = e[l + 1]
+    s = s2 = zero
+    for i in range(m - 1, l - 1, -1):
+        c3 = c2
+        c2 = c
+        s2 = s
+        g = c * e[i]
+        h = c * p
+        r = hypot(p, e[i])
+        e[i + 1] = s * r
+        s = e[i] / r
+        c = p / r
+        p = c * d[i] - s * g
+        d[i + 1] = h + s * (c * g + s * d[i])
+        zi, zj = Z[i], Z[i + 1]
+        if _IN_PLACE:  # PyPy: a plain loop the JIT compiles
+            for t in range(len(zi)):
+                a = zi[t]
+                b = zj[t]
+                zj[t] = s * a + c * b
+                zi[t] = c * a - s * b
+        else:  # CPython: list comprehensions are the fastest loop
+            Z[i + 1] = [s * a + c * b for a, b in zip(zi, zj)]
+            Z[i] = [c * a - s * b for a, b in zip(zi, zj)]
+    return c, s, s2, c3, el1
+
+
 def tridiagonal_ql(
     d: list[Scalar],
     e: list[Scalar],
@@ -222,54 +277,11 @@ def tridiagonal_ql(
                         iterations=limit,
                         residual=float(abs(e[l])),
                     )
-                # Wilkinson's shift from the leading 2 x 2 block.
-                g = d[l]
-                num = d[l + 1] - g
-                if abs(num) * eps > abs(two * e[l]):
-                    # p = num/(2e) beyond 1/eps (it may overflow): then
-                    # hypot(p, 1) = |p| and p + r = 2p, so e/(p + r) = e·(e/num)
-                    # and e·(p + r) = num, without forming p.
-                    d[l] = e[l] * (e[l] / num)
-                    d[l + 1] = num
-                else:
-                    p = num / (two * e[l])
-                    r = hypot(p, one)
-                    if p < 0:
-                        r = -r
-                    d[l] = e[l] / (p + r)
-                    d[l + 1] = e[l] * (p + r)
-                dl1 = d[l + 1]
-                h = g - d[l]
+                g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
                 for i in range(l + 2, n):
                     d[i] = d[i] - h
                 f = f + h
-                # Chase the bulge from m up to l with plane rotations.
-                p = d[m]
-                c = c2 = c3 = one
-                el1 = e[l + 1]
-                s = s2 = zero
-                for i in range(m - 1, l - 1, -1):
-                    c3 = c2
-                    c2 = c
-                    s2 = s
-                    g = c * e[i]
-                    h = c * p
-                    r = hypot(p, e[i])
-                    e[i + 1] = s * r
-                    s = e[i] / r
-                    c = p / r
-                    p = c * d[i] - s * g
-                    d[i + 1] = h + s * (c * g + s * d[i])
-                    zi, zj = Z[i], Z[i + 1]
-                    if _IN_PLACE:  # PyPy: a plain loop the JIT compiles
-                        for t in range(len(zi)):
-                            a = zi[t]
-                            b = zj[t]
-                            zj[t] = s * a + c * b
-                            zi[t] = c * a - s * b
-                    else:  # CPython: list comprehensions are the fastest loop
-                        Z[i + 1] = [s * a + c * b for a, b in zip(zi, zj)]
-                        Z[i] = [c * a - s * b for a, b in zip(zi, zj)]
+                c, s, s2, c3, el1 = _chase_bulge(d, e, Z, l, m, one, zero, hypot)
                 rotations += m - l
                 p = -s * s2 * c3 * el1 * e[l] / dl1
                 e[l] = s * p
