@@ -28,7 +28,9 @@ True
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 import warnings
 from typing import Any, Callable, Optional
 
@@ -45,9 +47,43 @@ Gram = Callable[[list[list[Scalar]]], list[list[Scalar]]]
 #: milliseconds to start and a product 5 to 15 ns).
 MIN_PARALLEL_WORK = 20_000_000
 
-# The vectors of the Gram matrix being computed, inherited by forked workers
-# (or set by the initializer of spawned ones).
-_SHARED: Optional[GramWork] = None
+# The work of each call under way, by a token of its own: a forked worker
+# inherits the table as it was when its pool started (a spawned one gets its
+# entry from the pool's initializer), and every task names its call's token,
+# so threads that run parallel fits at once never read each other's data.
+_WORK: dict[int, Any] = {}
+_TOKENS = itertools.count(1)
+_LOCK = threading.Lock()
+
+
+def _register(value: Any) -> int:
+    """Put a call's work in the table; return its token."""
+    with _LOCK:
+        token = next(_TOKENS)
+        _WORK[token] = value
+    return token
+
+
+def _set_work(token: int, value: Any) -> None:
+    """Pool initializer of spawned workers: the one entry they need."""
+    _WORK[token] = value
+
+
+def _release(token: int) -> None:
+    with _LOCK:
+        _WORK.pop(token, None)
+
+
+def _pool(jobs: int, token: int, value: Any) -> Any:
+    """A pool of ``jobs`` workers that can read ``value`` under ``token``: forked where the platform
+    can (they inherit the table), else spawned with an initializer."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:
+        return multiprocessing.get_context("fork").Pool(jobs)
+    return multiprocessing.get_context(methods[0]).Pool(jobs, initializer=_set_work,  # pragma: no cover
+                                                         initargs=(token, value))
 
 
 def _warn_no_processes(jobs: int, err: BaseException) -> None:
@@ -75,17 +111,16 @@ def check_n_jobs(n_jobs: Any) -> int:
     return int(n_jobs)
 
 
-def _set_shared(work: Optional[GramWork]) -> None:
-    global _SHARED
-    _SHARED = work
-
-
-def _gram_rows(rows: list[int]) -> list[tuple[int, list[Scalar]]]:
-    """Worker: the rows ``i`` of the upper triangle of the shared Gram work."""
-    work = _SHARED
-    assert work is not None
+def _rows_of(work: GramWork, rows: list[int]) -> list[tuple[int, list[Scalar]]]:
+    """The rows ``i`` of the upper triangle of the Gram work."""
     with work.ctx.local():
         return [(i, work.row(i)) for i in rows]
+
+
+def _gram_rows(task: tuple[int, list[int]]) -> list[tuple[int, list[Scalar]]]:
+    """Worker: the rows of the upper triangle of the Gram work under the task's token."""
+    token, rows = task
+    return _rows_of(_WORK[token], rows)
 
 
 def _share_rows(k: int, jobs: int) -> list[list[int]]:
@@ -101,28 +136,20 @@ def _share_rows(k: int, jobs: int) -> list[list[int]]:
 
 
 def _in_processes(work: GramWork, jobs: int) -> list[list[Scalar]]:
-    import multiprocessing
-
     parts = _share_rows(work.k, jobs)
-    methods = multiprocessing.get_all_start_methods()
-    mp: Any
-    if "fork" in methods:
-        mp = multiprocessing.get_context("fork")
-        _set_shared(work)
-        pool = mp.Pool(jobs - 1)
-    else:  # pragma: no cover - platforms without fork
-        mp = multiprocessing.get_context(methods[0])
-        pool = mp.Pool(jobs - 1, initializer=_set_shared, initargs=(work,))
+    token = _register(work)
     try:
-        pending = pool.map_async(_gram_rows, parts[1:])
-        _set_shared(work)
-        rows = _gram_rows(parts[0])
-        for chunk in pending.get():
-            rows.extend(chunk)
+        pool = _pool(jobs - 1, token, work)
+        try:
+            pending = pool.map_async(_gram_rows, [(token, part) for part in parts[1:]])
+            rows = _rows_of(work, parts[0])
+            for chunk in pending.get():
+                rows.extend(chunk)
+        finally:
+            pool.close()
+            pool.join()
     finally:
-        pool.close()
-        pool.join()
-        _set_shared(None)
+        _release(token)
     return work.assemble(rows)
 
 
@@ -155,23 +182,19 @@ def parallel_gram(ctx: Context, jobs: int, fast: bool = False) -> Optional[Gram]
     return gram
 
 
-# The data of the Krylov operator, inherited by forked workers: (Z, Zᵀ, ctx).
-_DATA: Optional[tuple[list[list[Scalar]], list[list[Scalar]], Context]] = None
-
-
-def _set_data(data: Optional[tuple[list[list[Scalar]], list[list[Scalar]], Context]]) -> None:
-    global _DATA
-    _DATA = data
-
-
-def _products(task: tuple[int, int, int, list[list[Scalar]]]) -> list[list[Scalar]]:
-    """Worker: rows ``a:b`` of Z (``which = 0``) or of Zᵀ (1) times each vector."""
-    which, a, b, vectors = task
-    assert _DATA is not None
-    Z, ZT, ctx = _DATA
+def _products_of(data: tuple[list[list[Scalar]], list[list[Scalar]], Context], which: int, a: int, b: int,
+                 vectors: list[list[Scalar]]) -> list[list[Scalar]]:
+    """Rows ``a:b`` of Z (``which = 0``) or of Zᵀ (1) of ``data = (Z, Zᵀ, ctx)`` times each vector."""
+    Z, ZT, ctx = data
     M = (Z if which == 0 else ZT)[a:b]
     with ctx.local():
         return [ctx.dots(M, v) for v in vectors]
+
+
+def _products(task: tuple[int, int, int, int, list[list[Scalar]]]) -> list[list[Scalar]]:
+    """Worker: the products of :func:`_products_of` for the Krylov operator under the task's token."""
+    token, which, a, b, vectors = task
+    return _products_of(_WORK[token], which, a, b, vectors)
 
 
 class ParallelProducts:
@@ -193,20 +216,14 @@ class ParallelProducts:
     def __init__(self, Z: list[list[Scalar]], ZT: list[list[Scalar]], ctx: Context, jobs: int) -> None:
         self.Z, self.ZT, self.ctx, self.jobs = Z, ZT, ctx, jobs
         self.pool: Any = None
+        self.token = 0
 
     def __enter__(self) -> "ParallelProducts":
         if self.jobs > 1:
-            import multiprocessing
-
+            data = (self.Z, self.ZT, self.ctx)
+            self.token = _register(data)
             try:
-                methods = multiprocessing.get_all_start_methods()
-                data = (self.Z, self.ZT, self.ctx)
-                if "fork" in methods:
-                    _set_data(data)
-                    self.pool = multiprocessing.get_context("fork").Pool(self.jobs - 1)
-                else:  # pragma: no cover - platforms without fork
-                    mp = multiprocessing.get_context(methods[0])
-                    self.pool = mp.Pool(self.jobs - 1, initializer=_set_data, initargs=(data,))
+                self.pool = _pool(self.jobs - 1, self.token, data)
             except (OSError, ImportError, NotImplementedError, RuntimeError) as err:
                 _warn_no_processes(self.jobs, err)
                 self.pool = None
@@ -217,7 +234,7 @@ class ParallelProducts:
             self.pool.close()
             self.pool.join()
             self.pool = None
-        _set_data(None)
+        _release(self.token)
 
     def _times(self, which: int, vectors: list[list[Scalar]]) -> list[list[Scalar]]:
         """Rows of Z (0) or Zᵀ (1) times each vector: ``[[row·v for row] for v]``."""
@@ -227,9 +244,8 @@ class ParallelProducts:
         parts = self.jobs
         size = -(-len(M) // parts)
         bounds = [(a, min(a + size, len(M))) for a in range(0, len(M), size)]
-        pending = self.pool.map_async(_products, [(which, a, b, vectors) for a, b in bounds[1:]])
-        _set_data((self.Z, self.ZT, self.ctx))
-        first = _products((which, bounds[0][0], bounds[0][1], vectors))
+        pending = self.pool.map_async(_products, [(self.token, which, a, b, vectors) for a, b in bounds[1:]])
+        first = _products_of((self.Z, self.ZT, self.ctx), which, bounds[0][0], bounds[0][1], vectors)
         rest = pending.get()
         return [sum((chunk[i] for chunk in rest), first[i]) for i in range(len(vectors))]
 
