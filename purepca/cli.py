@@ -693,7 +693,7 @@ def _plot_command(args: argparse.Namespace) -> None:
     title = args.title if args.title is not None else f"PCA of {os.path.basename(source)}"
     with _about(source):
         svg = pca_report(pca, table.rows, feature_names=table.names, groups=table.groups, names=table.ids,
-                         title=title, kinds=kinds)
+                         title=title, kinds=kinds, pcs=args.pcs, top=args.top, point_labels=args.labels)
     converter = None
     if args.png:
         if args.output is None:
@@ -732,8 +732,8 @@ def png_converter() -> Optional[tuple[str, str]]:
 def svg_to_png(svg: str, converter: tuple[str, str], scale: int = 2) -> bytes:
     """The PNG of ``svg`` drawn by ``converter`` (from :func:`png_converter`), at ``scale`` pixels per unit."""
     head = svg.split(">", 1)[0]
-    width = int(float(head.split('width="')[1].split('"')[0]))
-    height = int(float(head.split('height="')[1].split('"')[0]))
+    _, _, vw, vh = head.split('viewBox="')[1].split('"')[0].split()
+    width, height = int(float(vw)), int(float(vh))
     kind, path = converter
     with tempfile.TemporaryDirectory(prefix="purepca-png-") as folder:
         source = os.path.join(folder, "picture.svg")
