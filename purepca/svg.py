@@ -165,6 +165,7 @@ class _Frame:
                  equal: bool = False, pad: float = 0.06, y_range: Optional[tuple[float, float]] = None,
                  x_range: Optional[tuple[float, float]] = None, legend: float = 0.0) -> None:
         self.width, self.height, self.equal = width, height, equal
+        self.fixed = (x_range is not None, y_range is not None)  # a range given is kept, not widened to ticks
         x_lo, x_hi = x_range if x_range is not None else _padded(xs, pad)
         y_lo, y_hi = y_range if y_range is not None else _padded(ys, pad)
         left = 40.0
@@ -188,7 +189,10 @@ class _Frame:
         self.xticks, self.xstep = _readable_ticks(x_lo, x_hi, pw, "x", self.equal)
         self.yticks, self.ystep = _readable_ticks(y_lo, y_hi, ph, "y", self.equal)
         if not self.equal:  # the axes end on ticks
-            x_lo, x_hi, y_lo, y_hi = self.xticks[0], self.xticks[-1], self.yticks[0], self.yticks[-1]
+            if not self.fixed[0]:
+                x_lo, x_hi = self.xticks[0], self.xticks[-1]
+            if not self.fixed[1]:
+                y_lo, y_hi = self.yticks[0], self.yticks[-1]
         self.x_lo, self.x_hi, self.y_lo, self.y_hi = x_lo, x_hi, y_lo, y_hi
 
     def px(self, x: float) -> float:
@@ -546,17 +550,27 @@ def _arrows_with_labels(frame: _Frame, tips: list[list[float]], labels: list[str
             placed = placer.place(frame.px(x), frame.py(y), x, y, text, 12, colour, "variable")
             if placed is not None:
                 texts.append(placed)
+                texts += _leader(frame.px(x), frame.py(y), placer.taken[-1])
                 break
         else:
             missed += 1
     return arrows + texts, missed
 
 
+def _leader(x: float, y: float, box: tuple[float, float, float, float]) -> list[str]:
+    """A thin grey line from an arrow's tip to its name, when the name had to go further than 12 pixels."""
+    nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    if math.hypot(nx - x, ny - y) <= 12:
+        return []
+    return [f'<line class="leader" x1="{_num(x)}" y1="{_num(y)}" x2="{_num(nx)}" y2="{_num(ny)}" stroke="#9a9a9a" '
+            'stroke-width="0.8"/>']
+
+
 def _shortened(name: str) -> list[str]:
     """``name``, then shorter forms ending in an ellipsis, down to 6 characters.
 
     >>> _shortened("od280/od315_of_diluted_wines")
-    ['od280/od315_of_diluted_wines', 'od280/od315_of_…', 'od280/od3…', 'od280…']
+    ['od280/od315_of_diluted_wines', 'od280/od315_of_d…', 'od280/od3…', 'od280…']
     """
     out = [name]
     for keep in (16, 9, 5):
