@@ -19,11 +19,13 @@ import stat
 import subprocess
 import sys
 import zipfile
+from typing import Any
 
 import pytest
 
 from purepca import PCA, KernelPCA
 from purepca.cli import standardised
+from purepca.svg import text_width
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -306,7 +308,10 @@ def test_docs_name_every_command_and_convention() -> None:
     readme = (ROOT / "README.md").read_text()
     index = (ROOT / "docs" / "index.md").read_text()
     cli = (ROOT / "docs" / "cli.md").read_text()
-    assert "verify" in readme.split("| module", 1)[1] if "| module" in readme else "verify" in readme
+    table = readme.split("| module | what |", 1)[1]
+    cli_row = next(line for line in table.splitlines() if line.startswith("| `purepca.cli`"))
+    assert "`verify`" in cli_row
+    assert "`verify`" in next(line for line in index.splitlines() if line.startswith("| [cli.md]"))
     assert "purepca verify" in index
     for name in CONVENTIONS:
         assert f"`{name}`" in cli, name
@@ -324,3 +329,114 @@ def test_python_3_8_is_told_the_version_it_needs(tmp_path: pathlib.Path) -> None
     out = subprocess.run([str(found), "-m", "purepca", "demo"], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode != 0 and "requires Python >= 3.9" in out.stderr and "TypeError" not in out.stderr
+
+
+# ------------------------------------------------------------ the pictures, through the command
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _digits_file(tmp_path: pathlib.Path) -> tuple[pathlib.Path, list[list[float]], list[str]]:
+    names, rows, labels = digits_like(200)
+    f = _write_csv(tmp_path / "digits.csv", names + ["class"], [row + [lab] for row, lab in zip(rows, labels)])
+    return f, rows, labels
+
+
+def _svg(out: subprocess.CompletedProcess[str]) -> Any:
+    import xml.etree.ElementTree as ET
+
+    assert out.returncode == 0, out.stderr
+    return ET.fromstring(out.stdout)
+
+
+def test_plot_of_ten_classes_gives_each_its_own_colour_and_marker(tmp_path: pathlib.Path) -> None:
+    f, _, labels = _digits_file(tmp_path)
+    root = _svg(purepca("plot", str(f), "--groups", "class", "--kind", "scores", "--drop-constant"))
+    legend = [(e.get("fill"), e.get("data-shape")) for e in root.iter() if e.get("class") == "legend-mark"]
+    assert len(legend) == 10 == len(set(legend))
+    points = [(e.get("fill"), e.get("data-shape")) for e in root.iter() if e.get("class") == "point"]
+    assert len(set(points)) == 10 and len(points) == len(labels)
+
+
+def test_plot_biplot_of_64_variables_draws_the_top_15_by_contribution(tmp_path: pathlib.Path) -> None:
+    f, rows, labels = _digits_file(tmp_path)
+    root = _svg(purepca("plot", str(f), "--id-column", "class", "--kind", "biplot", "--drop-constant"))
+    arrows = [e for e in root.iter(NS + "line") if e.get("class") == "loading"]
+    assert len(arrows) == 15
+    keep = [j for j in range(64) if j not in (0, 32, 39)]
+    pca = PCA(convention="prcomp").fit([[row[j] for j in keep] for row in rows])
+    ev = pca.explained_variance_
+    ctr = sorted(range(len(keep)), key=lambda j: -(ev[0] * pca.rotation[j][0] ** 2 + ev[1] * pca.rotation[j][1] ** 2))
+    want = {f"pixel_{keep[j] // 8}_{keep[j] % 8}" for j in ctr[:15]}
+    assert {a.find(NS + "title").text for a in arrows} == want
+    caption = next(e.text for e in root.iter(NS + "text") if e.get("class") == "caption")
+    assert "the 15 of 61 variables that contribute most" in caption
+    root = _svg(purepca("plot", str(f), "--id-column", "class", "--kind", "circle", "--drop-constant", "--top", "0"))
+    assert len([e for e in root.iter(NS + "line") if e.get("class") == "loading"]) == 61
+
+
+def test_plot_scree_of_64_components_thins_its_ticks(tmp_path: pathlib.Path) -> None:
+    f, _, _ = _digits_file(tmp_path)
+    root = _svg(purepca("plot", str(f), "--id-column", "class", "--kind", "scree"))
+    bars = [e for e in root.iter(NS + "rect") if e.get("class") == "bar"]
+    ticks = [e for e in root.iter(NS + "text") if e.get("class") == "xtick"]
+    assert len(bars) == 20 and len(ticks) == 10
+    xs = [float(t.get("x")) for t in ticks]
+    widest = max(text_width(t.text, 11) for t in ticks)
+    assert min(b - a for a, b in zip(xs, xs[1:])) > widest + 4  # neighbouring labels do not touch
+    assert any("PC21 to PC64" in (e.text or "") for e in root.iter(NS + "text"))
+
+
+def test_plot_report_scales_and_keeps_one_colour(tmp_path: pathlib.Path) -> None:
+    names, rows, _ = wine_like(60)
+    f = _write_csv(tmp_path / "w.csv", names, rows)
+    root = _svg(purepca("plot", str(f), "--scale"))
+    assert root.get("width") == "100%" and root.get("viewBox") == "0 0 1280 1000"
+    fills = {e.get("fill") for e in root.iter() if e.get("class") == "point"}
+    assert fills == {"#0072B2"}  # the biplot's points as the scores panel's
+    biplot = next(p for p in root.findall(NS + "svg") if "biplot" in "".join(p.itertext()))
+    caption = next(e for e in biplot.iter(NS + "text") if e.get("class") == "caption")
+    frame = next(e for e in biplot.iter(NS + "rect") if e.get("fill") == "none" and e.get("class") is None)
+    assert float(caption.get("y")) + 3 < float(frame.get("y"))  # the caption's descenders above the frame
+
+
+def test_plot_scores_any_two_components_equal_aspect_and_labels(tmp_path: pathlib.Path) -> None:
+    names, rows, labels = wine_like(40)
+    f = _write_csv(tmp_path / "w.csv", ["id"] + names, [[f"s{i}"] + row for i, row in enumerate(rows)])
+    root = _svg(purepca("plot", str(f), "--id-column", "id", "--scale", "--kind", "scores", "--pcs", "1,3",
+                        "--labels"))
+    pca = PCA(convention="prcomp", scale=True).fit(rows)
+    scores = pca.transform(rows)
+    values = [tuple(float(v) for v in e.get("data-value").split(",")) for e in root.iter() if e.get("class") == "point"]
+    assert values == [(s[0], s[2]) for s in scores]
+    axis = {e.text for e in root.iter(NS + "text") if e.get("class") == "axis-title"}
+    assert any(t.startswith("PC3 (") for t in axis)
+    xt = [(float(e.get("x")), float(e.text)) for e in root.iter(NS + "text") if e.get("class") == "xtick"]
+    yt = [(float(e.get("y")), float(e.text)) for e in root.iter(NS + "text") if e.get("class") == "ytick"]
+    bx = (xt[-1][0] - xt[0][0]) / (xt[-1][1] - xt[0][1])
+    by = (yt[-1][0] - yt[0][0]) / (yt[-1][1] - yt[0][1])
+    assert abs(bx + by) < 1e-6 * bx  # one unit as long on both axes
+    shown = [e.text for e in root.iter(NS + "text") if e.get("class") == "point-label"]
+    assert len(shown) >= 20 and set(shown) <= {f"s{i}" for i in range(40)}
+    bad = purepca("plot", str(f), "--id-column", "id", "--pcs", "1,1")
+    assert bad.returncode == 2 and "two different component numbers" in bad.stderr
+
+
+def test_plot_png_beside_the_svg_or_a_clear_message(tmp_path: pathlib.Path) -> None:
+    data = _write_csv(tmp_path / "d.csv", ["a", "b"], [[1, 2], [2, 1], [3, 5], [4, 3]])
+    env_path = os.environ.get("PATH", "")
+    target = tmp_path / "p.svg"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(PYTHONPATH=str(ROOT), PATH=str(tmp_path))  # no converter on this PATH
+    out = subprocess.run([sys.executable, "-m", "purepca", "plot", str(data), "--png", "-o", str(target)], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and "--png needs a converter" in out.stderr and "rsvg-convert" in out.stderr
+    assert not target.exists()
+    if not any(shutil.which(n, path=env_path) for n in ("rsvg-convert", "chromium", "chromium-browser")):
+        pytest.skip("no SVG converter here")
+    if sys.version_info[:2] != (3, 11):
+        pytest.skip("the browser runs under CPython 3.11 only")
+    out = purepca("plot", str(data), "--kind", "scores", "--png", "-o", str(target))
+    assert out.returncode == 0, out.stderr
+    png = (tmp_path / "p.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and target.exists()
