@@ -707,7 +707,7 @@ def _plot_command(args: argparse.Namespace) -> None:
     if converter is not None:
         assert args.output is not None
         target = os.path.splitext(args.output)[0] + ".png"
-        _write(svg_to_png(svg, converter), target)
+        _write(_svg_to_png(svg, converter), target)
         print(f"purepca: wrote {target} ({converter[0]})", file=sys.stderr)
 
 
@@ -729,7 +729,7 @@ def png_converter() -> Optional[tuple[str, str]]:
     return None
 
 
-def svg_to_png(svg: str, converter: tuple[str, str], scale: int = 2) -> bytes:
+def _svg_to_png(svg: str, converter: tuple[str, str], scale: int = 2) -> bytes:
     """The PNG of ``svg`` drawn by ``converter`` (from :func:`png_converter`), at ``scale`` pixels per unit."""
     head = svg.split(">", 1)[0]
     _, _, vw, vh = head.split('viewBox="')[1].split('"')[0].split()
