@@ -12,24 +12,27 @@ import contextlib
 import json
 import math
 import os
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
 import warnings
-from typing import Iterator, NoReturn, Optional, Sequence, TextIO, Union
+from typing import Any, Iterator, NoReturn, Optional, Sequence, TextIO, Union
 
 from . import __version__
 from .conventions import CONVENTIONS
 from .csvdata import StreamedRows, Table, read_table
 from .datasets import DATASETS, load, toy_data
-from .errors import PurePCAError
+from .errors import DegenerateEigenvalueWarning, PurePCAError
 from .covariance import correlation_matrix, covariance_matrix
 from .kernel_pca import EIGEN_SOLVERS, KernelPCA
 from .kernels import KERNELS
 from .linalg.matrix import as_symmetric
 from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
-from .report import _r_decimals, format_table
+from .report import PCASummary, _r_decimals, format_table
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
 from .teaching import trace_jacobi, trace_power
@@ -117,6 +120,57 @@ def _components(text: str) -> Union[int, float]:
     raise argparse.ArgumentTypeError(f"an int >= 1 or a fraction strictly between 0 and 1, got {text!r}")
 
 
+#: The width R's ``print`` wraps a wide table at (``options("width")``).
+WIDTH = 80
+
+
+def wrapped_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[float]]], digits: int,
+                  width: int = WIDTH) -> str:
+    """:func:`~purepca.report.format_table` wrapped as R's ``print`` wraps a wide matrix: as many
+    columns as fit in ``width`` characters, then the next block, each with the row labels.
+
+    >>> rows = [("a", [1.0] * 12), ("b", [2.5] * 12)]
+    >>> print(wrapped_table([f"PC{i + 1}" for i in range(12)], rows, 3, width=40))
+      PC1 PC2 PC3 PC4 PC5 PC6 PC7 PC8 PC9
+    a 1.0 1.0 1.0 1.0 1.0 1.0 1.0 1.0 1.0
+    b 2.5 2.5 2.5 2.5 2.5 2.5 2.5 2.5 2.5
+      PC10 PC11 PC12
+    a  1.0  1.0  1.0
+    b  2.5  2.5  2.5
+    """
+    blocks: list[str] = []
+    start = 0
+    while start < len(names):
+        end = start + 1  # at least one column per block, however wide
+        text = format_table(names[start:end], [(label, values[start:end]) for label, values in rows], digits)
+        while end < len(names):
+            wider = format_table(names[start:end + 1], [(label, values[start:end + 1]) for label, values in rows],
+                                 digits)
+            if max(len(line) for line in wider.splitlines()) > width:
+                break
+            text, end = wider, end + 1
+        blocks.append(text)
+        start = end
+    return "\n".join(blocks)
+
+
+def _importance(summary: PCASummary) -> str:
+    """R's importance table of ``summary(prcomp(...))``, wrapped at :data:`WIDTH`."""
+    return "Importance of components:\n" + wrapped_table(summary.names, summary.rows, 7)
+
+
+def _pcs(text: str) -> tuple[int, int]:
+    """argparse type of ``--pcs``: two different component numbers from 1, as ``1,3``."""
+    parts = text.split(",")
+    try:
+        pair = tuple(int(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"two component numbers such as 1,3, got {text!r}") from None
+    if len(pair) != 2 or pair[0] == pair[1] or min(pair) < 1:
+        raise argparse.ArgumentTypeError(f"two different component numbers from 1, such as 1,3, got {text!r}")
+    return pair[0], pair[1]
+
+
 def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropped: int = 0,
                imputed: Optional[dict[str, int]] = None) -> str:
     """The fitted model as text: R's importance table and the loadings
@@ -164,20 +218,37 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
         out.append(f"({count} missing value{'s' if count != 1 else ''} of {name!r} set to the column mean)")
     rule = CONVENTIONS[pca.convention].sign if pca.sign is None else pca.sign
     signs = "; the sign of each column is arbitrary, as in R" if rule == "none" else ""
-    out += ["", summary.to_string(digits=7), "", f"Loadings (rotation){signs}:", format_table(comps, loadings, 7)]
+    if pca.missing == "em":
+        out.append(f"(missing values imputed by iterative PCA with {pca.n_components_} components, "
+                   f"{pca.n_iter_} iterations, as missMDA's imputePCA)")
+    out += ["", _importance(summary), "", f"Loadings (rotation){signs}:", wrapped_table(comps, loadings, 7)]
     return "\n".join(out)
 
 
-def _write(text: str, output: Optional[str]) -> None:
-    """Print, or write to ``output`` through a temporary file renamed into place (never half-written)."""
+def _file_mode(path: str) -> int:
+    """The permissions a new file gets from ``open`` (0o666 less the umask), or those of the file it replaces."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)  # reading the umask means setting it; put it back at once
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _write(text: Union[str, bytes], output: Optional[str]) -> None:
+    """Print, or write to ``output`` through a temporary file renamed into place (never half-written),
+    with the permissions ``open`` would give it (the user's umask), not the temporary file's 0600."""
     if output is None:
+        assert isinstance(text, str)
         print(text)
         return
     directory = os.path.dirname(os.path.abspath(output))
+    mode = _file_mode(output)
     fd, temporary = tempfile.mkstemp(prefix=".purepca-", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text if isinstance(text, bytes) else (text + "\n").encode("utf-8"))
+        os.chmod(temporary, mode)
         os.replace(temporary, output)
     except BaseException:
         if os.path.exists(temporary):
@@ -196,7 +267,8 @@ def _read_text(name: str) -> str:
         raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
 
 
-def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, file_help: Optional[str] = None) -> None:
+def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, file_help: Optional[str] = None,
+                   em: bool = False) -> None:
     """Where the data come from and how to read them (every subcommand that reads a table).
 
     The file is the positional FILE, or, with ``file_help``, the option ``--data FILE``; then missing
@@ -211,42 +283,123 @@ def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
     p.add_argument("--columns", default=None, metavar="COLS", help=columns_help)
     p.add_argument("--id-column", default=None, metavar="COL", help=id_help)
     p.add_argument("--no-header", action="store_true", help="the first line is data; columns are named x1, x2, ...")
+    p.add_argument("--exclude", default=None, metavar="COLS",
+                   help="columns left out of the analysis: names or 0-based indices, comma-separated")
     p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p.add_argument("--decimal", choices=(".", ","), default=".",
+                   help="the decimal mark (default: .); files with decimal commas usually need --delimiter ';'")
     if file_help is None:
-        p.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
-                       help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the column mean")
+        if em:
+            p.add_argument("--missing", choices=("error", "drop", "mean", "em"), default="error",
+                           help="empty, NA or NaN cells: an error naming the cell (default), drop the row, the "
+                           "column mean, or em: iterative PCA imputation (missMDA's imputePCA; needs an int "
+                           "--components)")
+        else:
+            p.add_argument("--missing", choices=("error", "drop", "mean"), default="error",
+                           help="empty, NA or NaN cells: an error naming the cell (default), drop the row, or the "
+                           "column mean" + (" (of the training data, stored in the model)" if em is None else ""))
     else:
         p.set_defaults(missing="error")
 
 
-def _output_options(p: argparse.ArgumentParser, formats: bool = True) -> None:
+def _output_options(p: argparse.ArgumentParser, formats: bool = True, what: str = "") -> None:
+    """``--output FILE`` (also ``-o`` and, as plot first had it, ``--out``): the same name on every subcommand."""
     if formats:
         p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="the output (default: table)")
-    p.add_argument("--output", default=None, metavar="FILE",
-                   help="write here (through a temporary file renamed into place) instead of standard output")
+    p.add_argument("-o", "--output", "--out", dest="output", default=None, metavar="FILE",
+                   help=f"write {what}here (through a temporary file renamed into place, with the permissions of "
+                   "your umask) instead of standard output")
 
 
-def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str) -> None:
+def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, em: Optional[bool] = False) -> None:
     """The input and output options that fit, transform and kernel share."""
-    _input_options(p, columns_help, id_help)
+    _input_options(p, columns_help, id_help, em=em)  # type: ignore[arg-type]
     _output_options(p)
 
 
 def _read_args_table(args: argparse.Namespace, columns: Optional[str], groups: Optional[str] = None) -> tuple[str, Table]:
     """The source's name and the table the shared options describe."""
+    missing = {"em": "keep"}.get(args.missing, args.missing)  # the library fills the holes itself
+    weights = getattr(args, "weights", None)
     if args.dataset is not None:
         data = load(args.dataset)
         id_column = args.id_column if args.id_column is not None else data.label_name
         if columns is None and data.active is not None:
             columns = ",".join(data.active)  # the supplementary columns stay out unless asked for
         table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
-                           missing=args.missing, group_column=groups)
+                           missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights)
         return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
-                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=args.missing,
-                       group_column=groups)
+                       header=not args.no_header, columns=columns, id_column=args.id_column, missing=missing,
+                       group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal)
     return source, table
+
+
+def _constant_columns(table: Table) -> list[str]:
+    """The names of the columns whose values are all equal (standard deviation 0; NaN holes ignored)."""
+    out = []
+    for j, name in enumerate(table.names):
+        present = [row[j] for row in table.rows if row[j] == row[j]]
+        if present and min(present) == max(present):
+            out.append(name)
+    return out
+
+
+def _without_constant(table: Table, source: str) -> Table:
+    """``--drop-constant``: the table without its constant columns, said on stderr."""
+    constant = _constant_columns(table)
+    if not constant:
+        return table
+    if len(constant) == len(table.names):
+        raise PurePCAError(f"{source}: every column is constant; there is nothing to analyse")
+    keep = [j for j, name in enumerate(table.names) if name not in constant]
+    print(f"purepca: {source}: left out {len(constant)} constant column{'s' if len(constant) != 1 else ''}: "
+          + ", ".join(constant), file=sys.stderr)
+    return Table([table.names[j] for j in keep], [[row[j] for j in keep] for row in table.rows], table.ids,
+                 table.dropped, table.imputed, table.groups, table.weights)
+
+
+def _constant_error(source: str, constant: list[str]) -> PurePCAError:
+    """What to say when scaling meets constant columns: all of them by name, and the ways out."""
+    plural = len(constant) != 1
+    listed = ", ".join(repr(c) for c in constant)
+    return PurePCAError(
+        f"{source}: {len(constant)} column{'s are' if plural else ' is'} constant (standard deviation 0) and "
+        f"cannot be scaled to unit variance: {listed}. Leave {'them' if plural else 'it'} out with --drop-constant "
+        f"(or --exclude); FactoMineR's PCA divides such a column by 1 instead, which gives the same components as "
+        "leaving it out")
+
+
+@contextlib.contextmanager
+def _named_constants(source: str, table: Optional[Table], names: Sequence[str]) -> Iterator[None]:
+    """A fit's "column j is constant" error, told with the columns' names (every constant one)."""
+    try:
+        yield
+    except PurePCAError as err:
+        found = re.search(r"column (\d+) is constant", str(err))
+        if found is None:
+            raise
+        constant = _constant_columns(table) if table is not None and table.rows else []
+        raise _constant_error(source, constant or [names[int(found.group(1))]]) from None
+
+
+@contextlib.contextmanager
+def _warnings_to_stderr() -> Iterator[None]:
+    """The library's warnings, each once, as one line of stderr (no source line, no file name);
+    the degenerate-eigenvalue warning is left out, as the tables show the eigenvalues."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("ignore", DegenerateEigenvalueWarning)
+        try:
+            yield
+        finally:
+            said: set[str] = set()
+            for w in caught:
+                line = f"purepca: warning: {' '.join(str(w.message).split())} ({w.category.__name__})"
+                if line not in said:
+                    said.add(line)
+                    print(line, file=sys.stderr)
 
 
 #: Files larger than this many bytes are streamed by ``fit --stream auto``.
@@ -303,6 +456,12 @@ def _about(source: str) -> Iterator[None]:
 
 def _streamed(args: argparse.Namespace) -> bool:
     """Whether ``fit`` streams its file through ``fit_stream`` rather than reading it whole."""
+    whole = [flag for flag, given in (("--weights", args.weights is not None), ("--missing em", args.missing == "em"),
+                                      ("--drop-constant", args.drop_constant)) if given]
+    if whole:
+        if args.stream == "always":
+            raise PurePCAError(f"--stream always reads the file in one pass; {whole[0]} needs it whole")
+        return False
     if args.stream == "never" or args.dataset is not None or args.file in (None, "-"):
         if args.stream == "always" and (args.dataset is not None or args.file in (None, "-")):
             raise PurePCAError("--stream always needs a file (standard input and the bundled data sets are read whole)")
@@ -317,26 +476,34 @@ def _streamed(args: argparse.Namespace) -> bool:
 
 def _fit_command(args: argparse.Namespace) -> None:
     pca = PCA(args.components, scale=True if args.scale else None, convention=args.convention,
-              solver=args.solver, precision=args.precision)
+              solver=args.solver, precision=args.precision, missing="em" if args.missing == "em" else "error")
+    scores: Optional[list[list[float]]] = None
     if _streamed(args):
         size = os.path.getsize(args.file)
         stream = StreamedRows(args.file, delimiter=args.delimiter, header=not args.no_header, columns=args.columns,
-                              id_column=args.id_column, missing=args.missing, progress=Progress(size))
+                              id_column=args.id_column, missing=args.missing, progress=Progress(size),
+                              exclude=args.exclude, decimal=args.decimal)
         source = args.file
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
-            with _about(source):
-                pca.fit_stream(stream)
+        with _warnings_to_stderr(), _about(source), _named_constants(source, None, stream.names):
+            pca.fit_stream(stream)
+            if args.scores is not None:
+                scores = [[float(v) for v in row] for row in pca.transform(list(stream))]
         table = Table(stream.names, [], None, stream.dropped, stream.imputed)
     else:
         source, table = _read_args_table(args, args.columns)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # degenerate eigenvalues: the table shows them
-            with _about(source):
-                pca.fit(table.rows)
+        if args.drop_constant:
+            table = _without_constant(table, source)
+        with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
+            if args.scores is not None:
+                scores = [[float(v) for v in row] for row in pca.fit_transform(table.rows, sample_weight=table.weights)]
+            else:
+                pca.fit(table.rows, sample_weight=table.weights)
     if args.save is not None:
         pca.feature_names_in_ = list(table.names)  # the columns transform will read
         _write(pca_to_json(pca), args.save)
+    if scores is not None:
+        scores_form = "json" if args.scores.endswith(".json") else "csv"
+        _write(scores_report(pca.component_names, scores, table.ids, scores_form), args.scores)
     _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed),
            args.output)
 
@@ -363,9 +530,23 @@ def _transform_command(args: argparse.Namespace) -> None:
     pca = pca_from_json(_read_text(args.model))
     names = pca.feature_names_in_
     columns = args.columns if args.columns is not None or args.no_header or not names else ",".join(names)
-    _, table = _read_args_table(args, columns)
+    fill = args.missing == "mean"
+    if fill:
+        args.missing = "keep"  # the holes are filled below with the model's training means, not this file's
+    source, table = _read_args_table(args, columns)
+    if fill:
+        means = [float(v) for v in pca.mean_]
+        if len(means) != len(table.names):
+            raise PurePCAError(f"{source}: {len(table.names)} columns, but the model was fitted on {len(means)}")
+        holes = {name: sum(row[j] != row[j] for row in table.rows) for j, name in enumerate(table.names)}
+        table.rows = [[means[j] if v != v else v for j, v in enumerate(row)] for row in table.rows]
+        told = ", ".join(f"{count} of {name!r}" for name, count in holes.items() if count)
+        if told:
+            print(f"purepca: {source}: missing values set to the model's training means ({told})", file=sys.stderr)
     pca.feature_names_in_ = None  # the columns were chosen by name above
-    _write(scores_report(pca.component_names, pca.transform(table.rows), table.ids, args.format), args.output)
+    with _about(source):
+        scores = pca.transform(table.rows)
+    _write(scores_report(pca.component_names, scores, table.ids, args.format), args.output)
 
 
 def _dataset_command(args: argparse.Namespace) -> None:
@@ -420,30 +601,161 @@ def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[s
     return "\n".join(out)
 
 
+def standardised(rows: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Each column centred and divided by its standard deviation (divisor n - 1), as ``--scale`` does
+    before a kernel; compensated sums.  A constant column raises (the command names it).
+
+    >>> standardised([[1.0, 10.0], [2.0, 30.0], [3.0, 20.0]])
+    [[-1.0, -1.0], [0.0, 1.0], [1.0, 0.0]]
+    """
+    n = len(rows)
+    if n < 2:
+        raise PurePCAError(f"--scale needs at least 2 rows, got {n}")
+    out = [list(map(float, row)) for row in rows]
+    for j in range(len(out[0])):
+        mean = math.fsum(row[j] for row in out) / n
+        sd = math.sqrt(math.fsum((row[j] - mean) ** 2 for row in out) / (n - 1))
+        if sd == 0:
+            raise PurePCAError(f"X: column {j} is constant (standard deviation 0); it cannot be scaled")
+        for row in out:
+            row[j] = (row[j] - mean) / sd
+    return out
+
+
+def gamma_hint(kernel: str, gamma: float, rows: Sequence[Sequence[float]], scaled: bool) -> Optional[str]:
+    """A hint when ``gamma`` does not suit the data's scale: for rbf and laplacian, the typical
+    (median) distance between rows times gamma far above 1 (the kernel matrix is close to the identity,
+    every component a sliver) or far below (the kernel nearly constant); None when it suits.
+
+    >>> gamma_hint("rbf", 0.5, [[0.0], [1.0], [2.0]], scaled=True) is None
+    True
+    >>> print(gamma_hint("rbf", 0.5, [[0.0], [100.0], [200.0]], scaled=False))  # doctest: +ELLIPSIS
+    gamma 0.5 is large for these data: ... try --scale, or --gamma near 0.0001
+    """
+    if kernel not in ("rbf", "laplacian") or len(rows) < 2:
+        return None
+    step = max(1, len(rows) // 100)  # 100 rows spread over the file are enough for a median
+    sample = rows[::step]
+    dists = []
+    for i, a in enumerate(sample):
+        for b in sample[i + 1:]:
+            if kernel == "rbf":
+                dists.append(math.fsum((x - y) ** 2 for x, y in zip(a, b)))
+            else:
+                dists.append(math.fsum(abs(x - y) for x, y in zip(a, b)))
+    dists.sort()
+    typical = dists[len(dists) // 2]
+    if typical <= 0:
+        return None
+    what = "squared distance" if kernel == "rbf" else "L1 distance"
+    product = gamma * typical
+    suggestion = f"--gamma near {1 / typical:.2g}"
+    if not scaled:
+        suggestion = "--scale, or " + suggestion
+    if product > 10:
+        return (f"gamma {gamma:g} is large for these data: the median {what} between rows is {typical:.3g}, so "
+                f"most kernel values are below exp(-{product:.3g}) and the components share the variance evenly; "
+                f"try {suggestion}")
+    if product < 1e-3:
+        return (f"gamma {gamma:g} is small for these data: the median {what} between rows is {typical:.3g}, so "
+                f"the kernel is nearly constant (close to a linear PCA); try {suggestion}")
+    return None
+
+
 def _kernel_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns)
+    if args.drop_constant:
+        table = _without_constant(table, source)
+    rows: list[list[float]] = table.rows
+    if args.scale:
+        if args.kernel == "precomputed":
+            raise PurePCAError("--scale scales the columns of data; a precomputed kernel matrix has none")
+        with _named_constants(source, table, table.names):
+            rows = standardised(table.rows)
     # --components 0: every component with a positive eigenvalue.
     kp = KernelPCA(args.components or None, kernel=args.kernel, gamma=args.gamma, degree=args.degree, coef0=args.coef0,
                    eigen_solver=args.eigen_solver, convention=args.convention, precision=args.precision)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with _about(source):
-            scores = kp.fit_transform(table.rows)
+    with _warnings_to_stderr(), _about(source):
+        scores = kp.fit_transform(rows)
+    hint = gamma_hint(str(kp.kernel), float(kp.gamma_), rows, args.scale) if kp.gamma_ is not None else None
+    if hint is not None:
+        print(f"purepca: hint: {hint}", file=sys.stderr)
     _write(kernel_report(kp, scores, table.ids, args.format, source=source), args.output)
 
 
 def _plot_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns, args.groups)
+    if args.drop_constant:
+        table = _without_constant(table, source)
     pca = PCA(scale=True if args.scale else None, convention=args.convention, solver=args.solver)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with _about(source):
-            pca.fit(table.rows)
+    with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
+        pca.fit(table.rows)
     kinds = ("scree", "scores", "biplot", "circle") if args.kind == "report" else (args.kind,)
     title = args.title if args.title is not None else f"PCA of {os.path.basename(source)}"
-    svg = pca_report(pca, table.rows, feature_names=table.names, groups=table.groups, names=table.ids, title=title,
-                     kinds=kinds)
-    _write(svg.rstrip("\n"), args.out)
+    with _about(source):
+        svg = pca_report(pca, table.rows, feature_names=table.names, groups=table.groups, names=table.ids,
+                         title=title, kinds=kinds, pcs=args.pcs, top=args.top, point_labels=args.labels)
+    converter = None
+    if args.png:
+        if args.output is None:
+            raise PurePCAError("--png writes a PNG beside the SVG file: give --output FILE.svg")
+        converter = png_converter()
+        if converter is None:
+            raise PurePCAError("--png needs a converter on this machine: Chromium (chromium, chromium-browser, "
+                               "google-chrome) or rsvg-convert (librsvg); none was found on PATH. The SVG is the "
+                               "dependency-free output: open it in a browser, or install one of them")
+    _write(svg.rstrip("\n"), args.output)
+    if converter is not None:
+        assert args.output is not None
+        target = os.path.splitext(args.output)[0] + ".png"
+        _write(_svg_to_png(svg, converter), target)
+        print(f"purepca: wrote {target} ({converter[0]})", file=sys.stderr)
+
+
+def png_converter() -> Optional[tuple[str, str]]:
+    """The SVG-to-PNG converter this machine has, as (kind, path): rsvg-convert first (small, exact),
+    then a headless Chromium; None when there is neither.
+
+    >>> found = png_converter()
+    >>> found is None or found[0] in ("rsvg-convert", "chromium")
+    True
+    """
+    path = shutil.which("rsvg-convert")
+    if path:
+        return "rsvg-convert", path
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return "chromium", path
+    return None
+
+
+def _svg_to_png(svg: str, converter: tuple[str, str], scale: int = 2) -> bytes:
+    """The PNG of ``svg`` drawn by ``converter`` (from :func:`png_converter`), at ``scale`` pixels per unit."""
+    head = svg.split(">", 1)[0]
+    _, _, vw, vh = head.split('viewBox="')[1].split('"')[0].split()
+    width, height = int(float(vw)), int(float(vh))
+    kind, path = converter
+    with tempfile.TemporaryDirectory(prefix="purepca-png-") as folder:
+        source = os.path.join(folder, "picture.svg")
+        shot = os.path.join(folder, "picture.png")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(svg)
+        if kind == "rsvg-convert":
+            cmd = [path, "--zoom", str(scale), "--background-color", "white", "-o", shot, source]
+        else:
+            cmd = [path, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                   f"--force-device-scale-factor={scale}", f"--window-size={width},{height}",
+                   f"--screenshot={shot}", "file://" + source]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                                  env={**os.environ, "HOME": folder})
+        except (OSError, subprocess.TimeoutExpired) as err:
+            raise PurePCAError(f"--png: {kind} failed ({err})") from None
+        if not os.path.exists(shot):
+            raise PurePCAError(f"--png: {kind} wrote no picture: {done.stderr.strip()[-300:]}")
+        with open(shot, "rb") as handle:
+            return handle.read()
 
 
 def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[float]]]:
@@ -580,6 +892,35 @@ def _published(name: str, source: str, got: Sequence[float], expected: Sequence[
     return ok, f"{name} ({source}): {shown}" + ("" if ok else f"; got {' '.join(map(repr, got))}")
 
 
+#: The golden cases ``purepca check`` runs: small, quick, and each a different trap.
+CHECK_GOLDEN = ("toy", "integers", "offset_1e6", "rank_deficient")
+
+
+def _golden_checks() -> list[tuple[bool, str]]:
+    """Each case of :data:`CHECK_GOLDEN` fitted with floats under each of its conventions: every
+    eigenvalue within 1e-12 of the largest from its 50-digit value in the golden file."""
+    from .golden import golden_cases
+
+    out = []
+    for case in golden_cases(names=CHECK_GOLDEN):
+        X = [[float(v) for v in row] for row in case["input"]["X"]]
+        worst, runs = 0.0, 0
+        for run in case["results"]:
+            expected = run.get("expected")
+            if expected is None:
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DegenerateEigenvalueWarning)  # rank_deficient's zeros tie
+                got = PCA(run["n_components"], convention=run["convention"], scale=run["scale"]).fit(X)
+            want = [float(v) for v in expected["explained_variance_"]]
+            top = max(abs(v) for v in want) or 1.0
+            worst = max([worst] + [abs(g - w) / top for g, w in zip(got.explained_variance_, want)])
+            runs += 1
+        out.append((worst <= 1e-12, f"golden case {case['name']}: eigenvalues under {runs} conventions against "
+                    f"their 50 digits, largest error {worst:.1e} of the largest (below 1e-12)"))
+    return out
+
+
 def self_check() -> list[tuple[bool, str]]:
     """``purepca check``: the numbers seed 003 publishes and a few golden cases,
     with the standard library only.  Each entry is ``(passed, line)``.
@@ -624,6 +965,7 @@ def self_check() -> list[tuple[bool, str]]:
                              ["1.15562494", "0.04417506"]))
     checks.append(_published("|rotated| of row 1", "seed 003, rotated(kpc)", [abs(v) for v in kp.rotated[0]],
                              ["2.6182716", "0.55376322"]))
+    checks += _golden_checks()
     fifty = PCA(convention="prcomp", precision=50).fit(X)
     gap = max(abs(a - b) for a, b in zip(fifty.sdev, r.sdev))
     checks.append((gap < 1e-15, f"floats agree with 50 digits: largest difference of sdev {gap:.1e} (below 1e-15)"))
@@ -661,7 +1003,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                            description="PCA of the numeric columns of a CSV file (or - for standard input, or "
                            "--dataset NAME for a bundled data set).")
     _table_options(p_fit, "the columns to analyse: names or 0-based indices, comma-separated (default: all)",
-                   "a label column (name or index) kept out of the analysis, such as state names")
+                   "a label column (name or index) kept out of the analysis, such as state names", em=True)
+    p_fit.add_argument("--weights", default=None, metavar="COL",
+                       help="a column of row weights (frequencies, >= 0) kept out of the analysis: weighted means "
+                       "and covariance, as FactoMineR's row.w")
+    p_fit.add_argument("--scores", default=None, metavar="FILE",
+                       help="also write the scores of the rows (CSV with an id column; JSON when FILE ends in .json)")
+    p_fit.add_argument("--drop-constant", action="store_true",
+                       help="leave out constant columns (standard deviation 0), which --scale cannot scale")
     p_fit.add_argument("--components", type=_components, default=None, metavar="K",
                        help="how many components: an int, or a fraction of the variance such as 0.9 (default: all)")
     _common_fit_options(p_fit)
@@ -678,7 +1027,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                           description="Scores of the rows of a CSV file (or -) under a model saved by fit --save; "
                           "the same bits as fitting and transforming in one run.")
     _table_options(p_tr, "the columns (default: those the model was fitted on, by name)",
-                   "a label column, printed with the scores")
+                   "a label column, printed with the scores", em=None)
     p_tr.add_argument("--model", required=True, metavar="MODEL", help="the JSON model written by fit --save")
 
     p_k = sub.add_parser("kernel", help="Kernel PCA of a CSV file: eigenvalues and scores",
@@ -700,6 +1049,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_k.add_argument("--eigen-solver", choices=EIGEN_SOLVERS, default="auto", help="(default: auto)")
     p_k.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
                      help="compute with this many decimal digits (17 to 10000) instead of floats")
+    p_k.add_argument("--scale", action="store_true",
+                     help="centre each column and scale it to unit variance before the kernel (as fit --scale); "
+                     "rbf's default gamma suits scaled columns")
+    p_k.add_argument("--drop-constant", action="store_true", help="leave out constant columns")
 
     p_plot = sub.add_parser("plot", help="SVG pictures of a PCA: scree, scores, biplot, correlation circle",
                             description="Fit a PCA to a CSV file and draw it as standalone SVG: by default all four "
@@ -712,8 +1065,18 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_plot.add_argument("--groups", default=None, metavar="COL",
                         help="a label column (kept out of the analysis) that colours the points, with a legend")
     p_plot.add_argument("--title", default=None, help="the title (default: PCA of FILE)")
-    p_plot.add_argument("--out", default=None, metavar="FILE",
-                        help="write the SVG here (through a temporary file renamed into place); default: stdout")
+    p_plot.add_argument("--pcs", type=_pcs, default=(1, 2), metavar="I,J",
+                        help="the two components of the scores, biplot and circle (default: 1,2)")
+    p_plot.add_argument("--top", type=int, default=None, metavar="N",
+                        help="draw the N variables that contribute most to the plane (default: all up to 15, "
+                        "else the top 15); 0 for all")
+    p_plot.add_argument("--labels", action="store_true",
+                        help="write the id column's names beside the points (those that fit without overlapping)")
+    p_plot.add_argument("--drop-constant", action="store_true", help="leave out constant columns")
+    p_plot.add_argument("--png", action="store_true",
+                        help="also write FILE.png beside --output FILE.svg, drawn by rsvg-convert or a headless "
+                        "Chromium found on this machine")
+    _output_options(p_plot, formats=False, what="the SVG ")
 
     p_trace = sub.add_parser("trace", help="watch Jacobi and power iteration work on a covariance or a matrix",
                              description="For teaching: the Jacobi sweeps (pair, angle, off-diagonal norm falling "
@@ -764,8 +1127,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
 
     sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
                    description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab), R's prcomp of "
-                   "USArrests and iris, and a few golden cases, with the standard library only; exit 1 if any "
-                   "line fails.")
+                   "the bundled data sets and FactoMineR's PCA of those it publishes, and the eigenvalues of "
+                   f"{len(CHECK_GOLDEN)} golden cases ({', '.join(CHECK_GOLDEN)}) against their 50-digit values, "
+                   "with the standard library only; exit 1 if any line fails.")
     return parser
 
 
@@ -797,6 +1161,11 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.exit(2, f"{parser.prog} kernel: error: --components must be >= 0, got {args.components}\n")
     if args.command == "trace" and args.components < 1:
         parser.exit(2, f"{parser.prog} trace: error: --components must be >= 1, got {args.components}\n")
+    if getattr(args, "missing", None) == "em" and not isinstance(args.components, int):
+        parser.exit(2, f"{parser.prog} {args.command}: error: --missing em imputes with the model's own components: "
+                    "give their number as an int, --components K\n")
+    if getattr(args, "weights", None) is not None and getattr(args, "stream", "never") == "always":
+        parser.exit(2, f"{parser.prog} {args.command}: error: --weights is not read by --stream always\n")
 
 
 def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:

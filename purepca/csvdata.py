@@ -34,6 +34,7 @@ class Table:
     dropped: int = 0
     imputed: dict[str, int] = field(default_factory=dict)
     groups: Optional[list[str]] = None
+    weights: Optional[list[float]] = None
 
 
 def _select(header: list[str], spec: Optional[str], what: str, source: str) -> list[int]:
@@ -55,17 +56,50 @@ class _Layout:
     """The columns of a CSV table, from its first line: names, the ones chosen, the id and group columns."""
 
     def __init__(self, first: list[str], *, source: str, header: bool, columns: Optional[str],
-                 id_column: Optional[str], group_column: Optional[str]) -> None:
-        self.source = source
+                 id_column: Optional[str], group_column: Optional[str], exclude: Optional[str] = None,
+                 weight_column: Optional[str] = None, decimal: str = ".") -> None:
+        self.source, self.decimal, self.picked = source, decimal, columns is not None
         self.head = [c.strip() for c in first] if header else [f"x{j + 1}" for j in range(len(first))]
         self.width = len(self.head)
         self.id_index = None if id_column is None else _select(self.head, id_column, "--id-column", source)[0]
         self.group_index = None if group_column is None else _select(self.head, group_column, "--groups", source)[0]
-        kept_out = (self.id_index, self.group_index)
+        self.weight_index = (None if weight_column is None
+                             else _select(self.head, weight_column, "--weights", source)[0])
+        kept_out = {self.id_index, self.group_index, self.weight_index}
+        if exclude is not None:
+            kept_out.update(_select(self.head, exclude, "--exclude", source))
         self.chosen = [j for j in _select(self.head, columns, "--columns", source) if j not in kept_out]
         if not self.chosen:
             raise PurePCAError(f"{source}: no column left to analyse")
         self.names = [self.head[j] for j in self.chosen]
+
+    def number(self, line: int, j: int, cell: str) -> float:
+        """One cell as a finite float (with ``decimal`` read as the decimal point), or an error naming it."""
+        text = cell.replace(self.decimal, ".") if self.decimal != "." else cell
+        try:
+            value = float(text)
+        except ValueError:
+            hint = ""
+            if self.decimal == "." and _is_number(cell.replace(",", ".", 1)):
+                hint = "; for decimal commas use --decimal ,"
+            elif not self.picked and j not in (self.id_index, self.weight_index):
+                hint = (f"; if it is a label column, keep it out with --id-column {self.head[j]!r} "
+                        "(or choose the numeric columns with --columns, or leave it out with --exclude)")
+            raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a number"
+                               + hint) from None
+        if not math.isfinite(value):
+            raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a finite number")
+        return value
+
+    def weight(self, line: int, record: list[str]) -> float:
+        """The row's weight from the --weights column: a finite number >= 0."""
+        assert self.weight_index is not None
+        cell = record[self.weight_index].strip()
+        value = self.number(line, self.weight_index, cell)
+        if value < 0:
+            raise PurePCAError(f"{self.source}: line {line}, column {self.head[self.weight_index]!r}: "
+                               f"the weight {cell!r} is negative")
+        return value
 
     def parse(self, line: int, record: list[str], missing: str) -> list[Optional[float]]:
         """The chosen cells of one record as floats (None for a missing cell unless ``missing`` is "error")."""
@@ -83,26 +117,42 @@ class _Layout:
                     )
                 row.append(None)
                 continue
-            try:
-                value = float(cell)
-            except ValueError:
-                raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a number") from None
-            if not math.isfinite(value):
-                raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a finite number")
-            row.append(value)
+            row.append(self.number(line, j, cell))
         return row
 
 
-def _check_options(missing: str, delimiter: str) -> None:
-    if missing not in ("error", "drop", "mean"):
-        raise PurePCAError(f"missing must be 'error', 'drop' or 'mean'; got {missing!r}")
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_options(missing: str, delimiter: str, decimal: str = ".") -> None:
+    if missing not in ("error", "drop", "mean", "keep"):
+        raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'keep'; got {missing!r}")
     if len(delimiter) != 1:
         raise PurePCAError(f"the delimiter must be one character, got {delimiter!r}")
+    if decimal not in (".", ","):
+        raise PurePCAError(f"the decimal mark must be '.' or ',', got {decimal!r}")
+    if decimal == delimiter:
+        raise PurePCAError(f"the decimal mark and the delimiter are both {decimal!r}; "
+                           "files with decimal commas separate fields with ';' (use --delimiter ';')")
+
+
+def _without_bom(lines: Iterable[str]) -> Iterator[str]:
+    """The lines, the first without the byte order mark Excel writes in front of "CSV UTF-8" files."""
+    it = iter(lines)
+    for first in it:
+        yield first[1:] if first.startswith("\ufeff") else first
+        break
+    yield from it
 
 
 def _records(lines: Iterable[str], delimiter: str) -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of every record that is not blank."""
-    for number, record in enumerate(csv.reader(lines, delimiter=delimiter), start=1):
+    for number, record in enumerate(csv.reader(_without_bom(lines), delimiter=delimiter), start=1):
         if record and any(c.strip() for c in record):
             yield number, record
 
@@ -117,6 +167,9 @@ def read_table(
     id_column: Optional[str] = None,
     missing: str = "error",
     group_column: Optional[str] = None,
+    exclude: Optional[str] = None,
+    weight_column: Optional[str] = None,
+    decimal: str = ".",
 ) -> Table:
     """Parse CSV lines into a :class:`Table`.
 
@@ -125,28 +178,38 @@ def read_table(
     ``missing``: ``"error"`` names the first missing cell; ``"drop"``
     removes incomplete rows (listwise) and counts them; ``"mean"`` puts the
     mean of the column's present values in each missing cell and counts
-    them per column.
+    them per column; ``"keep"`` leaves NaN in each missing cell (for a model
+    that fills them itself, such as ``PCA(missing="em")``).  ``exclude``
+    names columns left out; ``weight_column`` a column of row weights (kept
+    out, read into :attr:`Table.weights`); ``decimal`` is ``"."`` or ``","``.
+    A byte order mark in front of the first line is dropped.
 
-    >>> read_table(["a,b", "1,x"], source="f.csv")
+    >>> read_table(["a,b", "1,x"], source="f.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: f.csv: line 2, column 'b': 'x' is not a number
+    purepca.errors.PurePCAError: f.csv: line 2, column 'b': 'x' is not a number; if it is a label column, keep ...
     >>> read_table(["a,b,kind", "1,2,u", "3,4,v"], group_column="kind").groups
     ['u', 'v']
+    >>> t = read_table(["\ufeffa;b;w", "1,5;2;1", "3;4,25;2"], delimiter=";", decimal=",", weight_column="w")
+    >>> t.names, t.rows, t.weights
+    (['a', 'b'], [[1.5, 2.0], [3.0, 4.25]], [1.0, 2.0])
     """
-    _check_options(missing, delimiter)
+    _check_options(missing, delimiter, decimal)
     records = list(_records(lines, delimiter))
     if not records:
         raise PurePCAError(f"{source}: no data")
     layout = _Layout(records[0][1], source=source, header=header, columns=columns, id_column=id_column,
-                     group_column=group_column)
+                     group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal)
     if header:
         records = records[1:]
     rows: list[list[Optional[float]]] = []
     ids: list[str] = []
     groups: list[str] = []
+    weights: list[float] = []
     for line, record in records:
         rows.append(layout.parse(line, record, missing))
+        if layout.weight_index is not None:
+            weights.append(layout.weight(line, record))
         if layout.id_index is not None:
             ids.append(record[layout.id_index].strip())
         if layout.group_index is not None:
@@ -154,12 +217,16 @@ def read_table(
     names = layout.names
     table = Table(names, [], ids if layout.id_index is not None else None)
     table.groups = groups if layout.group_index is not None else None
+    table.weights = weights if layout.weight_index is not None else None
     if missing == "drop":
         keep = [i for i, r in enumerate(rows) if all(v is not None for v in r)]
         table.dropped = len(rows) - len(keep)
         table.rows = [[float(v) for v in rows[i] if v is not None] for i in keep]
         table.ids = [ids[i] for i in keep] if table.ids is not None else None
         table.groups = [groups[i] for i in keep] if table.groups is not None else None
+        table.weights = [weights[i] for i in keep] if table.weights is not None else None
+    elif missing == "keep":
+        table.rows = [[math.nan if v is None else float(v) for v in r] for r in rows]
     elif missing == "mean":
         filled = [list(r) for r in rows]
         for j, name in enumerate(names):
@@ -208,8 +275,11 @@ class StreamedRows:
 
     def __init__(self, path: str, *, delimiter: str = ",", header: bool = True, columns: Optional[str] = None,
                  id_column: Optional[str] = None, missing: str = "error",
-                 progress: Optional[Callable[[int, int], None]] = None) -> None:
-        _check_options(missing, delimiter)
+                 progress: Optional[Callable[[int, int], None]] = None, exclude: Optional[str] = None,
+                 decimal: str = ".") -> None:
+        _check_options(missing, delimiter, decimal)
+        if missing == "keep":
+            raise PurePCAError("missing='keep' is for a whole table (read_table); a stream drops or fills its holes")
         self.path, self.delimiter, self.header, self.missing, self.progress = path, delimiter, header, missing, progress
         self.dropped = 0
         self.imputed: dict[str, int] = {}
@@ -218,7 +288,7 @@ class StreamedRows:
         if first is None:
             raise PurePCAError(f"{path}: no data")
         self.layout = _Layout(first[1], source=path, header=header, columns=columns, id_column=id_column,
-                              group_column=None)
+                              group_column=None, exclude=exclude, decimal=decimal)
         self.names = self.layout.names
 
     def _open(self) -> IO[str]:

@@ -15,17 +15,19 @@
 Each returns the text of an ``<svg>`` document: axes with ticks and labels,
 a title, a legend where there is more than one kind of mark, black text on
 white (readable on screen and on paper), and colours from Okabe and Ito's
-palette, which readers with a colour vision deficiency can tell apart.
-Every plotted point is a ``<circle class="point">``; the tests render the
-pictures in a real browser and look for the points' pixels where the axes
-say they are.
+palette, which readers with a colour vision deficiency can tell apart, each
+group with its own marker shape too (:func:`group_styles`).  Every plotted
+point has ``class="point"`` and its data coordinates in ``data-value``;
+names are placed where they overlap no other text, and the tests render the
+pictures in a real browser, measure every text's box and look for the
+points' pixels where the axes say they are.
 
 >>> svg = scores_plot([[0.0, 1.0], [2.0, -1.0]], groups=["a", "b"])
 >>> import xml.etree.ElementTree as ET
 >>> root = ET.fromstring(svg)
->>> circles = root.findall(".//{http://www.w3.org/2000/svg}circle")
->>> root.tag, [c.get("class") for c in circles]   # two points, two legend marks
-('{http://www.w3.org/2000/svg}svg', ['point', 'point', None, None])
+>>> marks = [e.get("class") for e in root.iter() if e.get("class") in ("point", "legend-mark")]
+>>> root.tag, marks   # two points, two legend marks
+('{http://www.w3.org/2000/svg}svg', ['point', 'point', 'legend-mark', 'legend-mark'])
 """
 
 from __future__ import annotations
@@ -40,15 +42,35 @@ if TYPE_CHECKING:
     from .pca import PCA
 
 __all__ = [
-    "PALETTE", "biplot", "column_correlations", "correlation_circle", "pca_report", "scores_plot", "scree_plot",
-    "ticks",
+    "MARKERS", "PALETTE", "biplot", "column_correlations", "correlation_circle", "group_styles", "legend_width",
+    "pca_report", "scores_plot", "scree_plot", "text_width", "ticks",
 ]
 
 #: Okabe and Ito's colour-blind-safe palette (black last), in the order groups get them.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 
+#: Marker shapes; group i is drawn in colour ``PALETTE[i % 8]`` with marker ``MARKERS[i % 5]``, so the
+#: first 40 groups all differ in their (colour, shape) pair, and neighbours differ in both.
+MARKERS = ("circle", "square", "triangle", "diamond", "triangle-down")
+
 _FONT = 'font-family="DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"'
-_MARGIN = (64, 24, 56, 40)  # left, right, bottom, top: room for tick labels, axis titles and the title
+_TOP, _BOTTOM, _RIGHT = 52, 56, 24  # room for the title and a caption; tick labels and the x title; a border
+
+#: Widths of DejaVu Sans glyphs in em, by class, a little generous (the browser tests check them).
+_NARROW, _SEMI, _WIDE = set("ijlI.,:;'!|"), set("frt ()[]-/"), set("mwMW%@")
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """The width in pixels of ``text`` at font ``size``, estimated from DejaVu Sans' glyph classes.
+
+    >>> text_width("PC1", 10) > text_width("ill", 10)
+    True
+    """
+    em = 0.0
+    for ch in text:
+        em += (0.30 if ch in _NARROW else 0.42 if ch in _SEMI else 1.0 if ch in _WIDE
+               else 0.78 if ch.isupper() else 0.66)
+    return em * size * (1.1 if bold else 1.0) * 1.04
 
 
 def _num(v: float) -> str:
@@ -104,7 +126,7 @@ def ticks(lo: float, hi: float, target: int = 6) -> tuple[list[float], float]:
     if hi - lo <= 1e-12 * max(abs(lo), abs(hi), 1e-300):
         pad = abs(lo) * 0.2 if lo else 1.0
         lo, hi = lo - pad, hi + pad
-    raw = (hi - lo) / target
+    raw = (hi - lo) / max(target, 1)
     power = 10.0 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * power >= raw * (1 - 1e-9))
     first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
@@ -123,30 +145,54 @@ def _tick_text(v: float, step: float) -> str:
     return f"{v:.{decimals}f}"
 
 
+def _fitted_text(text: str, size: float, room: float, bold: bool = False) -> tuple[str, float]:
+    """``text`` and a font size at which it fits in ``room`` pixels (down to 9 px, then shortened with an ellipsis)."""
+    while size > 9 and text_width(text, size, bold) > room:
+        size -= 0.5
+    while len(text) > 2 and text_width(text, size, bold) > room:
+        text = text[:-2].rstrip() + "…"
+    return text, size
+
+
 class _Frame:
-    """A plotting box: data coordinates to pixels, and the SVG of the axes around it."""
+    """A plotting box: data coordinates to pixels, and the SVG of the axes around it.
+
+    The tick steps are chosen so that neighbouring tick labels never touch; the
+    left margin is as wide as the widest y tick label needs; ``legend`` pixels
+    are kept free on the right for a legend outside the box."""
 
     def __init__(self, xs: Sequence[float], ys: Sequence[float], width: int, height: int, *,
                  equal: bool = False, pad: float = 0.06, y_range: Optional[tuple[float, float]] = None,
-                 x_range: Optional[tuple[float, float]] = None) -> None:
-        left, right, bottom, top = _MARGIN
-        self.width, self.height = width, height
-        self.box = (left, top, width - right, height - bottom)  # x0, y0, x1, y1 in pixels
+                 x_range: Optional[tuple[float, float]] = None, legend: float = 0.0) -> None:
+        self.width, self.height, self.equal = width, height, equal
+        self.fixed = (x_range is not None, y_range is not None)  # a range given is kept, not widened to ticks
         x_lo, x_hi = x_range if x_range is not None else _padded(xs, pad)
         y_lo, y_hi = y_range if y_range is not None else _padded(ys, pad)
-        if equal:  # one unit is as long on both axes (circles stay circles)
-            pw, ph = self.box[2] - self.box[0], self.box[3] - self.box[1]
+        left = 40.0
+        for _ in range(3):  # the left margin depends on the y labels, which depend on the box's height only
+            self.box = (left, float(_TOP), width - _RIGHT - legend, float(height - _BOTTOM))
+            self._ranges(x_lo, x_hi, y_lo, y_hi)
+            widest = max(text_width(_tick_text(v, self.ystep), 11) for v in self.yticks)
+            needed = math.ceil(widest) + 8 + 30
+            if needed <= left:
+                break
+            left = float(needed)
+
+    def _ranges(self, x_lo: float, x_hi: float, y_lo: float, y_hi: float) -> None:
+        x0, y0, x1, y1 = self.box
+        pw, ph = x1 - x0, y1 - y0
+        if self.equal:  # one unit is as long on both axes (circles stay circles, distances mean something)
             units = max((x_hi - x_lo) / pw, (y_hi - y_lo) / ph)
             cx, cy = (x_lo + x_hi) / 2, (y_lo + y_hi) / 2
             x_lo, x_hi = cx - units * pw / 2, cx + units * pw / 2
             y_lo, y_hi = cy - units * ph / 2, cy + units * ph / 2
-            self.xticks, self.xstep = _inside(ticks(x_lo, x_hi), x_lo, x_hi)
-            self.yticks, self.ystep = _inside(ticks(y_lo, y_hi), y_lo, y_hi)
-        else:  # the axes end on ticks
-            self.xticks, self.xstep = ticks(x_lo, x_hi)
-            self.yticks, self.ystep = ticks(y_lo, y_hi)
-            x_lo, x_hi = self.xticks[0], self.xticks[-1]
-            y_lo, y_hi = self.yticks[0], self.yticks[-1]
+        self.xticks, self.xstep = _readable_ticks(x_lo, x_hi, pw, "x", self.equal)
+        self.yticks, self.ystep = _readable_ticks(y_lo, y_hi, ph, "y", self.equal)
+        if not self.equal:  # the axes end on ticks
+            if not self.fixed[0]:
+                x_lo, x_hi = self.xticks[0], self.xticks[-1]
+            if not self.fixed[1]:
+                y_lo, y_hi = self.yticks[0], self.yticks[-1]
         self.x_lo, self.x_hi, self.y_lo, self.y_hi = x_lo, x_hi, y_lo, y_hi
 
     def px(self, x: float) -> float:
@@ -157,8 +203,9 @@ class _Frame:
         _, y0, _, y1 = self.box
         return y1 - (y - self.y_lo) / (self.y_hi - self.y_lo) * (y1 - y0)
 
-    def axes(self, title: str, xlabel: str, ylabel: str, *, grid: bool = True, zero_lines: bool = False) -> list[str]:
-        """The frame, grid, ticks with their labels, the axis titles and the title."""
+    def axes(self, title: str, xlabel: str, ylabel: str, *, grid: bool = True, zero_lines: bool = False,
+             caption: str = "") -> list[str]:
+        """The frame, grid, ticks with their labels, the axis titles, the title and a caption under it."""
         x0, y0, x1, y1 = self.box
         out = [f'<rect x="0" y="0" width="{self.width}" height="{self.height}" fill="#ffffff"/>']
         for v in self.xticks:
@@ -183,39 +230,70 @@ class _Frame:
                 p = _num(self.py(0.0))
                 out.append(f'<line x1="{x0}" y1="{p}" x2="{x1}" y2="{p}" stroke="#7f7f7f" stroke-dasharray="4 3"/>')
         out.append(f'<rect x="{x0}" y="{y0}" width="{x1 - x0}" height="{y1 - y0}" fill="none" stroke="#000000"/>')
-        out.append(f'<text x="{_num((x0 + x1) / 2)}" y="{self.height - 12}" text-anchor="middle" font-size="13" '
-                   f"{_FONT}>{escape(xlabel)}</text>")
-        out.append(f'<text x="16" y="{_num((y0 + y1) / 2)}" text-anchor="middle" font-size="13" {_FONT} '
-                   f'transform="rotate(-90 16 {_num((y0 + y1) / 2)})">{escape(ylabel)}</text>')
-        out.append(f'<text class="title" x="{_num(self.width / 2)}" y="24" text-anchor="middle" font-size="15" '
-                   f'font-weight="bold" {_FONT}>{escape(title)}</text>')
+        text, size = _fitted_text(xlabel, 13, x1 - x0)
+        out.append(f'<text class="axis-title" x="{_num((x0 + x1) / 2)}" y="{self.height - 12}" text-anchor="middle" '
+                   f'font-size="{size:g}" {_FONT}>{escape(text)}</text>')
+        text, size = _fitted_text(ylabel, 13, y1 - y0)
+        out.append(f'<text class="axis-title" x="16" y="{_num((y0 + y1) / 2)}" dy="0.35em" text-anchor="middle" '
+                   f'font-size="{size:g}" {_FONT} transform="rotate(-90 16 {_num((y0 + y1) / 2)})">'
+                   f"{escape(text)}</text>")
+        text, size = _fitted_text(title, 15, self.width - 16, bold=True)
+        out.append(f'<text class="title" x="{_num(self.width / 2)}" y="24" text-anchor="middle" font-size="{size:g}" '
+                   f'font-weight="bold" {_FONT}>{escape(text)}<title>{escape(title)}</title></text>')
+        if caption:
+            text, size = _fitted_text(caption, 11, self.width - 16)
+            out.append(f'<text class="caption" x="{_num(self.width / 2)}" y="{_TOP - 10}" text-anchor="middle" '
+                       f'font-size="{size:g}" {_FONT}>{escape(text)}</text>')
         return out
 
-    def legend(self, entries: Sequence[tuple[str, str, str]], avoid: Sequence[tuple[float, float]] = ()) -> list[str]:
-        """A legend of (kind, colour, text) entries, kind one of point, bar, line, in the corner
-        of the box that covers the fewest of the pixels ``avoid`` (top right on a tie)."""
+    def legend(self, entries: Sequence[tuple[str, str, str]]) -> list[str]:
+        """A legend of (kind, colour, text) entries, kind a marker shape, ``bar`` or ``line``, to the right
+        of the box (where the constructor's ``legend`` kept room) or, without that room, in its top right corner."""
         if not entries:
             return []
-        bx0, by0, bx1, by1 = self.box
-        wide = max(len(text) for _, _, text in entries) * 7 + 34
+        _, by0, bx1, _ = self.box
+        wide = legend_width([text for _, _, text in entries])
         tall = len(entries) * 18 + 8
-        corners = [(bx1 - wide - 6, by0 + 6), (bx0 + 6, by0 + 6), (bx1 - wide - 6, by1 - tall - 6),
-                   (bx0 + 6, by1 - tall - 6)]
-        x, y0 = min(corners, key=lambda c: sum(c[0] - 4 <= px <= c[0] + wide + 4 and c[1] - 4 <= py <= c[1] + tall + 4
-                                               for px, py in avoid))
-        y0 -= 6
-        out = [f'<rect class="legend" x="{x}" y="{y0 + 6}" width="{wide}" height="{tall}" fill="#ffffff" '
-               'stroke="#7f7f7f"/>']
+        x = bx1 + 8 if self.width - _RIGHT - bx1 >= wide else bx1 - wide - 6
+        y = by0 if x > bx1 else by0 + 6
+        out = [f'<rect class="legend" x="{_num(x)}" y="{_num(y)}" width="{_num(wide)}" height="{tall}" '
+               'fill="#ffffff" stroke="#7f7f7f"/>']
         for i, (kind, colour, text) in enumerate(entries):
-            cy = y0 + 19 + 18 * i
+            cy = y + 13 + 18 * i
             if kind == "bar":
-                out.append(f'<rect x="{x + 8}" y="{cy - 6}" width="14" height="12" fill="{colour}"/>')
+                out.append(f'<rect x="{_num(x + 8)}" y="{_num(cy - 6)}" width="14" height="12" fill="{colour}"/>')
             elif kind == "line":
-                out.append(f'<line x1="{x + 6}" y1="{cy}" x2="{x + 24}" y2="{cy}" stroke="{colour}" stroke-width="2"/>')
+                out.append(f'<line x1="{_num(x + 6)}" y1="{_num(cy)}" x2="{_num(x + 24)}" y2="{_num(cy)}" '
+                           f'stroke="{colour}" stroke-width="2"/>')
             else:
-                out.append(f'<circle cx="{x + 15}" cy="{cy}" r="4" fill="{colour}"/>')
-            out.append(f'<text x="{x + 30}" y="{cy}" dy="0.35em" font-size="12" {_FONT}>{escape(text)}</text>')
+                out.append(_marker(kind, x + 15, cy, 4.5, colour, "legend-mark"))
+            out.append(f'<text class="legend-text" x="{_num(x + 30)}" y="{_num(cy)}" dy="0.35em" font-size="12" '
+                       f"{_FONT}>{escape(text)}</text>")
         return out
+
+
+def legend_width(texts: Sequence[str]) -> float:
+    """The width of a legend box holding ``texts`` (12 px) beside their marks (0 for none).
+
+    >>> legend_width(["class 10", "class 9"]) == text_width("class 10", 12) + 40
+    True
+    """
+    return max(text_width(t, 12) for t in texts) + 40 if texts else 0.0
+
+
+def _readable_ticks(lo: float, hi: float, pixels: float, axis: str, inside: bool) -> tuple[list[float], float]:
+    """Round ticks over [lo, hi] whose labels do not touch: as many as fit in ``pixels``, at most about 6."""
+    for target in (6, 5, 4, 3, 2, 1):
+        values, step = ticks(lo, hi, target)
+        if inside:
+            values = [v for v in values if lo - 1e-9 * step <= v <= hi + 1e-9 * step]
+        if len(values) < 2:
+            continue
+        gap = pixels * step / ((values[-1] - values[0]) if not inside else (hi - lo)) if values[-1] != values[0] else 0
+        need = (max(text_width(_tick_text(v, step), 11) for v in values) + 8) if axis == "x" else 18
+        if gap >= need:
+            return values, step
+    return values, step
 
 
 def _pixels(frame: _Frame, pts: Sequence[Sequence[float]]) -> list[tuple[float, float]]:
@@ -228,21 +306,336 @@ def _padded(values: Sequence[float], pad: float) -> tuple[float, float]:
     return lo - extra, hi + extra
 
 
-def _inside(found: tuple[list[float], float], lo: float, hi: float) -> tuple[list[float], float]:
-    values, step = found
-    return [v for v in values if lo - 1e-9 * step <= v <= hi + 1e-9 * step], step
-
-
-def _document(width: int, height: int, title: str, body: list[str]) -> str:
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">')
+def _document(width: int, height: int, title: str, body: list[str], fluid: bool = False) -> str:
+    """An ``<svg>`` document; ``fluid`` ones scale to their container (width 100 %, the viewBox keeps the shape)."""
+    size = 'width="100%" height="100%"' if fluid else f'width="{width}" height="{height}"'
+    head = f'<svg xmlns="http://www.w3.org/2000/svg" {size} viewBox="0 0 {width} {height}">'
     return "\n".join([head, f"<title>{escape(title)}</title>"] + body + ["</svg>"]) + "\n"
 
 
-def _arrow(x0: float, y0: float, x1: float, y1: float, colour: str, cls: str) -> list[str]:
+def _marker(kind: str, x: float, y: float, r: float, colour: str, cls: str, extra: str = "",
+            tip: Optional[str] = None) -> str:
+    """One marker of the given shape centred at (x, y) pixels, of about the area of a circle of radius r."""
+    common = f'class="{cls}" data-shape="{kind}" fill="{colour}" stroke="#1a1a1a" stroke-width="0.6"{extra}'
+    inner = f"<title>{escape(tip)}</title>" if tip is not None else ""
+    if kind == "circle":
+        return f'<circle {common} cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}">{inner}</circle>'
+    if kind == "square":
+        h = r * 0.89
+        d = f"M{_num(x - h)},{_num(y - h)}h{_num(2 * h)}v{_num(2 * h)}h{_num(-2 * h)}z"
+    elif kind == "diamond":
+        h = r * 1.25
+        d = f"M{_num(x)},{_num(y - h)}L{_num(x + h)},{_num(y)}L{_num(x)},{_num(y + h)}L{_num(x - h)},{_num(y)}z"
+    else:  # apex and base equally far from the centre, so that the bounding box is centred on it
+        h = r * 1.15
+        s = -1.0 if kind == "triangle" else 1.0
+        d = (f"M{_num(x)},{_num(y + s * h)}L{_num(x + h * 1.1)},{_num(y - s * h)}"
+             f"L{_num(x - h * 1.1)},{_num(y - s * h)}z")
+    return f'<path {common} d="{d}">{inner}</path>'
+
+
+def group_styles(groups: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Each group's (colour, marker) in order of first appearance: no two groups share a pair (up to 40).
+
+    >>> styles = group_styles([str(d) for d in range(10)])
+    >>> styles["0"], styles["8"], len(set(styles.values()))
+    (('#0072B2', 'circle'), ('#0072B2', 'diamond'), 10)
+    """
+    order: dict[str, tuple[str, str]] = {}
+    for g in groups:
+        if g not in order:
+            i = len(order)
+            order[g] = (PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)])
+    return order
+
+
+class _Placer:
+    """Labels put where they overlap nothing placed before and stay inside ``bounds`` (x0, y0, x1, y1)."""
+
+    def __init__(self, bounds: tuple[float, float, float, float]) -> None:
+        self.bounds = bounds
+        self.taken: list[tuple[float, float, float, float]] = []
+        self.lines: list[tuple[float, float, float, float]] = []
+
+    def block(self, box: tuple[float, float, float, float]) -> None:
+        self.taken.append(box)
+
+    def block_line(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """A segment no label may cross (an arrow)."""
+        self.lines.append((x0, y0, x1, y1))
+
+    def _crosses(self, box: tuple[float, float, float, float]) -> bool:
+        """Whether a blocked segment meets ``box`` (Liang and Barsky's clipping of the segment to the box)."""
+        for x0, y0, x1, y1 in self.lines:
+            lo, hi = 0.0, 1.0
+            for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0), (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
+                if p == 0:
+                    if q < 0:
+                        lo, hi = 1.0, 0.0
+                    continue
+                t = q / p
+                if p < 0:
+                    lo = max(lo, t)
+                else:
+                    hi = min(hi, t)
+            if lo <= hi:
+                return True
+        return False
+
+    def place(self, x: float, y: float, dx: float, dy: float, text: str, size: float, colour: str,
+              cls: str) -> Optional[str]:
+        """A ``<text>`` near (x, y), pushed outwards along (dx, dy) (y up), or None where none fits."""
+        w, h = text_width(text, size), size * 1.25
+        bx0, by0, bx1, by1 = self.bounds
+        base = math.atan2(dy, dx) if (dx or dy) else 0.0
+        for reach in (5.0, 11.0, 19.0, 29.0, 41.0, 55.0):
+            for turn in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8):
+                angle = base + turn * math.pi / 8  # outwards first, then turning round the tip
+                ux, uy = math.cos(angle), math.sin(angle)
+                anchor = "start" if ux > 0.38 else "end" if ux < -0.38 else "middle"
+                cx, cy = x + reach * ux, y - reach * uy
+                left = cx if anchor == "start" else cx - w if anchor == "end" else cx - w / 2
+                top = cy - h / 2 - (h / 2 if uy > 0.38 and anchor == "middle" else 0.0) \
+                    + (h / 2 if uy < -0.38 and anchor == "middle" else 0.0)
+                box = (left, top, left + w, top + h)
+                if box[0] < bx0 or box[1] < by0 or box[2] > bx1 or box[3] > by1:
+                    continue
+                if any(box[0] < t[2] and t[0] < box[2] and box[1] < t[3] and t[1] < box[3] for t in self.taken):
+                    continue
+                if self._crosses((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)):
+                    continue
+                self.taken.append(box)
+                tx = left if anchor == "start" else left + w if anchor == "end" else left + w / 2
+                return (f'<text class="{cls}" x="{_num(tx)}" y="{_num(top + h / 2)}" dy="0.35em" '
+                        f'text-anchor="{anchor}" font-size="{size:g}" fill="{colour}" {_FONT}>{escape(text)}</text>')
+        return None
+
+
+def _points(frame: _Frame, pts: list[list[float]], groups: Optional[list[str]], default: str,
+            names: Optional[list[str]]) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """The markers of the points, and the legend entries of the groups (first seen, first styled)."""
+    styles = group_styles(groups) if groups is not None else {}
+    out = []
+    for i, (x, y) in enumerate(pts):
+        colour, kind = styles[groups[i]] if groups is not None else (default, "circle")
+        tip = names[i] if names is not None else f"row {i + 1}"
+        out.append(_marker(kind, frame.px(x), frame.py(y), 3.5, colour, "point",
+                           f' data-value="{x!r},{y!r}"', tip))
+    return out, [(kind, colour, group) for group, (colour, kind) in styles.items()]
+
+
+def _group_room(groups: Optional[Sequence[Any]]) -> float:
+    """The pixels a legend of these groups needs to the right of the box (0 without groups)."""
+    if groups is None:
+        return 0.0
+    return legend_width(list(group_styles([str(g) for g in groups]))) + 8
+
+
+def scree_plot(explained_variance: Sequence[float], *, title: str = "Scree plot",
+               names: Optional[Sequence[str]] = None, width: int = 640, height: int = 420,
+               max_bars: Optional[int] = None) -> str:
+    """Bars of the variance explained by each component and a line of the cumulative share, in percent.
+
+    ``explained_variance`` are the components' variances (or eigenvalues);
+    the shares are of their sum, so pass every component's variance for
+    shares of the total.  At most ``max_bars`` bars are drawn (default: as
+    many as are 10 pixels wide, at most 20); the rest are summed up in a
+    caption.  Tick labels are thinned so that they never touch.
+
+    >>> svg = scree_plot([2.48, 0.99, 0.36, 0.17])
+    >>> svg.count('class="bar"'), svg.count('class="cumulative"')
+    (4, 4)
+    >>> svg = scree_plot([1.0 / (i + 1) for i in range(64)])
+    >>> svg.count('class="bar"'), "PC21 to PC64 (44 components)" in svg
+    (20, True)
+    """
+    values = [row[0] for row in _finite_pairs([[v] for v in explained_variance], "scree_plot", 1)]
+    if any(v < 0 for v in values):
+        raise PurePCAError("scree_plot: a variance is negative")
+    total = math.fsum(values)
+    if total <= 0:
+        raise PurePCAError("scree_plot: the variances sum to zero; there is nothing to show")
+    labels = _labels(names, len(values), "scree_plot names") or [f"PC{i + 1}" for i in range(len(values))]
+    share = [100.0 * v / total for v in values]
+    cumulative = [100.0 * math.fsum(values[: i + 1]) / total for i in range(len(values))]
+    legend = legend_width(["per component", "cumulative"]) + 8
+    room = width - 80 - _RIGHT - legend
+    k = min(len(values), max_bars if max_bars is not None else max(2, min(20, int(room // 10))))
+    caption = ""
+    if k < len(values):
+        rest = math.fsum(values[k:]) / total * 100
+        caption = f"{labels[k]} to {labels[-1]} ({len(values) - k} components): {rest:.1f} % together, not drawn"
+    frame = _Frame([0.5, k + 0.5], [0.0, 100.0], width, height, x_range=(0.5, k + 0.5), y_range=(0.0, 100.0),
+                   legend=legend)
+    frame.xticks, frame.xstep = [], 1.0
+    body = frame.axes(title, "component", "variance explained (%)", caption=caption)
+    x0, _, x1, y1 = frame.box
+    slot = (x1 - x0) / k
+    every = next(m for m in (1, 2, 5, 10, 20, 50, 100, 1000)
+                 if m * slot >= max(text_width(label, 11) for label in labels[:k]) + 6)
+    for i, (label, s) in enumerate(zip(labels[:k], share)):
+        centre = frame.px(i + 1.0)
+        top = frame.py(s)
+        body.append(f'<rect class="bar" x="{_num(centre - slot * 0.35)}" y="{_num(top)}" width="{_num(slot * 0.7)}" '
+                    f'height="{_num(y1 - top)}" fill="{PALETTE[5]}"><title>{escape(label)}: {s:.2f} %</title></rect>')
+        if i % every == 0:
+            body.append(f'<text class="xtick" x="{_num(centre)}" y="{y1 + 18}" text-anchor="middle" font-size="11" '
+                        f"{_FONT}>{escape(label)}</text>")
+    line = " ".join(f"{_num(frame.px(i + 1.0))},{_num(frame.py(c))}" for i, c in enumerate(cumulative[:k]))
+    body.append(f'<polyline points="{line}" fill="none" stroke="{PALETTE[1]}" stroke-width="2"/>')
+    for i, c in enumerate(cumulative[:k]):
+        body.append(f'<circle class="cumulative" cx="{_num(frame.px(i + 1.0))}" cy="{_num(frame.py(c))}" r="3.5" '
+                    f'fill="{PALETTE[1]}"><title>{escape(labels[i])}: {c:.2f} % cumulative</title></circle>')
+    body += frame.legend([("bar", PALETTE[5], "per component"), ("line", PALETTE[1], "cumulative")])
+    return _document(width, height, title, body)
+
+
+def scores_plot(scores: Sequence[Sequence[float]], *, groups: Optional[Sequence[Any]] = None,
+                names: Optional[Sequence[str]] = None, axis_labels: tuple[str, str] = ("PC1", "PC2"),
+                title: str = "Scores", width: int = 640, height: int = 480, point_labels: bool = False) -> str:
+    """The rows as points in the plane of two components (the first two columns of ``scores``).
+
+    One unit is as long on both axes, so distances on the map are distances
+    between the scores.  ``groups`` (one label per row) gives each group its
+    own colour and marker, with a legend beside the plot; ``names`` become
+    each point's tooltip, and with ``point_labels`` a label beside each
+    point where one fits without overlapping another.
+
+    >>> svg = scores_plot([[1.0, 2.0], [-1.0, 0.5], [0.0, -2.0]], names=["a", "b", "c"])
+    >>> svg.count('class="point"')
+    3
+    """
+    pts = _finite_pairs(scores, "scores_plot")
+    grp = _labels(groups, len(pts), "scores_plot groups")
+    frame = _Frame([p[0] for p in pts], [p[1] for p in pts], width, height, equal=True, legend=_group_room(grp))
+    body = frame.axes(title, axis_labels[0], axis_labels[1], zero_lines=True)
+    ids = _labels(names, len(pts), "scores_plot names")
+    marks, legend = _points(frame, pts, grp, PALETTE[0], ids)
+    body += marks
+    if point_labels and ids is not None:
+        body += _point_labels(frame, pts, ids)
+    return _document(width, height, title, body + frame.legend(legend))
+
+
+def _point_labels(frame: _Frame, pts: list[list[float]], ids: list[str]) -> list[str]:
+    """Labels beside the points, outwards from the centre, where they overlap no point and no other label."""
+    x0, y0, x1, y1 = frame.box
+    placer = _Placer((x0 + 2, y0 + 2, x1 - 2, y1 - 2))
+    pixels = _pixels(frame, pts)
+    for px, py in pixels:
+        placer.block((px - 4, py - 4, px + 4, py + 4))
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    order = sorted(range(len(pts)), key=lambda i: -math.hypot(pixels[i][0] - cx, pixels[i][1] - cy))
+    out = []
+    for i in order:  # the outlying points first: they are the ones a reader asks about
+        px, py = pixels[i]
+        placed = placer.place(px, py, px - cx or 1.0, cy - py, ids[i], 10, "#333333", "point-label")
+        if placed is not None:
+            out.append(placed)
+    return out
+
+
+def _chosen(lengths: list[float], top: Optional[int], d: int) -> list[int]:
+    """The variables drawn: all up to 15 (or ``top`` = 0), else the ``top`` (default 15) largest."""
+    keep = d if top == 0 or (top is None and d <= 15) else min(d, top if top is not None else 15)
+    return sorted(sorted(range(d), key=lambda j: -lengths[j])[:keep])
+
+
+def _arrows_with_labels(frame: _Frame, tips: list[list[float]], labels: list[str], colour: str,
+                        placer: _Placer) -> tuple[list[str], int]:
+    """Arrows from the origin to ``tips`` and their names placed without overlap; the count of names left out."""
+    ox, oy = frame.px(0.0), frame.py(0.0)
+    arrows, texts, missed = [], [], 0
+    for x, y in tips:
+        placer.block_line(ox, oy, frame.px(x), frame.py(y))
+    for (x, y), label in sorted(zip(tips, labels), key=lambda t: -math.hypot(*t[0])):
+        arrows += _arrow(ox, oy, frame.px(x), frame.py(y), colour, "loading", label)
+        for text in _shortened(label):  # the whole name where it fits, else shorter ones (the tooltip has it all)
+            placed = placer.place(frame.px(x), frame.py(y), x, y, text, 12, colour, "variable")
+            if placed is not None:
+                texts.append(placed)
+                texts += _leader(frame.px(x), frame.py(y), placer.taken[-1])
+                break
+        else:
+            missed += 1
+    return arrows + texts, missed
+
+
+def _leader(x: float, y: float, box: tuple[float, float, float, float]) -> list[str]:
+    """A thin grey line from an arrow's tip to its name, when the name had to go further than 12 pixels."""
+    nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    if math.hypot(nx - x, ny - y) <= 12:
+        return []
+    return [f'<line class="leader" x1="{_num(x)}" y1="{_num(y)}" x2="{_num(nx)}" y2="{_num(ny)}" stroke="#9a9a9a" '
+            'stroke-width="0.8"/>']
+
+
+def _shortened(name: str) -> list[str]:
+    """``name``, then shorter forms ending in an ellipsis, down to 6 characters.
+
+    >>> _shortened("od280/od315_of_diluted_wines")
+    ['od280/od315_of_diluted_wines', 'od280/od315_of_d…', 'od280/od3…', 'od280…']
+    """
+    out = [name]
+    for keep in (16, 9, 5):
+        if len(name) > keep + 2 and len(out[-1]) > keep + 1:
+            out.append(name[:keep].rstrip(" _") + "…")
+    return out
+
+
+def biplot(scores: Sequence[Sequence[float]], loadings: Sequence[Sequence[float]], feature_names: Sequence[str], *,
+           groups: Optional[Sequence[Any]] = None, names: Optional[Sequence[str]] = None,
+           axis_labels: tuple[str, str] = ("PC1", "PC2"), title: str = "Biplot", width: int = 640,
+           height: int = 480, top: Optional[int] = None, importance: Optional[Sequence[float]] = None) -> str:
+    """The scores as points and the loadings (one row per feature) as black arrows from the origin.
+
+    The arrows are the loadings times one factor, chosen so that the longest
+    reaches 80 % of the farthest point (as ``factoextra``'s biplot does); the
+    factor is printed under the title, so the arrows' lengths can be read.
+    With more than 15 features only the ``top`` (default 15; 0 for all) most
+    important are drawn: by ``importance`` (one number per feature, such as
+    the contribution to the plane) or by the arrows' lengths.  Names are
+    placed where they overlap no other text; those that do not fit are left
+    to the arrow's tooltip, and the caption says how many.
+
+    >>> svg = biplot([[1.0, 0.0], [-1.0, 0.2]], [[0.8, 0.6], [-0.6, 0.8]], ["x", "y"])
+    >>> svg.count('class="loading"'), "loadings x 0.816" in svg
+    (2, True)
+    """
+    pts = _finite_pairs(scores, "biplot scores")
+    arrows = _finite_pairs(loadings, "biplot loadings")
+    labels = _labels(feature_names, len(arrows), "biplot feature_names")
+    assert labels is not None
+    grp = _labels(groups, len(pts), "biplot groups")
+    weight = [float(v) for v in importance] if importance is not None else [x * x + y * y for x, y in arrows]
+    if len(weight) != len(arrows):
+        raise PurePCAError(f"biplot importance: {len(weight)} values for {len(arrows)} features")
+    keep = _chosen(weight, top, len(arrows))
+    arrows, labels = [arrows[j] for j in keep], [labels[j] for j in keep]
+    reach = max(math.hypot(x, y) for x, y in pts)
+    longest = max(math.hypot(x, y) for x, y in arrows)
+    factor = 0.8 * reach / longest if longest > 0 and reach > 0 else 1.0
+    tips = [[x * factor, y * factor] for x, y in arrows]
+    frame = _Frame([p[0] for p in pts + tips] + [0.0], [p[1] for p in pts + tips] + [0.0], width, height, pad=0.12,
+                   equal=True, legend=_group_room(grp))
+    x0, y0, x1, y1 = frame.box
+    placer = _Placer((x0 + 2, y0 + 2, x1 - 2, y1 - 2))
+    marks, legend = _points(frame, pts, grp, PALETTE[0], _labels(names, len(pts), "biplot names"))
+    drawn, missed = _arrows_with_labels(frame, tips, labels, "#000000", placer)
+    caption = f"loadings x {factor:.3g}"
+    if len(keep) < len(feature_names):
+        caption += f"; the {len(keep)} of {len(feature_names)} variables that contribute most"
+    if missed:
+        caption += f"; {missed} name{'s' if missed != 1 else ''} in tooltips only"
+    body = frame.axes(title, axis_labels[0], axis_labels[1], zero_lines=True, caption=caption)
+    return _document(width, height, title, body + marks + drawn + frame.legend(legend))
+
+
+def _arrow(x0: float, y0: float, x1: float, y1: float, colour: str, cls: str, tip: str = "") -> list[str]:
     """A line from (x0, y0) to (x1, y1) in pixels with a filled head (a polygon: prints everywhere)."""
+    inner = f"<title>{escape(tip)}</title>" if tip else ""
     out = [f'<line class="{cls}" x1="{_num(x0)}" y1="{_num(y0)}" x2="{_num(x1)}" y2="{_num(y1)}" '
-           f'stroke="{colour}" stroke-width="1.6"/>']
+           f'stroke="{colour}" stroke-width="1.6">{inner}</line>']
     length = math.hypot(x1 - x0, y1 - y0)
     if length > 1e-9:
         ux, uy = (x1 - x0) / length, (y1 - y0) / length
@@ -253,139 +646,16 @@ def _arrow(x0: float, y0: float, x1: float, y1: float, colour: str, cls: str) ->
     return out
 
 
-def _text_at(x: float, y: float, dx: float, dy: float, text: str, colour: str = "#000000") -> str:
-    """A label beside the end of an arrow, pushed outwards along the arrow's direction."""
-    anchor = "start" if dx > 0.25 else "end" if dx < -0.25 else "middle"
-    return (f'<text x="{_num(x + 6 * dx)}" y="{_num(y - 6 * dy)}" dy="0.35em" text-anchor="{anchor}" '
-            f'font-size="12" fill="{colour}" {_FONT}>{escape(text)}</text>')
-
-
-def _points(frame: _Frame, pts: list[list[float]], groups: Optional[list[str]], default: str,
-            names: Optional[list[str]]) -> tuple[list[str], list[tuple[str, str, str]]]:
-    """The circles of the points, and the legend entries of the groups (first seen, first coloured)."""
-    order: dict[str, str] = {}
-    if groups is not None:
-        for g in groups:
-            order.setdefault(g, PALETTE[len(order) % len(PALETTE)])
-    out = []
-    for i, (x, y) in enumerate(pts):
-        colour = order[groups[i]] if groups is not None else default
-        tip = escape(names[i]) if names is not None else f"row {i + 1}"
-        out.append(f'<circle class="point" cx="{_num(frame.px(x))}" cy="{_num(frame.py(y))}" r="3.5" '
-                   f'fill="{colour}"><title>{tip}</title></circle>')
-    return out, [("point", colour, group) for group, colour in order.items()]
-
-
-def scree_plot(explained_variance: Sequence[float], *, title: str = "Scree plot",
-               names: Optional[Sequence[str]] = None, width: int = 640, height: int = 420) -> str:
-    """Bars of the variance explained by each component and a line of the cumulative share, in percent.
-
-    ``explained_variance`` are the components' variances (or eigenvalues);
-    the shares are of their sum, so pass every component's variance for
-    shares of the total.
-
-    >>> svg = scree_plot([2.48, 0.99, 0.36, 0.17])
-    >>> svg.count('class="bar"'), svg.count('class="cumulative"')
-    (4, 4)
-    """
-    values = [row[0] for row in _finite_pairs([[v] for v in explained_variance], "scree_plot", 1)]
-    if any(v < 0 for v in values):
-        raise PurePCAError("scree_plot: a variance is negative")
-    total = math.fsum(values)
-    if total <= 0:
-        raise PurePCAError("scree_plot: the variances sum to zero; there is nothing to show")
-    k = len(values)
-    labels = _labels(names, k, "scree_plot names") or [f"PC{i + 1}" for i in range(k)]
-    share = [100.0 * v / total for v in values]
-    cumulative = [100.0 * math.fsum(values[: i + 1]) / total for i in range(k)]
-    frame = _Frame([0.5, k + 0.5], [0.0, 100.0], width, height, x_range=(0.5, k + 0.5), y_range=(0.0, 100.0))
-    frame.xticks, frame.xstep = [], 1.0
-    body = frame.axes(title, "component", "variance explained (%)")
-    x0, _, x1, y1 = frame.box
-    slot = (x1 - x0) / k
-    for i, (label, s) in enumerate(zip(labels, share)):
-        centre = frame.px(i + 1.0)
-        top = frame.py(s)
-        body.append(f'<rect class="bar" x="{_num(centre - slot * 0.35)}" y="{_num(top)}" width="{_num(slot * 0.7)}" '
-                    f'height="{_num(y1 - top)}" fill="{PALETTE[5]}"><title>{escape(label)}: {s:.2f} %</title></rect>')
-        if k <= 30 or i % math.ceil(k / 30) == 0:
-            body.append(f'<text class="xtick" x="{_num(centre)}" y="{y1 + 18}" text-anchor="middle" font-size="11" '
-                        f"{_FONT}>{escape(label)}</text>")
-    line = " ".join(f"{_num(frame.px(i + 1.0))},{_num(frame.py(c))}" for i, c in enumerate(cumulative))
-    body.append(f'<polyline points="{line}" fill="none" stroke="{PALETTE[1]}" stroke-width="2"/>')
-    for i, c in enumerate(cumulative):
-        body.append(f'<circle class="cumulative" cx="{_num(frame.px(i + 1.0))}" cy="{_num(frame.py(c))}" r="3.5" '
-                    f'fill="{PALETTE[1]}"><title>{escape(labels[i])}: {c:.2f} % cumulative</title></circle>')
-    marks = [(frame.px(i + 1.0), frame.py(c)) for i, c in enumerate(cumulative)]
-    marks += [(frame.px(i + 1.0 + dx), frame.py(s)) for i, s in enumerate(share) for dx in (-0.3, 0.0, 0.3)]
-    body += frame.legend([("bar", PALETTE[5], "per component"), ("line", PALETTE[1], "cumulative")], marks)
-    return _document(width, height, title, body)
-
-
-def scores_plot(scores: Sequence[Sequence[float]], *, groups: Optional[Sequence[Any]] = None,
-                names: Optional[Sequence[str]] = None, axis_labels: tuple[str, str] = ("PC1", "PC2"),
-                title: str = "Scores", width: int = 640, height: int = 480) -> str:
-    """The rows as points in the plane of two components (the first two columns of ``scores``).
-
-    ``groups`` (one label per row) colours the points and adds a legend;
-    ``names`` become each point's tooltip.
-
-    >>> svg = scores_plot([[1.0, 2.0], [-1.0, 0.5], [0.0, -2.0]], names=["a", "b", "c"])
-    >>> svg.count('class="point"')
-    3
-    """
-    pts = _finite_pairs(scores, "scores_plot")
-    grp = _labels(groups, len(pts), "scores_plot groups")
-    frame = _Frame([p[0] for p in pts], [p[1] for p in pts], width, height)
-    body = frame.axes(title, axis_labels[0], axis_labels[1], zero_lines=True)
-    circles, legend = _points(frame, pts, grp, PALETTE[0], _labels(names, len(pts), "scores_plot names"))
-    return _document(width, height, title, body + circles + frame.legend(legend, _pixels(frame, pts)))
-
-
-def biplot(scores: Sequence[Sequence[float]], loadings: Sequence[Sequence[float]], feature_names: Sequence[str], *,
-           groups: Optional[Sequence[Any]] = None, names: Optional[Sequence[str]] = None,
-           axis_labels: tuple[str, str] = ("PC1", "PC2"), title: str = "Biplot", width: int = 640,
-           height: int = 480) -> str:
-    """The scores as points and the loadings (one row per feature) as black arrows from the origin.
-
-    The arrows are the loadings times one factor, chosen so that the longest
-    reaches 80 % of the farthest point (as ``factoextra``'s biplot does); the
-    factor is printed under the title, so the arrows' lengths can be read.
-
-    >>> svg = biplot([[1.0, 0.0], [-1.0, 0.2]], [[0.8, 0.6], [-0.6, 0.8]], ["x", "y"])
-    >>> svg.count('class="loading"'), "loadings x 0.816" in svg
-    (2, True)
-    """
-    pts = _finite_pairs(scores, "biplot scores")
-    arrows = _finite_pairs(loadings, "biplot loadings")
-    labels = _labels(feature_names, len(arrows), "biplot feature_names")
-    assert labels is not None
-    reach = max(math.hypot(x, y) for x, y in pts)
-    longest = max(math.hypot(x, y) for x, y in arrows)
-    factor = 0.8 * reach / longest if longest > 0 and reach > 0 else 1.0
-    tips = [[x * factor, y * factor] for x, y in arrows]
-    frame = _Frame([p[0] for p in pts + tips] + [0.0], [p[1] for p in pts + tips] + [0.0], width, height, pad=0.12)
-    body = frame.axes(title, axis_labels[0], axis_labels[1], zero_lines=True)
-    body.append(f'<text x="{_num(width / 2)}" y="40" text-anchor="middle" font-size="11" {_FONT}>'
-                f"loadings x {factor:.3g}</text>")
-    circles, legend = _points(frame, pts, _labels(groups, len(pts), "biplot groups"), "#7f7f7f",
-                              _labels(names, len(pts), "biplot names"))
-    body += circles
-    ox, oy = frame.px(0.0), frame.py(0.0)
-    for (x, y), label in zip(tips, labels):
-        body += _arrow(ox, oy, frame.px(x), frame.py(y), "#000000", "loading")
-        norm = math.hypot(x, y) or 1.0
-        body.append(_text_at(frame.px(x), frame.py(y), x / norm, y / norm, label))
-    return _document(width, height, title, body + frame.legend(legend, _pixels(frame, pts + tips)))
-
-
 def correlation_circle(correlations: Sequence[Sequence[float]], feature_names: Sequence[str], *,
                        axis_labels: tuple[str, str] = ("PC1", "PC2"), title: str = "Correlation circle",
-                       width: int = 520, height: int = 520) -> str:
+                       width: int = 520, height: int = 520, top: Optional[int] = None) -> str:
     """Each feature as an arrow to its correlations with two components, inside the unit circle.
 
     A feature well represented by the plane reaches the circle (its two
-    squared correlations, the cos², sum to nearly 1).
+    squared correlations, the cos², sum to nearly 1).  With more than 15
+    features only the ``top`` (default 15; 0 for all) best represented are
+    drawn (FactoMineR's ``select = "cos2 15"``); names that would overlap
+    are left to the arrow's tooltip.
 
     >>> svg = correlation_circle([[0.9, 0.3], [-0.2, 0.95]], ["a", "b"])
     >>> svg.count('class="loading"'), svg.count('class="unit-circle"')
@@ -398,17 +668,23 @@ def correlation_circle(correlations: Sequence[Sequence[float]], feature_names: S
                                "correlations are at most 1 in length")
     labels = _labels(feature_names, len(arrows), "correlation_circle feature_names")
     assert labels is not None
-    frame = _Frame([-1.45, 1.45], [-1.15, 1.15], width, height, equal=True, pad=0.0)  # room for the names
-    body = frame.axes(title, axis_labels[0], axis_labels[1], grid=False, zero_lines=True)
+    keep = _chosen([x * x + y * y for x, y in arrows], top, len(arrows))
+    frame = _Frame([-1.6, 1.6], [-1.2, 1.2], width, height, equal=True, pad=0.0)  # room for the names
+    x0, y0, x1, y1 = frame.box
+    placer = _Placer((x0 + 2, y0 + 2, x1 - 2, y1 - 2))
+    drawn, missed = _arrows_with_labels(frame, [arrows[j] for j in keep], [labels[j] for j in keep], PALETTE[0],
+                                        placer)
+    caption = ""
+    if len(keep) < len(arrows):
+        caption = f"the {len(keep)} of {len(arrows)} variables best represented (cos²)"
+    if missed:
+        caption += ("; " if caption else "") + f"{missed} name{'s' if missed != 1 else ''} in tooltips only"
+    body = frame.axes(title, axis_labels[0], axis_labels[1], grid=False, zero_lines=True, caption=caption)
     ox, oy = frame.px(0.0), frame.py(0.0)
     radius = frame.px(1.0) - ox
     body.append(f'<circle class="unit-circle" cx="{_num(ox)}" cy="{_num(oy)}" r="{_num(radius)}" fill="none" '
                 'stroke="#000000" stroke-width="1"/>')
-    for (x, y), label in zip(arrows, labels):
-        body += _arrow(ox, oy, frame.px(x), frame.py(y), PALETTE[0], "loading")
-        norm = math.hypot(x, y) or 1.0
-        body.append(_text_at(frame.px(x), frame.py(y), x / norm, y / norm, label, PALETTE[0]))
-    return _document(width, height, title, body)
+    return _document(width, height, title, body + drawn)
 
 
 def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[float]]) -> list[list[float]]:
@@ -439,14 +715,22 @@ def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[
 
 def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optional[Sequence[str]] = None,
                groups: Optional[Sequence[Any]] = None, names: Optional[Sequence[str]] = None,
-               title: str = "PCA", kinds: Sequence[str] = ("scree", "scores", "biplot", "circle")) -> str:
+               title: str = "PCA", kinds: Sequence[str] = ("scree", "scores", "biplot", "circle"),
+               pcs: tuple[int, int] = (1, 2), top: Optional[int] = None, point_labels: bool = False,
+               scale: float = 1.0) -> str:
     """The plots of a fitted PCA of ``X`` (its training rows) in one picture, two per row.
 
     ``kinds`` picks among ``"scree"``, ``"scores"``, ``"biplot"`` and
     ``"circle"``; one kind gives that plot alone.  The scores are
     ``pca.transform(X)``; the biplot's arrows are the rotation (the unit
     loadings); the circle shows each column's correlation with the scores.
-    The model needs two components for all but the scree plot.
+    The model needs two components for all but the scree plot; ``pcs`` picks
+    the two (numbered from 1).  The biplot draws the ``top`` variables by
+    their contribution to the plane (FactoMineR's ``ctr``, weighted by the
+    eigenvalues); ``point_labels`` writes the ``names`` beside the points
+    that have room.  ``scale`` multiplies every picture's size.  Several
+    kinds together make one picture that scales to its container (width
+    100 %, its viewBox keeps the proportions).
 
     >>> from purepca import PCA
     >>> from purepca.datasets import load
@@ -472,25 +756,33 @@ def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optio
     if needs_two and pca.n_components_ < 2:
         raise PurePCAError(f"pca_report: the {needs_two[0]} plot needs two components; the model has "
                            f"{pca.n_components_}")
+    a, b = (int(c) - 1 for c in pcs)
+    if needs_two and (a == b or min(a, b) < 0 or max(a, b) >= pca.n_components_):
+        raise PurePCAError(f"pca_report: pcs must be two different components from 1 to {pca.n_components_}, "
+                           f"got {pcs}")
     ratio = pca.explained_variance_ratio_
-    axes = tuple(f"PC{c + 1} ({100 * ratio[c]:.1f} %)" for c in range(min(2, pca.n_components_)))
+    axes = (f"PC{a + 1} ({100 * ratio[a]:.1f} %)", f"PC{b + 1} ({100 * ratio[b]:.1f} %)") if needs_two else ("", "")
     pictures = []
-    scores = pca.transform(X) if needs_two else []
+    scores = [[r[a], r[b]] for r in pca.transform(X)] if needs_two else []
+    w, h = round(640 * scale), round(480 * scale)
     for kind in kinds:
         if kind == "scree":
             pictures.append(scree_plot(pca.explained_variance_, title=f"{title}: variance explained",
-                                       names=pca.component_names))
+                                       names=pca.component_names, width=w, height=round(420 * scale)))
         elif kind == "scores":
-            pictures.append(scores_plot([r[:2] for r in scores], groups=groups, names=names,
-                                        axis_labels=(axes[0], axes[1]), title=f"{title}: scores"))
+            pictures.append(scores_plot(scores, groups=groups, names=names, axis_labels=axes,
+                                        title=f"{title}: scores", width=w, height=h, point_labels=point_labels))
         elif kind == "biplot":
-            loadings = [[row[0], row[1]] for row in pca.rotation]
-            pictures.append(biplot([r[:2] for r in scores], loadings, fnames, groups=groups, names=names,
-                                   axis_labels=(axes[0], axes[1]), title=f"{title}: biplot"))
+            ev = pca.explained_variance_
+            loadings = [[row[a], row[b]] for row in pca.rotation]
+            contribution = [ev[a] * x * x + ev[b] * y * y for x, y in loadings]
+            pictures.append(biplot(scores, loadings, fnames, groups=groups, names=names, axis_labels=axes,
+                                   title=f"{title}: biplot", width=w, height=h, top=top, importance=contribution))
         else:
-            corr = column_correlations(X, [r[:2] for r in scores])
-            pictures.append(correlation_circle(corr, fnames, axis_labels=(axes[0], axes[1]),
-                                               title=f"{title}: correlation circle"))
+            corr = column_correlations(X, scores)
+            side = round(520 * scale)
+            pictures.append(correlation_circle(corr, fnames, axis_labels=axes, title=f"{title}: correlation circle",
+                                               width=side, height=side, top=top))
     if len(pictures) == 1:
         return pictures[0]
     return _grid(pictures, title)
@@ -517,5 +809,5 @@ def _grid(pictures: list[str], title: str) -> str:
             body.append(inner.rstrip("\n"))
             body.append("</svg>")
         top += h
-    return _document(width, height, title, body)
+    return _document(width, height, title, body, fluid=True)
 

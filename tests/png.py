@@ -1,12 +1,40 @@
-"""A small PNG reader for the browser tests: 8-bit RGB or RGBA, not interlaced (what Chromium writes).
+"""For the browser tests: where Chromium is and whether this run renders; a small PNG reader (8-bit RGB
+or RGBA, not interlaced: what Chromium writes).
 
 Standard library only (zlib); returns rows of (r, g, b) tuples.
 """
 
 from __future__ import annotations
 
+import os
+import pathlib
+import shutil
 import struct
+import sys
 import zlib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def browser_or_skip() -> str:
+    """Chromium's path, or a pytest skip saying why: no browser here, or not the one run that renders.
+
+    CI runs the suite five times (CPython 3.11, the unpacked sdist, PyPy, 3.9, 3.13); the browser
+    tests run in the first only: CPython 3.11 in a git checkout.  ``PUREPCA_BROWSER_TESTS=1`` forces
+    them anywhere."""
+    import pytest
+
+    forced = bool(os.environ.get("PUREPCA_BROWSER_TESTS"))
+    if sys.version_info[:2] != (3, 11) and not forced:
+        pytest.skip("the browser tests run under CPython 3.11 only (PUREPCA_BROWSER_TESTS=1 forces them)")
+    if not (ROOT / ".git").exists() and not forced:
+        pytest.skip("the browser tests run in the checkout, not in the unpacked sdist")
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no headless Chromium here (Debian: apt-get install chromium; .ci/test installs it)")
+    raise AssertionError  # unreachable
 
 
 def read_png(data: bytes) -> list[list[tuple[int, int, int]]]:

@@ -197,7 +197,7 @@ def test_check_passes_with_the_standard_library_only(tmp_path: pathlib.Path) -> 
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
-    assert lines[-1] == "21 passed, 0 failed" and all(line.startswith("PASS") for line in lines[:-1])
+    assert lines[-1] == "25 passed, 0 failed" and all(line.startswith("PASS") for line in lines[:-1])
     assert "usarrests: standard deviations (prcomp(USArrests, scale. = TRUE)): 1.5748783 0.9948694" in out.stdout
     assert "1.1331495 0.2215477" in out.stdout and "1.15562494 0.04417506" in out.stdout
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -20,7 +19,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from png import read_png  # noqa: E402
+from png import browser_or_skip, read_png  # noqa: E402
 
 from purepca import PCA, PurePCAError  # noqa: E402
 from purepca.datasets import load  # noqa: E402
@@ -119,17 +118,12 @@ def test_column_correlations_match_the_correlation_of_scaled_pca() -> None:
 # ------------------------------------------------------------ in a browser
 
 def _browser() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip("no headless Chromium here (Debian: apt-get install chromium; .ci/test installs it)")
-    raise AssertionError  # unreachable
+    return browser_or_skip()
 
 
 def _render(svg: str, tmp_path: pathlib.Path) -> list[list[tuple[int, int, int]]]:
     root = ET.fromstring(svg)
-    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+    _, _, width, height = (int(float(v)) for v in root.get("viewBox", "").split())
     source = tmp_path / "plot.svg"
     source.write_text(svg, encoding="utf-8")
     shot = tmp_path / "plot.png"

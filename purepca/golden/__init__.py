@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import random
 import warnings
 from decimal import Decimal, localcontext
-from typing import Any, Callable, Optional
+from importlib import resources
+from typing import Any, Callable, Optional, Sequence
 
 from ..datasets import toy_data
 from ..errors import PurePCAError
@@ -232,7 +234,7 @@ def write_cases(folder: Optional[str] = None) -> list[str]:
     return paths
 
 
-def golden_cases(folder: Optional[str] = None) -> list[dict[str, Any]]:
+def golden_cases(folder: Optional[str] = None, names: Optional[Sequence[str]] = None) -> list[dict[str, Any]]:
     """The golden cases as dicts, read from the JSON files (sorted by name).
 
     Each has ``name``, ``kind`` (``"pca"`` or ``"kernel_pca"``),
@@ -242,18 +244,29 @@ def golden_cases(folder: Optional[str] = None) -> list[dict[str, Any]]:
     ``clusters`` (groups of equal eigenvalues, whose vectors are to be
     compared as a subspace) or ``error`` (what purepca says instead).
 
+    The files are read through :mod:`importlib.resources`, so the cases load
+    from a wheel, a zip file or a zipapp as from a folder; ``folder`` reads
+    another folder instead, ``names`` only the cases named.
+
     >>> len(golden_cases()) >= 20
     True
+    >>> [c["name"] for c in golden_cases(names=["toy", "wide"])]
+    ['toy', 'wide']
     """
-    folder = FOLDER if folder is None else folder
+    if folder is None:
+        entries = [(e.name, e) for e in resources.files(__name__).iterdir()]
+    else:
+        entries = [(name, pathlib.Path(folder, name)) for name in os.listdir(folder)]
+    wanted = None if names is None else {n + ".json" for n in names}
     cases = []
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".json"):
+    for name, entry in sorted(entries, key=lambda e: e[0]):
+        if not name.endswith(".json") or (wanted is not None and name not in wanted):
             continue
-        with open(os.path.join(folder, name), encoding="utf-8") as handle:
-            case = json.load(handle)
+        case = json.loads(entry.read_text(encoding="utf-8"))
         if case.get("format") != FORMAT or case.get("version") != VERSION:
             raise PurePCAError(f"{name}: not a {FORMAT} file of version {VERSION}")
         cases.append(case)
+    if wanted is not None and len(cases) != len(wanted):
+        missing = sorted(w[:-5] for w in wanted - {c["name"] + ".json" for c in cases})
+        raise PurePCAError(f"no golden case named {', '.join(missing)}")
     return cases
-
