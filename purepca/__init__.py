@@ -30,6 +30,11 @@ covariance eigenvalues are prcomp's standard deviations 1.1331495 and
 [1.1331495, 0.2215477]
 """
 
+import sys
+
+if sys.version_info < (3, 9):  # pragma: no cover - checked by running CPython 3.8 (tests/test_cli_real_data.py)
+    raise ImportError("purepca requires Python >= 3.9; this is Python " + sys.version.split()[0])
+
 from .covariance import (
     Moments,
     center,
