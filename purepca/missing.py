@@ -105,6 +105,7 @@ def fit_missing(s: Settings, missing: str, rows: list[list[Optional[float]]], ho
     if not (isinstance(nc, int) and not isinstance(nc, bool) and 1 <= nc < d):
         raise PurePCAError(f"missing='em' imputes with the model's own components: n_components must be an int "
                            f"between 1 and n_features - 1 = {d - 1}, got {nc!r}")
+    _check_identified(rows, holes, nc)
     if s.convention == "statsmodels":
         filled, steps = _fill_em(s, rows, holes, nc, w, tol, max_iter)
     else:
@@ -116,6 +117,32 @@ def fit_missing(s: Settings, missing: str, rows: list[list[Optional[float]]], ho
         steps = em_fixed_point(filled, holes, rebuild, tol, max_iter)
     M = _at(filled, ctx)
     return fit(M, w, cw).replace(imputed_=[list(r) for r in filled], n_iter_=steps), M
+
+
+def _check_identified(rows: list[list[Optional[float]]], holes: list[tuple[int, int]], k: int) -> None:
+    """Refuse holes that a rank-k model cannot determine (two fixed points or more, EM would return
+    one of them without a word): a row with holes needs at least k observed values (its k scores), a
+    column with holes at least k + 1 (its mean and k loadings), and the observed cells must outnumber
+    the model's degrees of freedom, ``d + k(n + d - k) - k`` (means, a rank-k matrix, centred scores).
+    """
+    n, d = len(rows), len(rows[0])
+    seen_rows = [sum(v is not None for v in row) for row in rows]
+    seen_cols = [sum(row[j] is not None for row in rows) for j in range(d)]
+    for i, j in holes:
+        if seen_rows[i] < k:
+            raise PurePCAError(f"X: row {i} has {seen_rows[i]} observed value(s), fewer than the {k} component(s) "
+                               "that missing='em' would have to estimate for it: its holes are not determined; "
+                               "use fewer components or missing='drop'")
+        if seen_cols[j] < k + 1:
+            raise PurePCAError(f"X: column {j} has {seen_cols[j]} observed value(s); missing='em' needs at least "
+                               f"k + 1 = {k + 1} (a mean and {k} loading(s)) to determine its holes; use fewer "
+                               "components or missing='mean'")
+    observed = n * d - len(holes)
+    freedom = d + k * (n + d - k) - k
+    if observed <= freedom:
+        raise PurePCAError(f"X: {observed} observed values cannot determine a rank-{k} model with means "
+                           f"({freedom} degrees of freedom): missing='em' has more than one fixed point here; use "
+                           "fewer components, more rows, or missing='mean'")
 
 
 def _mean_filled(rows: list[list[Optional[float]]], w: Optional[list[float]]) -> Grid:

@@ -175,3 +175,25 @@ def test_em_agrees_with_missmda_scaled_and_weighted(scale: bool, weighted: bool)
     ours = PCA(2, scale=scale, missing="em").fit(holed, sample_weight=list(w) if weighted else None)
     got = np.array(ours.imputed_)
     assert np.abs(got[mask] - A[mask]).max() < 1e-8 * np.abs(A).max()
+
+
+def test_em_refuses_holes_a_rank_k_model_cannot_determine() -> None:
+    # Issue 20, line 13: three rows, two columns, one component: any value of either hole is a fixed
+    # point of the EM (the rank-1 model fits every completion), and one was returned without a word.
+    with pytest.raises(PurePCAError, match=r"4 observed values cannot determine a rank-1 model with means "
+                                           r"\(5 degrees of freedom\)"):
+        PCA(1, missing="em").fit([[1.0, 2.0], [None, 3.0], [3.0, None]])
+    rows = [[float(i), float(i * i % 7), float((3 * i) % 5), float(i % 2)] for i in range(12)]
+    lonely = [list(r) for r in rows]
+    lonely[2] = [None, None, None, 1.0]
+    with pytest.raises(PurePCAError, match="row 2 has 1 observed value"):
+        PCA(2, missing="em").fit(lonely)
+    sparse = [list(r) for r in rows]
+    for i in range(1, 12):
+        sparse[i][1] = None
+    with pytest.raises(PurePCAError, match="column 1 has 1 observed value"):
+        PCA(1, missing="em").fit(sparse)
+    # Determined holes are imputed as before.
+    holed = [list(r) for r in rows]
+    holed[3][2] = None
+    assert PCA(2, missing="em").fit(holed).n_iter_ > 0
