@@ -198,6 +198,9 @@ def supplementary_categories(state: PCAState, rows: Rows, labels: Sequence[Any])
 
 def rotated_loadings(state: PCAState, method: str, normalize: bool, eps: float, m: int) -> Rotation:
     """The loadings ``v·sqrt(λ)`` rotated by R's ``varimax`` or ``promax`` (:mod:`purepca.rotations`)."""
+    if state.n_components_ == 0:
+        raise PurePCAError("rotated_loadings: the model keeps no component (n_components_ = 0); there are no "
+                           "loadings to rotate")
     if method == "varimax":
         return varimax(loadings(state), normalize=normalize, eps=eps)
     if method == "promax":

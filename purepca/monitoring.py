@@ -82,6 +82,9 @@ def t2_limit(state: PCAState, alpha: float, kind: str) -> float:
     9.250377
     """
     n, k = state.n_eff, state.n_components_
+    if k == 0:
+        raise PurePCAError("t2_limit: the model keeps no component (n_components_ = 0), so T² is 0 for every row "
+                           "and has no limit")
     # With sample weights n is their sum: the limits take them as counts.
     counts = "" if state.sample_weight is None else (
         f" (n is the sum of the sample weights, {n!r}: the limits take them as counts; pass counts, not weights "
@@ -116,4 +119,10 @@ def spe_limit(state: PCAState, alpha: float) -> float:
     t1, t2, t3 = (math.fsum(v ** i for v in rest) for i in (1, 2, 3))
     h0 = 1 - 2 * t1 * t3 / (3 * t2 * t2)
     c = norm_ppf(1 - alpha)
-    return float(t1 * (c * math.sqrt(2 * t2 * h0 * h0) / t1 + 1 + t2 * h0 * (h0 - 1) / (t1 * t1)) ** (1 / h0))
+    base = c * math.sqrt(2 * t2 * h0 * h0) / t1 + 1 + t2 * h0 * (h0 - 1) / (t1 * t1)
+    if not base > 0:
+        # The normal approximation behind the formula reaches below zero at small 1 - alpha.
+        raise PurePCAError(f"spe_limit: Jackson and Mudholkar's approximation has no value at alpha = {alpha!r} for "
+                           f"these {len(rest)} discarded eigenvalue(s) (its base is {base:.3g} <= 0); use a smaller "
+                           "alpha (0.05 and 0.01 are the usual levels)")
+    return float(t1 * base ** (1 / h0))

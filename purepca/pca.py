@@ -65,6 +65,14 @@ _PARAMS = (
 )
 
 
+def _alpha(alpha: Any) -> float:
+    """A control limit's level: a number strictly between 0 and 1."""
+    value = as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True)
+    if value == 1.0:
+        raise PurePCAError("alpha must be strictly between 0 and 1 (the level of the control limit), got 1.0")
+    return value
+
+
 @dataclass(frozen=True)
 class ErrorBounds:
     """Rigorous bounds on a fitted PCA's float result (``PCA.error_bounds_``).
@@ -594,7 +602,7 @@ class PCA(Estimator):
         (20.254126, 3.601163)
         """
         state = self._fitted_state()
-        return monitoring.t2_limit(state, as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True), kind)
+        return monitoring.t2_limit(state, _alpha(alpha), kind)
 
     def spe_limit(self, alpha: float = 0.05) -> float:
         """The upper control limit of the SPE at level ``alpha`` (Jackson and Mudholkar 1979).
@@ -609,7 +617,7 @@ class PCA(Estimator):
         1.132233
         """
         state = self._fitted_state()
-        return monitoring.spe_limit(state, as_real(alpha, "alpha", low=0.0, high=1.0, low_open=True))
+        return monitoring.spe_limit(state, _alpha(alpha))
 
     # ------------------------------------------------ FactoMineR's outputs
 
