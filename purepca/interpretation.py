@@ -150,6 +150,9 @@ def supplementary_columns(state: PCAState, rows: Rows, S: list[list[float]]) -> 
 
 def _check_labels(labels: Any, n: int) -> list[str]:
     """One label per training row, none missing; as strings."""
+    if isinstance(labels, (set, frozenset, dict)):
+        raise PurePCAError(f"labels: got a {type(labels).__name__}, whose order is not the order of the rows; "
+                           "expected one label per training row, in order (a list or tuple)")
     if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__") or len(labels) != n:
         got = len(labels) if hasattr(labels, "__len__") and not isinstance(labels, (str, bytes)) else labels
         raise PurePCAError(f"labels: need one label per training row ({n}), got {got!r}")

@@ -62,6 +62,10 @@ def with_holes(X: Any) -> tuple[list[list[Optional[float]]], list[tuple[int, int
         raise PurePCAError("X: no data")
     holes = []
     out: list[list[Optional[float]]] = []
+    for i, row in enumerate(X if isinstance(X, (list, tuple)) else rows):
+        if isinstance(row, (set, frozenset, dict)):
+            raise PurePCAError(f"X: row {i} is a {type(row).__name__}, whose order is not the order of columns; "
+                               "expected a sequence of numbers (a list or tuple)")
     for i, row in enumerate(rows):
         new: list[Optional[float]] = []
         for j, v in enumerate(row):

@@ -249,6 +249,9 @@ def as_vector(data: Any, *, name: str = "x", context: Context = FLOAT) -> list[S
     """
     if data is None or isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
         raise PurePCAError(f"{name}: {_describe(data)} is not a sequence of numbers")
+    if isinstance(data, (AbstractSet, Mapping)):
+        raise PurePCAError(f"{name}: got a {type(data).__name__}, whose order is not the order of the entries; "
+                           "expected a sequence of numbers (a list or tuple)")
     values = [_convert_entry(v, name, f"entry {j}", context) for j, v in enumerate(data)]
     if not values:
         raise PurePCAError(f"{name}: empty; need at least one value")
