@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -23,7 +24,7 @@ from typing import Any, Iterator, NoReturn, Optional, Sequence, TextIO, Union
 
 from . import __version__
 from .conventions import CONVENTIONS
-from .csvdata import StreamedRows, Table, read_table
+from .csvdata import StreamedRows, Table, csv_text, decode_text, read_table
 from .datasets import DATASETS, load, toy_data
 from .errors import DegenerateEigenvalueWarning, PurePCAError
 from .covariance import correlation_matrix, covariance_matrix
@@ -206,10 +207,8 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
     if form == "csv":
         def cell(v: float) -> str:
             return repr(float(v))  # the shortest text that reads back to the same float
-        lines = [",".join([""] + comps)]
-        for label, values in summary.rows + loadings:
-            lines.append(",".join([label] + [cell(v) for v in values]))
-        return "\n".join(lines)
+        return csv_text([[""] + comps] + [[label] + [cell(v) for v in values]
+                                          for label, values in summary.rows + loadings])
     out = [f"PCA of {source or 'the data'} ({pca.n_samples_} samples, {pca.n_features_in_} features), "
            f"convention {pca.convention}, solver {pca.solver_}"]
     if dropped:
@@ -244,27 +243,61 @@ def _write(text: Union[str, bytes], output: Optional[str]) -> None:
         return
     directory = os.path.dirname(os.path.abspath(output))
     mode = _file_mode(output)
-    fd, temporary = tempfile.mkstemp(prefix=".purepca-", dir=directory)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".purepca-", dir=directory)
+    except OSError as err:
+        raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text if isinstance(text, bytes) else (text + "\n").encode("utf-8"))
         os.chmod(temporary, mode)
         os.replace(temporary, output)
-    except BaseException:
+    except BaseException as err:
         if os.path.exists(temporary):
             os.unlink(temporary)
+        if isinstance(err, OSError):
+            raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
         raise
 
 
-def _read_text(name: str) -> str:
+def check_output_path(path: Optional[str], option: str) -> None:
+    """Refuse, before any work, an output path whose directory does not exist or that is a directory.
+
+    >>> check_output_path("/no/such/dir/out.csv", "--output")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: --output /no/such/dir/out.csv: the directory /no/such/dir does not exist
+    """
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise PurePCAError(f"{option} {path}: is a directory; name a file in it")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise PurePCAError(f"{option} {path}: the directory {directory} does not exist")
+    if not os.access(directory, os.W_OK):
+        raise PurePCAError(f"{option} {path}: the directory {directory} is not writable")
+
+
+def _read_text(name: str, encoding: str = "utf-8") -> str:
+    """The text of a file (or of standard input for ``-``), decoded with ``encoding``; a file that is
+    not text in that encoding is an error naming the first bad byte and its line."""
     source = "<stdin>" if name == "-" else name
     try:
         if name == "-":
-            return sys.stdin.read()
-        with open(name, encoding="utf-8", newline="") as handle:
-            return handle.read()
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read()
     except OSError as err:
         raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
+    return decode_text(data, encoding, source)
+
+
+def _lines(text: str) -> io.StringIO:
+    """The lines of a text for the CSV reader: split at line ends only (a form feed stays in its cell),
+    each with its end, so that a quoted cell may hold a newline."""
+    return io.StringIO(text, newline="")
 
 
 def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, file_help: Optional[str] = None,
@@ -286,6 +319,8 @@ def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
     p.add_argument("--exclude", default=None, metavar="COLS",
                    help="columns left out of the analysis: names or 0-based indices, comma-separated")
     p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p.add_argument("--encoding", default="utf-8", metavar="NAME",
+                   help="the file's text encoding (default: utf-8; Excel's files from Windows are often cp1252)")
     p.add_argument("--decimal", choices=(".", ","), default=".",
                    help="the decimal mark (default: .); files with decimal commas usually need --delimiter ';'")
     if file_help is None:
@@ -317,7 +352,8 @@ def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
     _output_options(p)
 
 
-def _read_args_table(args: argparse.Namespace, columns: Optional[str], groups: Optional[str] = None) -> tuple[str, Table]:
+def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequence[str]],
+                     groups: Optional[str] = None) -> tuple[str, Table]:
     """The source's name and the table the shared options describe."""
     missing = {"em": "keep"}.get(args.missing, args.missing)  # the library fills the holes itself
     weights = getattr(args, "weights", None)
@@ -330,7 +366,7 @@ def _read_args_table(args: argparse.Namespace, columns: Optional[str], groups: O
                            missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights)
         return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
-    table = read_table(_read_text(args.file).splitlines(), source=source, delimiter=args.delimiter,
+    table = read_table(_lines(_read_text(args.file, args.encoding)), source=source, delimiter=args.delimiter,
                        header=not args.no_header, columns=columns, id_column=args.id_column, missing=missing,
                        group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal)
     return source, table
@@ -482,7 +518,7 @@ def _fit_command(args: argparse.Namespace) -> None:
         size = os.path.getsize(args.file)
         stream = StreamedRows(args.file, delimiter=args.delimiter, header=not args.no_header, columns=args.columns,
                               id_column=args.id_column, missing=args.missing, progress=Progress(size),
-                              exclude=args.exclude, decimal=args.decimal)
+                              exclude=args.exclude, decimal=args.decimal, encoding=args.encoding)
         source = args.file
         with _warnings_to_stderr(), _about(source), _named_constants(source, None, stream.names):
             pca.fit_stream(stream)
@@ -520,16 +556,15 @@ def scores_report(names: list[str], scores: list[list[float]], ids: Optional[lis
     if form == "json":
         return json.dumps({"components": names, "ids": labels, "scores": scores}, indent=1)
     if form == "csv":
-        lines = [",".join(["id"] + names)]
-        lines += [",".join([label] + [repr(float(v)) for v in row]) for label, row in zip(labels, scores)]
-        return "\n".join(lines)
+        return csv_text([["id"] + names] + [[label] + [repr(float(v)) for v in row]
+                                            for label, row in zip(labels, scores)])
     return format_table(names, list(zip(labels, scores)), 7)
 
 
 def _transform_command(args: argparse.Namespace) -> None:
     pca = pca_from_json(_read_text(args.model))
     names = pca.feature_names_in_
-    columns = args.columns if args.columns is not None or args.no_header or not names else ",".join(names)
+    columns = args.columns if args.columns is not None or args.no_header or not names else list(names)
     fill = args.missing == "mean"
     if fill:
         args.missing = "keep"  # the holes are filled below with the model's training means, not this file's
@@ -761,7 +796,7 @@ def _svg_to_png(svg: str, converter: tuple[str, str], scale: int = 2) -> bytes:
 def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[float]]]:
     """The symmetric matrix ``trace`` works on, what it is, and the names of its rows."""
     if args.matrix is not None:
-        table = read_table(_read_text(args.matrix).splitlines(), source=args.matrix, delimiter=args.delimiter,
+        table = read_table(_lines(_read_text(args.matrix, getattr(args, "encoding", "utf-8"))), source=args.matrix, delimiter=args.delimiter,
                            header=False)
         M = as_symmetric(table.rows, name=args.matrix)
         return f"the matrix in {args.matrix}", table.names, [[float(v) for v in row] for row in M]
@@ -826,7 +861,7 @@ def read_result(path: str) -> dict[str, object]:
             file = os.path.join(path, key + ".csv")
             if not os.path.exists(file):
                 continue
-            rows = read_table(_read_text(file).splitlines(), source=file, header=False).rows
+            rows = read_table(_lines(_read_text(file)), source=file, header=False).rows
             if key in ("components_", "rotation"):
                 found[key] = rows
             else:
@@ -1180,6 +1215,8 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     args = parser.parse_args(argv)
     _check_args(parser, args)
     try:
+        for option in ("output", "save", "scores"):
+            check_output_path(getattr(args, option, None), "--" + option)
         if args.command == "check":
             results = self_check()
             for ok, line in results:

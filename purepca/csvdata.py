@@ -11,14 +11,16 @@ line, never a traceback.
 
 from __future__ import annotations
 
+import codecs
 import csv
+import io
 import math
 from dataclasses import dataclass, field
-from typing import IO, Callable, Iterable, Iterator, Optional
+from typing import IO, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
 
-__all__ = ["MISSING", "StreamedRows", "Table", "read_table"]
+__all__ = ["MISSING", "StreamedRows", "Table", "csv_text", "decode_text", "read_table"]
 
 #: Cells read as a missing value (case-insensitive), besides the empty cell.
 MISSING = ("na", "nan", "n/a", "null", "none", "?", ".")
@@ -37,12 +39,13 @@ class Table:
     weights: Optional[list[float]] = None
 
 
-def _select(header: list[str], spec: Optional[str], what: str, source: str) -> list[int]:
-    """Column indices from a comma-separated list of names or 0-based indices."""
+def _select(header: list[str], spec: Union[None, str, Sequence[str]], what: str, source: str) -> list[int]:
+    """Column indices from a comma-separated list of names or 0-based indices, or from a list of
+    names (which may hold commas: a model's saved column names)."""
     if spec is None:
         return list(range(len(header)))
     out = []
-    for item in (s.strip() for s in spec.split(",")):
+    for item in (s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec)):
         if item in header:
             out.append(header.index(item))
         elif item.lstrip("-").isdigit() and 0 <= int(item) < len(header):
@@ -55,12 +58,18 @@ def _select(header: list[str], spec: Optional[str], what: str, source: str) -> l
 class _Layout:
     """The columns of a CSV table, from its first line: names, the ones chosen, the id and group columns."""
 
-    def __init__(self, first: list[str], *, source: str, header: bool, columns: Optional[str],
+    def __init__(self, first: list[str], *, source: str, header: bool, columns: Union[None, str, Sequence[str]],
                  id_column: Optional[str], group_column: Optional[str], exclude: Optional[str] = None,
                  weight_column: Optional[str] = None, decimal: str = ".") -> None:
         self.source, self.decimal, self.picked = source, decimal, columns is not None
         self.head = [c.strip() for c in first] if header else [f"x{j + 1}" for j in range(len(first))]
         self.width = len(self.head)
+        seen: dict[str, int] = {}
+        for j, name in enumerate(self.head):
+            if name in seen:
+                raise PurePCAError(f"{source}: the column name {name!r} appears twice (columns {seen[name]} and {j}, "
+                                   "counting from 0); columns are chosen and saved by name: rename one")
+            seen[name] = j
         self.id_index = None if id_column is None else _select(self.head, id_column, "--id-column", source)[0]
         self.group_index = None if group_column is None else _select(self.head, group_column, "--groups", source)[0]
         self.weight_index = (None if weight_column is None
@@ -150,11 +159,59 @@ def _without_bom(lines: Iterable[str]) -> Iterator[str]:
     yield from it
 
 
-def _records(lines: Iterable[str], delimiter: str) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of every record that is not blank."""
-    for number, record in enumerate(csv.reader(_without_bom(lines), delimiter=delimiter), start=1):
-        if record and any(c.strip() for c in record):
+def _records(lines: Iterable[str], delimiter: str, source: str = "<data>") -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of every record but blank lines; a record of empty cells (``,,``) is a row
+    of missing values, as R and pandas read it.  The line is where the record starts (a quoted cell
+    may hold a newline).  Malformed CSV is an error naming the line."""
+    reader = csv.reader(_without_bom(lines), delimiter=delimiter)
+    start = 1
+    while True:
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            line = reader.line_num
+            hint = " (a quote left open?)" if "field larger than field limit" in str(err) else ""
+            raise PurePCAError(f"{source}: line {line}: not readable as CSV: {err}{hint}") from None
+        number, start = start, reader.line_num + 1
+        if len(record) > 1 or (record and record[0].strip()):
             yield number, record
+
+
+def decode_text(data: bytes, encoding: str, source: str) -> str:
+    """``data`` decoded with ``encoding``: an unknown encoding, or bytes that are not text in it, is an
+    error naming the byte and its line (and what to try).
+
+    >>> decode_text(b"a,b\\n1,\\xe9", "utf-8", "f.csv")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
+    """
+    try:
+        codecs.lookup(encoding)
+    except (LookupError, TypeError):
+        raise PurePCAError(f"--encoding {encoding!r}: not an encoding Python knows (utf-8, cp1252, latin-1, ...)") \
+            from None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise PurePCAError(f"{source}: line {line}: byte 0x{data[err.start]:02x} is not {encoding} text; pass "
+                           "--encoding with the file's encoding (cp1252 or latin-1 for most Western European files "
+                           "saved by Excel), or save the file as UTF-8") from None
+
+
+def csv_text(rows: list[list[str]]) -> str:
+    """Rows as CSV text, each cell quoted where it must be (a comma, a quote, a line end in it).
+
+    >>> print(csv_text([["id", "PC1"], ["Smith, John", "1.5"]]))
+    id,PC1
+    "Smith, John",1.5
+    """
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue().rstrip("\n")
 
 
 def read_table(
@@ -163,7 +220,7 @@ def read_table(
     source: str = "<data>",
     delimiter: str = ",",
     header: bool = True,
-    columns: Optional[str] = None,
+    columns: Union[None, str, Sequence[str]] = None,
     id_column: Optional[str] = None,
     missing: str = "error",
     group_column: Optional[str] = None,
@@ -195,9 +252,11 @@ def read_table(
     (['a', 'b'], [[1.5, 2.0], [3.0, 4.25]], [1.0, 2.0])
     """
     _check_options(missing, delimiter, decimal)
-    records = list(_records(lines, delimiter))
+    records = list(_records(lines, delimiter, source))
     if not records:
         raise PurePCAError(f"{source}: no data")
+    if header and len(records) == 1:
+        raise PurePCAError(f"{source}: no data rows (only the header line)")
     layout = _Layout(records[0][1], source=source, header=header, columns=columns, id_column=id_column,
                      group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal)
     if header:
@@ -276,15 +335,17 @@ class StreamedRows:
     def __init__(self, path: str, *, delimiter: str = ",", header: bool = True, columns: Optional[str] = None,
                  id_column: Optional[str] = None, missing: str = "error",
                  progress: Optional[Callable[[int, int], None]] = None, exclude: Optional[str] = None,
-                 decimal: str = ".") -> None:
+                 decimal: str = ".", encoding: str = "utf-8") -> None:
         _check_options(missing, delimiter, decimal)
+        decode_text(b"", encoding, path)  # an encoding Python knows
+        self.encoding = encoding
         if missing == "keep":
             raise PurePCAError("missing='keep' is for a whole table (read_table); a stream drops or fills its holes")
         self.path, self.delimiter, self.header, self.missing, self.progress = path, delimiter, header, missing, progress
         self.dropped = 0
         self.imputed: dict[str, int] = {}
         with self._open() as handle:
-            first = next(_records(handle, delimiter), None)
+            first = next(_records(self._lines(handle), delimiter, path), None)
         if first is None:
             raise PurePCAError(f"{path}: no data")
         self.layout = _Layout(first[1], source=path, header=header, columns=columns, id_column=id_column,
@@ -293,14 +354,26 @@ class StreamedRows:
 
     def _open(self) -> IO[str]:
         try:
-            return open(self.path, encoding="utf-8", newline="")
+            return open(self.path, encoding=self.encoding, newline="")
         except OSError as err:
             raise PurePCAError(f"{self.path}: cannot read it ({err.strerror or err})") from None
+
+    def _lines(self, lines: Iterable[str]) -> Iterator[str]:
+        """The lines as read, with bytes that are not text in the encoding turned into the error
+        :func:`decode_text` gives (naming the line)."""
+        number = 0
+        try:
+            for number, line in enumerate(lines, start=1):
+                yield line
+        except UnicodeDecodeError as err:
+            raise PurePCAError(f"{self.path}: near line {number + 1}: byte 0x{err.object[err.start]:02x} is not "
+                               f"{self.encoding} text; pass --encoding with the file's encoding (cp1252 or latin-1 "
+                               "for most Western European files saved by Excel), or save the file as UTF-8") from None
 
     def _parsed(self, missing: str) -> Iterator[list[Optional[float]]]:
         with self._open() as handle:
             counted = _Counting(handle)
-            records = _records(counted, self.delimiter)
+            records = _records(self._lines(counted), self.delimiter, self.path)
             if self.header:
                 next(records, None)
             for rows, (line, record) in enumerate(records, start=1):

@@ -8,7 +8,7 @@ import warnings
 
 import pytest
 
-from purepca import PCA, KernelPCA, NonPSDKernelWarning, NotFittedError, PurePCAError, center_kernel, kernel_matrix
+from purepca import PCA, DegenerateEigenvalueWarning, KernelPCA, NonPSDKernelWarning, NotFittedError, PurePCAError, center_kernel, kernel_matrix
 from purepca.datasets import toy_data
 from purepca.kernels import center_test_kernel
 
@@ -265,7 +265,8 @@ def test_kernels_near_overflow() -> None:
     with pytest.raises(PurePCAError, match=r"the kernel value k\(X\[0\], X\[0\]\) = inf overflows a float; scale the data down"):
         KernelPCA().fit(X)
     # Distances that overflow give rbf values of 0, not an error; cosines never overflow.
-    assert KernelPCA(kernel="rbf").fit(X).n_components_ == 3
+    with pytest.warns(DegenerateEigenvalueWarning, match="eigenvalues 1 and 2 .* equal"):  # every rbf value 0 but k(x, x)
+        assert KernelPCA(kernel="rbf").fit(X).n_components_ == 3
     small = [[a, b] for a, b in [(1, 2), (2, 3.5), (3, 1), (0.5, 0.2)]]
     big = KernelPCA(kernel="cosine").fit(X).eigenvalues_
     assert all(abs(a - b) < 1e-14 for a, b in zip(big, KernelPCA(kernel="cosine").fit(small).eigenvalues_))
