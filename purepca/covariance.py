@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
+from .exact import ExactSums
 from .linalg.matrix import as_matrix, as_vector
 from .numeric import FLOAT, Context, Scalar, check_context, first_non_finite
 
@@ -431,6 +432,15 @@ class Moments:
     far from zero: the result agrees with :func:`covariance_matrix` on all the
     rows to a few ulps, however the rows were split, ordered or merged.
 
+    With ``exact=True`` the state is instead Σx and Σxxᵀ kept exactly, as
+    Python integers (see :mod:`purepca.exact`): the mean and the covariance
+    are then *correctly rounded* (the exact rational result rounded once)
+    and the same bits come out of every partitioning and every merge order,
+    at a cost of about 1.5x.  Use it as the reducer of a distributed job
+    (``docs/distributed.md``): build one per partition with
+    :meth:`from_rows`, ship it with :meth:`to_bytes` (or pickle), and
+    :meth:`merge` them in any tree.
+
     >>> m = Moments()
     >>> m.update([1, 2]); m.update_many([[2, 4], [3, 7]])
     >>> m.n, m.mean
@@ -440,27 +450,58 @@ class Moments:
     >>> other = Moments(); other.update_many([[4, 9]])
     >>> m.merge(other).n
     4
+    >>> a = Moments.from_rows([[0.1], [0.2]], exact=True)
+    >>> b = Moments.from_rows([[0.3], [0.4]], exact=True)
+    >>> (a + b).mean, (b + a).mean
+    ([0.25], [0.25])
     """
 
-    def __init__(self, *, context: Context = FLOAT, chunk_size: int = 4096) -> None:
+    def __init__(self, *, context: Context = FLOAT, chunk_size: int = 4096, exact: bool = False) -> None:
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
             raise PurePCAError(f"chunk_size must be a positive int, got {chunk_size!r}")
-        self.context = context
+        if not isinstance(exact, bool):
+            raise PurePCAError(f"exact must be True or False, got {exact!r}")
+        self.context = check_context(context)
         self.chunk_size = chunk_size
+        self.exact = exact
         self.n = 0
         self._shift: list[Scalar] = []
         self._mean: list[Scalar] = []  # mean of (row - shift)
         self._m2: list[list[Scalar]] = []
+        self._sums: Optional[ExactSums] = None  # exact mode's state
+
+    @classmethod
+    def from_rows(
+        cls, rows: Iterable[Sequence[float]], *, exact: bool = False, context: Optional[Context] = None,
+        chunk_size: int = 4096,
+    ) -> "Moments":
+        """The moments of some rows (one partition of a distributed data set):
+        any iterable of rows, read once; an empty one gives ``n = 0``, which
+        merges as nothing.
+
+        >>> part = Moments.from_rows(iter([[1.0, 2.0], [3.0, 5.0]]), exact=True)
+        >>> part.n, part.d, part.mean
+        (2, 2, [2.0, 3.5])
+        >>> Moments.from_rows([]).n
+        0
+        """
+        moments = cls(context=FLOAT if context is None else context, chunk_size=chunk_size, exact=exact)
+        moments.update_many(rows)
+        return moments
 
     @property
     def d(self) -> Optional[int]:
         """Number of columns, or None before the first row."""
-        return len(self._shift) if self.n else None
+        if not self.n:
+            return None
+        return self._sums.d if self._sums is not None else len(self._shift)
 
     @property
     def mean(self) -> list[Scalar]:
-        """Column means of every row seen so far."""
+        """Column means of every row seen so far (correctly rounded in exact mode)."""
         self._require(1)
+        if self._sums is not None:
+            return self._sums.mean(self.context)
         with self.context.local():
             return [k + m for k, m in zip(self._shift, self._mean)]
 
@@ -496,8 +537,16 @@ class Moments:
     def _add_rows(self, M: list[list[Scalar]]) -> None:
         ctx = self.context
         d = len(M[0])
-        if self.n and d != len(self._shift):
-            raise PurePCAError(f"rows: row {self.n} has {d} values, expected {len(self._shift)} (as before)")
+        if self.n and d != self.d:
+            raise PurePCAError(f"rows: row {self.n} has {d} values, expected {self.d} (as before)")
+        if self.exact:
+            block = ExactSums.from_columns(list(zip(*M)), 2 if ctx.name == "float" else 10)
+            if self._sums is None:
+                self._sums = block
+            else:
+                self._sums.merge(block)
+            self.n = self._sums.n
+            return
         with ctx.local():
             shift = self._shift if self.n else list(M[0])
             cols = [[x - k for x in col] for col, k in zip(zip(*M), shift)]
@@ -532,30 +581,73 @@ class Moments:
     def merge(self, other: "Moments") -> "Moments":
         """Fold in another accumulator (from another chunk, thread or process); returns self.
 
-        ``other`` is not changed.
+        ``other`` is not changed.  Associative and commutative: in exact mode
+        to the bit, in float mode to rounding.
+
+        >>> a = Moments.from_rows([[1.0], [2.0]]); a.merge(Moments.from_rows([[6.0]])).mean
+        [3.0]
         """
         if not isinstance(other, Moments):
             raise PurePCAError(f"merge: expected a Moments, got {type(other).__name__}")
         if other.context != self.context:
             raise PurePCAError(f"merge: contexts differ ({self.context.name} and {other.context.name})")
+        if other.exact != self.exact:
+            raise PurePCAError(f"merge: exact={self.exact} and exact={other.exact} cannot be merged "
+                               "(build every partition's moments with the same exact=)")
         if other.n == 0:
             return self
-        if self.n and len(other._shift) != len(self._shift):
-            raise PurePCAError(f"merge: {len(other._shift)} columns, expected {len(self._shift)}")
+        if self.n and other.d != self.d:
+            raise PurePCAError(f"merge: {other.d} columns, expected {self.d}")
+        if other._sums is not None:
+            if self._sums is None:
+                self._sums = other._sums.copy()
+            else:
+                self._sums.merge(other._sums)
+            self.n = self._sums.n
+            return self
         with self.context.local():
             self._fold(other.n, other._shift, other._mean, other._m2)
         return self
 
+    def copy(self) -> "Moments":
+        """An independent copy.
+
+        >>> m = Moments.from_rows([[1.0]]); c = m.copy(); _ = c.merge(m); (m.n, c.n)
+        (1, 2)
+        """
+        twin = Moments(context=self.context, chunk_size=self.chunk_size, exact=self.exact)
+        return twin.merge(self)
+
+    def merged(self, other: "Moments") -> "Moments":
+        """A new accumulator holding both; neither is changed (also ``self + other``).
+
+        >>> a = Moments.from_rows([[1.0]]); b = Moments.from_rows([[3.0]])
+        >>> a.merged(b).mean, a.n, b.n
+        ([2.0], 1, 1)
+        """
+        return self.copy().merge(other)
+
+    def __add__(self, other: "Moments") -> "Moments":
+        if not isinstance(other, Moments):
+            return NotImplemented
+        return self.merged(other)
+
     def covariance(self, ddof: Number = 1, *, center: bool = True) -> list[list[Scalar]]:
-        """The covariance matrix of every row seen, divisor ``n - ddof``.
+        """The covariance matrix of every row seen, divisor ``n - ddof``
+        (each entry correctly rounded in exact mode).
 
         With ``center=False``, the second moments about zero
         ``(M2 + n·x̄x̄ᵀ) / (n - ddof)``.
+
+        >>> Moments.from_rows([[1.0, 0.0], [3.0, 1.0]], exact=True).covariance(0, center=False)
+        [[5.0, 1.5], [1.5, 0.5]]
         """
         self._require(1)
         ctx = self.context
         with ctx.local():
             div = _divisor(self.n, ddof, ctx)
+            if self._sums is not None:
+                return self._sums.covariance(ctx, ddof, center)
             if not center:
                 n = ctx.convert(self.n)
                 mu = self.mean
@@ -568,5 +660,29 @@ class Moments:
         with self.context.local():
             return _correlation_from(C, self.context)
 
+    def to_bytes(self) -> bytes:
+        """The state as compact, versioned bytes (see :mod:`purepca.moments_io`):
+        in float mode ``8·(d(d+1)/2 + 2d) + 18`` bytes; in exact mode the
+        integers' own lengths (about twice, for data of full 53-bit mantissas).
+
+        >>> m = Moments.from_rows([[1.0, 2.0], [2.0, 5.0]])
+        >>> len(m.to_bytes()), Moments.from_bytes(m.to_bytes()).covariance() == m.covariance()
+        (74, True)
+        """
+        from .moments_io import dump_moments
+        return dump_moments(self)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Moments":
+        """The state written by :meth:`to_bytes`, to the same bits.
+
+        >>> m = Moments.from_rows([[0.1], [0.7]], exact=True)
+        >>> Moments.from_bytes(m.to_bytes()).mean == m.mean
+        True
+        """
+        from .moments_io import load_moments
+        return load_moments(data)
+
     def __repr__(self) -> str:
-        return f"Moments(n={self.n}, d={self.d}, context={self.context.name})"
+        mode = ", exact=True" if self.exact else ""
+        return f"Moments(n={self.n}, d={self.d}, context={self.context.name}{mode})"
