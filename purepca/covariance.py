@@ -468,6 +468,7 @@ class Moments:
         self._shift: list[Scalar] = []
         self._mean: list[Scalar] = []  # mean of (row - shift)
         self._m2: list[list[Scalar]] = []
+        self._m2_lo: Optional[list[list[Scalar]]] = None  # float: what the folds' sums rounded away
         self._sums: Optional[ExactSums] = None  # exact mode's state
 
     @classmethod
@@ -560,23 +561,65 @@ class Moments:
             mean_b, m2_b = _scatter(cols, ctx)
             self._fold(len(M), shift, mean_b, m2_b)
 
-    def _fold(self, nb: int, shift_b: list[Scalar], mean_b: list[Scalar], m2_b: list[list[Scalar]]) -> None:
-        """Fold statistics (count, shift, shifted mean, M2) of another set of rows into self."""
+    def _fold(
+        self, nb: int, shift_b: list[Scalar], mean_b: list[Scalar], m2_b: list[list[Scalar]],
+        lo_b: Optional[list[list[Scalar]]] = None,
+    ) -> None:
+        """Fold statistics (count, shift, shifted mean, M2 and the rounding errors
+        of its sums, ``lo``) of another set of rows into self.
+
+        In the float context the sums ``M2_a + M2_b + δδᵀ·w`` are error-free
+        transformations (TwoSum): what each rounds away is kept in ``_m2_lo``,
+        so that folding many chunks or merging many partitions adds no error
+        that grows with their number.
+        """
         ctx = self.context
         if self.n == 0:
             self.n, self._shift = nb, list(shift_b)
             self._mean, self._m2 = list(mean_b), [list(r) for r in m2_b]
+            self._m2_lo = [list(r) for r in lo_b] if lo_b is not None else None
             return
         na, n = self.n, self.n + nb
         delta = [(kb - ka) + (mb - ma) for ka, kb, ma, mb in zip(self._shift, shift_b, self._mean, mean_b)]
         fb = ctx.convert(nb) / ctx.convert(n)
         w = ctx.convert(na) * fb
         self._mean = [ma + dl * fb for ma, dl in zip(self._mean, delta)]
-        self._m2 = [
-            [a + b + di * dj * w for a, b, dj in zip(ra, rb, delta)]
-            for ra, rb, di in zip(self._m2, m2_b, delta)
-        ]
+        if ctx.name != "float":
+            self._m2 = [
+                [a + b + di * dj * w for a, b, dj in zip(ra, rb, delta)]
+                for ra, rb, di in zip(self._m2, m2_b, delta)
+            ]
+            self.n = n
+            return
+        d = len(delta)
+        lo_a = self._m2_lo or [[0.0] * d for _ in range(d)]
+        lo_b = lo_b or [[0.0] * d for _ in range(d)]
+        m2: list[list[Scalar]] = []
+        lo: list[list[Scalar]] = []
+        for ra, rb, la, lb, di in zip(self._m2, m2_b, lo_a, lo_b, delta):
+            row: list[Scalar] = []
+            lrow: list[Scalar] = []
+            dw = di * w
+            for a, b, x, y, dj in zip(ra, rb, la, lb, delta):
+                t = dw * dj
+                s = a + b
+                z = s - a
+                e = (a - (s - z)) + (b - z)
+                u = s + t
+                z = u - s
+                e += (s - (u - z)) + (t - z)
+                row.append(u)
+                lrow.append(e + x + y)
+            m2.append(row)
+            lo.append(lrow)
+        self._m2, self._m2_lo = m2, lo
         self.n = n
+
+    def _m2_rounded(self) -> list[list[Scalar]]:
+        """M2 with the rounding errors its folds kept aside added back."""
+        if self._m2_lo is None:
+            return self._m2
+        return [[a + b for a, b in zip(ra, rb)] for ra, rb in zip(self._m2, self._m2_lo)]
 
     def merge(self, other: "Moments") -> "Moments":
         """Fold in another accumulator (from another chunk, thread or process); returns self.
@@ -606,7 +649,7 @@ class Moments:
             self.n = self._sums.n
             return self
         with self.context.local():
-            self._fold(other.n, other._shift, other._mean, other._m2)
+            self._fold(other.n, other._shift, other._mean, other._m2, other._m2_lo)
         return self
 
     def copy(self) -> "Moments":
@@ -651,8 +694,8 @@ class Moments:
             if not center:
                 n = ctx.convert(self.n)
                 mu = self.mean
-                return [[(v + n * a * b) / div for v, b in zip(row, mu)] for row, a in zip(self._m2, mu)]
-            return [[v / div for v in row] for row in self._m2]
+                return [[(v + n * a * b) / div for v, b in zip(row, mu)] for row, a in zip(self._m2_rounded(), mu)]
+            return [[v / div for v in row] for row in self._m2_rounded()]
 
     def correlation(self) -> list[list[Scalar]]:
         """The correlation matrix of every row seen."""

@@ -85,7 +85,7 @@ def dump_moments(m: Moments) -> bytes:
                                "build it with exact=True to ship it exactly")
         if not m.n:
             return head
-        tri = [v for i, row in enumerate(m._m2) for v in row[i:]]
+        tri = [v for i, row in enumerate(m._m2_rounded()) for v in row[i:]]
         return head + struct.pack(f"<{2 * d + len(tri)}d", *m._shift, *m._mean, *tri)
     out = bytearray(head)
     out += struct.pack("<I", getattr(m.context, "digits", 0))

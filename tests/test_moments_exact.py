@@ -204,7 +204,11 @@ def test_to_bytes_round_trips_to_the_same_bits(exact: bool) -> None:
     assert back.covariance(0, center=False) == m.covariance(0, center=False)
     assert back.to_bytes() == m.to_bytes()
     extra = Moments.from_rows(offset_rows(10, seed=4), exact=exact)
-    assert back.merge(extra).covariance() == m.merge(extra).covariance()
+    if exact:
+        assert back.merge(extra).covariance() == m.merge(extra).covariance()
+    else:  # float mode ships M2 rounded once (without the rounding errors its folds kept aside)
+        for r1, r2 in zip(back.merge(extra).covariance(), m.merge(extra).covariance()):
+            assert all(abs(a - b) <= 1e-15 * abs(b) for a, b in zip(r1, r2))
 
 
 @pytest.mark.parametrize("d", [1, 10, 50])
