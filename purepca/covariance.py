@@ -436,7 +436,7 @@ class Moments:
     Python integers (see :mod:`purepca.exact`): the mean and the covariance
     are then *correctly rounded* (the exact rational result rounded once)
     and the same bits come out of every partitioning and every merge order,
-    at a cost of about 1.5x.  Use it as the reducer of a distributed job
+    at a cost of about 1.25x.  Use it as the reducer of a distributed job
     (``docs/distributed.md``): build one per partition with
     :meth:`from_rows`, ship it with :meth:`to_bytes` (or pickle), and
     :meth:`merge` them in any tree.
@@ -706,7 +706,8 @@ class Moments:
     def to_bytes(self) -> bytes:
         """The state as compact, versioned bytes (see :mod:`purepca.moments_io`):
         in float mode ``8·(d(d+1)/2 + 2d) + 18`` bytes; in exact mode the
-        integers' own lengths (about twice, for data of full 53-bit mantissas).
+        integers' own lengths (1.2x the float form on typical data, more for
+        columns whose magnitudes span many binary orders).
 
         >>> m = Moments.from_rows([[1.0, 2.0], [2.0, 5.0]])
         >>> len(m.to_bytes()), Moments.from_bytes(m.to_bytes()).covariance() == m.covariance()

@@ -11,10 +11,11 @@ Layout, little-endian, version 1::
                  sums S2 (upper triangle), each integer as its byte length
                  (LEB128) and that many bytes, two's complement
 
-So float mode takes ``18 + 8·(d(d+1)/2 + 2d)`` bytes (10,618 at d = 50);
-exact mode the integers' own lengths: about 14 bytes per S2 entry for
-53-bit mantissas that span few binary orders, more for a column whose
-magnitudes span many.
+So float mode takes ``18 + 8·(d(d+1)/2 + 2d)`` bytes (11,018 at d = 50);
+exact mode the integers' own lengths: an S2 entry about twice the bits of its
+columns' spread in units of their finest binary digit, plus log2(n) bits
+(13,708 bytes in all at d = 50 on the benchmark's data), more for a column
+whose magnitudes span many binary orders.
 
 >>> from purepca import Moments
 >>> m = Moments.from_rows([[1.0, 2.0], [2.0, 5.0]])

@@ -22,10 +22,14 @@ import pytest
 from purepca import PCA, Moments
 from purepca.distributed import compare_sklearn_like_pca, covariance_error, offset_rows
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("PUREPCA_ENGINES") != "1",
-    reason="engine recipes run once, in .ci/test's engine block (PUREPCA_ENGINES=1)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        os.environ.get("PUREPCA_ENGINES") != "1",
+        reason="engine recipes run once, in .ci/test's engine block (PUREPCA_ENGINES=1)",
+    ),
+    # pyspark's advisory on import with pandas 3 (the recipes here pass with it).
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+]
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "distributed.md"
 PARTITIONS = [1, 4, 16, 64]
