@@ -9,6 +9,7 @@ Run from the repository root, under CPython and under PyPy:
     python benchmarks/bench_moments.py --scale    # + 10,000,000 x 10 on Spark and Dask (minutes; needs both)
 
 Each cell is the median of several repeats (the machine is shared and noisy).
+Figures measured with it are in docs/distributed.md, section "Scale".
 "ratio" is exact / float: the cost of correctly rounded, partition-independent
 moments.  Never run in CI.
 """
