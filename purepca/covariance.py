@@ -671,6 +671,12 @@ class Moments:
         return self.copy().merge(other)
 
     def __add__(self, other: "Moments") -> "Moments":
+        """``self.merged(other)``: ``sum(states, Moments(exact=True))`` works too.
+
+        >>> parts = [Moments.from_rows([[float(i)]], exact=True) for i in range(4)]
+        >>> sum(parts, Moments(exact=True)).mean
+        [1.5]
+        """
         if not isinstance(other, Moments):
             return NotImplemented
         return self.merged(other)

@@ -35,6 +35,7 @@ from .linalg.eigen import eigh
 
 __all__ = [
     "EngineComparison",
+    "Reference",
     "compare_sklearn_like_pca",
     "compare_spark_pca",
     "covariance_error",
@@ -91,7 +92,11 @@ def covariance_error(C: Sequence[Sequence[float]], reference: Sequence[Sequence[
 @dataclass(frozen=True)
 class Reference:
     """The reference decomposition of merged moments: eigenvalues (descending),
-    unit eigenvectors as rows, and the mean."""
+    unit eigenvectors as rows, and the mean.
+
+    >>> Reference([3.0, 1.0], [[1.0, 0.0], [0.0, 1.0]], [0.0, 0.0]).ratios
+    [0.75, 0.25]
+    """
 
     values: List[float]
     vectors: List[List[float]]
@@ -99,7 +104,11 @@ class Reference:
 
     @property
     def ratios(self) -> List[float]:
-        """Explained-variance ratios."""
+        """Explained-variance ratios (each eigenvalue over their sum).
+
+        >>> Reference([1.0, 1.0], [[1.0, 0.0], [0.0, 1.0]], [0.0, 0.0]).ratios
+        [0.5, 0.5]
+        """
         total = math.fsum(self.values)
         return [v / total for v in self.values]
 
@@ -138,15 +147,25 @@ def spark_matrix(m: Any) -> List[List[float]]:
 class EngineComparison:
     """How far an engine's PCA is from the reference: the largest relative error
     of the explained-variance ratios, and the angle (radians) between each
-    engine component and the reference's (sign ignored)."""
+    engine component and the reference's (sign ignored).
+
+    >>> c = EngineComparison([0.01, 0.2], [1e-9, 1e-3]); c.worst_ratio_error
+    0.2
+    >>> print(c)
+    explained-variance ratios off by up to 0.2 (relative); component angles up to 0.001 rad
+    """
 
     ratio_errors: List[float]
     angles: List[float]
 
     @property
     def worst_ratio_error(self) -> float:
-        """The largest relative error of an explained-variance ratio."""
-        return max(self.ratio_errors)
+        """The largest relative error of an explained-variance ratio (0 when none was compared).
+
+        >>> EngineComparison([], [0.0]).worst_ratio_error
+        0.0
+        """
+        return max(self.ratio_errors, default=0.0)
 
     def __str__(self) -> str:
         return (f"explained-variance ratios off by up to {self.worst_ratio_error:.2g} (relative); "

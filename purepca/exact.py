@@ -145,13 +145,22 @@ class ExactSums:
 
     @property
     def d(self) -> int:
-        """The number of columns."""
+        """The number of columns.
+
+        >>> ExactSums.from_columns([[1.0], [2.0], [3.0]], 2).d
+        3
+        """
         return len(self.exps)
 
     @classmethod
     def from_columns(cls, cols: Sequence[Sequence[Any]], base: int) -> "ExactSums":
         """The exact sums of a block given as columns (floats for ``base`` 2,
-        decimals for ``base`` 10)."""
+        decimals for ``base`` 10).
+
+        >>> s = ExactSums.from_columns([[1.5, 2.5]], 2)
+        >>> s.exps, s.refs, s.s1, s.s2
+        ([-1], [3], [2], [[4]])
+        """
         convert = float_column_ints if base == 2 else decimal_column_ints
         exps: List[int] = []
         refs: List[int] = []
@@ -167,7 +176,11 @@ class ExactSums:
         return cls(len(cols[0]), base, exps, refs, s1, s2)
 
     def copy(self) -> "ExactSums":
-        """An independent copy (integers are immutable; the lists are new)."""
+        """An independent copy (integers are immutable; the lists are new).
+
+        >>> s = ExactSums.from_columns([[1.0]], 2); t = s.copy(); t.s1.append(9); s.s1
+        [0]
+        """
         return ExactSums(self.n, self.base, list(self.exps), list(self.refs), list(self.s1), [list(r) for r in self.s2])
 
     def _rescaled(self, exps: Sequence[int]) -> "ExactSums":
@@ -182,7 +195,13 @@ class ExactSums:
         return ExactSums(self.n, b, list(exps), refs, s1, s2)
 
     def merge(self, other: "ExactSums") -> "ExactSums":
-        """Fold ``other`` into self, exactly; returns self (``other`` is unchanged)."""
+        """Fold ``other`` into self, exactly; returns self (``other`` is unchanged).
+
+        >>> a = ExactSums.from_columns([[1.0, 2.0]], 2)
+        >>> b = ExactSums.from_columns([[0.5]], 2)
+        >>> a.merge(b).n, a.exps, a.s1, b.exps
+        (3, [-1], [1], [-1])
+        """
         if other.n == 0:
             return self
         if self.n == 0:
@@ -222,13 +241,24 @@ class ExactSums:
             return Decimal(num) / Decimal(den)
 
     def mean(self, ctx: Context) -> List[Scalar]:
-        """The column means, each the exact mean rounded once."""
+        """The column means, each the exact mean rounded once.
+
+        >>> from purepca.numeric import FLOAT, DecimalContext
+        >>> s = ExactSums.from_columns([[0.1, 0.2]], 2)
+        >>> s.mean(FLOAT), str(s.mean(DecimalContext(20))[0])
+        ([0.15000000000000002], '0.15000000000000000833')
+        """
         n = self.n
         return [self._round(k * n + s, n, e, ctx, f"the mean of column {j}")
                 for j, (k, s, e) in enumerate(zip(self.refs, self.s1, self.exps))]
 
     def covariance(self, ctx: Context, ddof: Any, center: bool) -> List[List[Scalar]]:
-        """``Σ(x-x̄)(x-x̄)ᵀ/(n - ddof)`` (or ``Σxxᵀ/(n - ddof)`` without centring), each entry rounded once."""
+        """``Σ(x-x̄)(x-x̄)ᵀ/(n - ddof)`` (or ``Σxxᵀ/(n - ddof)`` without centring), each entry rounded once.
+
+        >>> from purepca.numeric import FLOAT
+        >>> ExactSums.from_columns([[1.0, 2.0, 4.0]], 2).covariance(FLOAT, 1, True)
+        [[2.3333333333333335]]
+        """
         n, s1, refs, exps = self.n, self.s1, self.refs, self.exps
         q = Fraction(ddof)
         # 1/(n - ddof) = q.den / (n·q.den - q.num)
