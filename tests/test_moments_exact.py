@@ -294,3 +294,33 @@ def test_exact_moments_feed_a_pca_fit() -> None:
     c = PCA(3).fit(rows)
     for u, v in zip(a.components_, c.components_):
         assert abs(abs(math.fsum(x * y for x, y in zip(u, v))) - 1.0) < 1e-9
+
+
+# --------------------------------------------------------- random data (hypothesis)
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_finite = st.floats(min_value=-1e150, max_value=1e150, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def _rows_and_cuts(draw: Any) -> tuple[List[List[float]], List[int], int]:
+    d = draw(st.integers(1, 4))
+    n = draw(st.integers(2, 25))
+    rows = draw(st.lists(st.lists(_finite, min_size=d, max_size=d), min_size=n, max_size=n))
+    cuts = sorted(draw(st.lists(st.integers(0, n), max_size=6)))
+    return rows, cuts, draw(st.integers(0, 2 ** 32))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_rows_and_cuts())
+def test_exact_moments_any_floats_correctly_rounded_and_partition_free(case: Any) -> None:
+    rows, cuts, seed = case
+    bounds = [0] + cuts + [len(rows)]
+    states = [Moments.from_rows(rows[a:b], exact=True) for a, b in zip(bounds, bounds[1:])]
+    merged = _random_tree(states, random.Random(seed))
+    one = Moments.from_rows(rows, exact=True)
+    _check_correctly_rounded(merged, rows, ddof=1)
+    assert merged.covariance(0, center=False) == one.covariance(0, center=False)
+    assert Moments.from_bytes(merged.to_bytes()).covariance() == one.covariance()
