@@ -506,6 +506,31 @@ class Moments:
         with self.context.local():
             return [k + m for k, m in zip(self._shift, self._mean)]
 
+    @property
+    def mean_pair(self) -> tuple[list[Scalar], list[Scalar]]:
+        """The means as ``(hi, lo)``: ``hi`` the rounded means (:attr:`mean`)
+        and ``lo`` what they left out, so that ``hi + lo`` carries about twice
+        the working precision (what a fit centres new rows about).  Exact
+        mode: ``lo`` is the exact remainder rounded once; float mode: the
+        rounding error of ``shift + shifted mean`` (TwoSum), in the float
+        context, and zeros in a decimal one.
+
+        >>> hi, lo = Moments.from_rows([[0.1], [0.2]], exact=True).mean_pair
+        >>> hi, lo
+        ([0.15000000000000002], [-1.3877787807814457e-17])
+        """
+        hi = self.mean
+        ctx = self.context
+        if self._sums is not None:
+            return hi, self._sums.mean_lo(ctx, hi)
+        if ctx.name != "float":
+            return hi, [ctx.zero] * len(hi)
+        lo: list[Scalar] = []
+        for a, b, s in zip(self._shift, self._mean, hi):
+            z = s - a
+            lo.append((a - (s - z)) + (b - z))
+        return hi, lo
+
     def _require(self, rows: int) -> None:
         if self.n < rows:
             raise PurePCAError(f"Moments: need at least {rows} row(s), have {self.n}")

@@ -252,6 +252,24 @@ class ExactSums:
         return [self._round(k * n + s, n, e, ctx, f"the mean of column {j}")
                 for j, (k, s, e) in enumerate(zip(self.refs, self.s1, self.exps))]
 
+    def mean_lo(self, ctx: Context, hi: Sequence[Scalar]) -> List[Scalar]:
+        """What the rounded means ``hi`` left out, ``mean - hi``, itself rounded once.
+
+        >>> from purepca.numeric import FLOAT
+        >>> s = ExactSums.from_columns([[0.1, 0.2]], 2)
+        >>> hi = s.mean(FLOAT); lo = s.mean_lo(FLOAT, hi)
+        >>> from fractions import Fraction
+        >>> abs(Fraction(hi[0]) + Fraction(lo[0]) - (Fraction(0.1) + Fraction(0.2)) / 2) < Fraction(1, 10**32)
+        True
+        """
+        n, out = self.n, []
+        for j, (k, s, e, h) in enumerate(zip(self.refs, self.s1, self.exps, hi)):
+            num, den = _scaled_ratio(k * n + s, n, e, self.base)
+            q = Fraction(h) if isinstance(h, float) else Fraction(str(h))
+            rest = Fraction(num, den) - q
+            out.append(self._round(rest.numerator, rest.denominator, 0, ctx, f"the mean of column {j}"))
+        return out
+
     def covariance(self, ctx: Context, ddof: Any, center: bool) -> List[List[Scalar]]:
         """``Σ(x-x̄)(x-x̄)ᵀ/(n - ddof)`` (or ``Σxxᵀ/(n - ddof)`` without centring), each entry rounded once.
 

@@ -324,3 +324,23 @@ def test_exact_moments_any_floats_correctly_rounded_and_partition_free(case: Any
     _check_correctly_rounded(merged, rows, ddof=1)
     assert merged.covariance(0, center=False) == one.covariance(0, center=False)
     assert Moments.from_bytes(merged.to_bytes()).covariance() == one.covariance()
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_mean_pair_carries_twice_the_precision(exact: bool) -> None:
+    rows = offset_rows(3000, seed=8)
+    m = Moments(exact=exact, chunk_size=500)
+    m.update_many(rows)
+    hi, lo = m.mean_pair
+    assert hi == m.mean
+    truth = [sum(Fraction(r[j]) for r in rows) / len(rows) for j in range(10)]
+    for j, (h, l, t) in enumerate(zip(hi, lo, truth)):
+        err = abs(Fraction(h) + Fraction(l) - t)
+        if exact:
+            # lo is the remainder rounded once: the pair is good to an ulp of lo
+            assert _correctly_rounded(l, t - Fraction(h)), j
+        else:
+            # good to rounding relative to the spread, not to the offset (1.7e9)
+            spread = max(abs(r[j] - rows[0][j]) for r in rows)
+            assert err <= Fraction(spread) * Fraction(2) ** -50, (j, float(err))
+            assert err <= abs(Fraction(h) - t), j  # lo never makes it worse
