@@ -456,6 +456,11 @@ class Moments:
     ([0.25], [0.25])
     """
 
+    # Class-level defaults: a Moments pickled before exact mode existed loads as a float one.
+    exact: bool = False
+    _m2_lo: Optional[list[list[Scalar]]] = None
+    _sums: Optional[ExactSums] = None
+
     def __init__(self, *, context: Context = FLOAT, chunk_size: int = 4096, exact: bool = False) -> None:
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
             raise PurePCAError(f"chunk_size must be a positive int, got {chunk_size!r}")
