@@ -102,7 +102,7 @@ def test_moments_memory_does_not_grow_with_rows() -> None:
     m = Moments(chunk_size=64)
     m.update_many(([float(i % 7), float(i % 5)] for i in range(10_000)))
     state = [v for v in vars(m).values() if isinstance(v, list)]
-    assert sum(len(v) for v in state) <= 3 * 2  # shift, mean, M2 rows
+    assert sum(len(v) for v in state) <= 4 * 2  # shift, mean, M2 rows and their rounding errors
     assert m.n == 10_000
 
 

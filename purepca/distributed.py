@@ -1,0 +1,222 @@
+"""Checking a distributed PCA (Spark MLlib, dask-ml) against merged exact moments.
+
+==========================================  ====================================
+``offset_rows(n, seed)``                    rows that defeat one-pass covariances
+``covariance_error(C, reference)``          ``max |C - T| / sqrt(T_ii·T_jj)``
+``reference_pca(moments, ...)``             the reference fit from merged moments
+``spark_matrix(m)``                         a Spark ``DenseMatrix`` as rows
+``compare_spark_pca(model, moments)``       a Spark ``PCAModel`` against the reference
+``compare_sklearn_like_pca(pca, moments)``  a dask-ml / scikit-learn PCA against it
+==========================================  ====================================
+
+No engine is imported: the engine's objects are read through their public
+attributes (``numRows``, ``numCols``, ``values`` of a Spark ``DenseMatrix``;
+``components_``, ``explained_variance_`` of a dask-ml PCA), so this module
+runs where the engine does not.  The recipes that build the moments on the
+engines are in ``docs/distributed.md``.
+
+>>> from purepca import Moments
+>>> rows = offset_rows(200, seed=1)
+>>> m = Moments.from_rows(rows[:100], exact=True).merge(Moments.from_rows(rows[100:], exact=True))
+>>> covariance_error(Moments.from_rows(rows).covariance(), m.covariance()) < 4e-16
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, List, Optional, Sequence
+
+from .covariance import Moments
+from .errors import PurePCAError
+from .linalg.eigen import eigh
+
+__all__ = [
+    "EngineComparison",
+    "Reference",
+    "compare_sklearn_like_pca",
+    "compare_spark_pca",
+    "covariance_error",
+    "offset_rows",
+    "reference_pca",
+    "spark_matrix",
+]
+
+
+def offset_rows(n: int, *, seed: int = 0) -> List[List[float]]:
+    """``n`` rows of 10 columns of the kind that defeat ``XᵀX/n - μμᵀ``: a
+    timestamp-like column ``1.7e9 + 100·z``, two coordinates with a 1e-4
+    spread around large offsets (correlated with the timestamp), and seven
+    one-hot columns (so every row is at least half zeros, which sends Spark's
+    ``RowMatrix.computeCovariance`` down its sparse path).
+
+    >>> rows = offset_rows(3, seed=0)
+    >>> len(rows), len(rows[0]), [sum(r[3:]) for r in rows]
+    (3, 10, [1.0, 1.0, 1.0])
+    """
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise PurePCAError(f"offset_rows: n must be a positive int, got {n!r}")
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        z = rng.gauss(0.0, 1.0)
+        hot = [0.0] * 7
+        hot[rng.randrange(7)] = 1.0
+        rows.append([1.7e9 + 100.0 * z,
+                     48.8566 + 1e-4 * (0.8 * z + 0.6 * rng.gauss(0.0, 1.0)),
+                     2.3522 + 1e-4 * (-0.5 * z + rng.gauss(0.0, 1.0))] + hot)
+    return rows
+
+
+def covariance_error(C: Sequence[Sequence[float]], reference: Sequence[Sequence[Any]]) -> float:
+    """``max |C_ij - T_ij| / sqrt(T_ii·T_jj)``: the error relative to the scale
+    of each entry (columns of constant value are skipped).
+
+    >>> covariance_error([[1.0, 0.5], [0.5, 4.0]], [[1.0, 0.5], [0.5, 4.0000000004]])
+    1e-10
+    """
+    d = len(reference)
+    if len(C) != d or any(len(r) != d for r in C):
+        raise PurePCAError(f"covariance_error: C is {len(C)} x {len(C[0]) if C else 0}, the reference {d} x {d}")
+    worst = 0.0
+    for i in range(d):
+        for j in range(d):
+            scale = math.sqrt(float(reference[i][i]) * float(reference[j][j]))
+            if scale > 0:
+                worst = max(worst, abs(float(C[i][j]) - float(reference[i][j])) / scale)
+    return float(f"{worst:.3g}")
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference decomposition of merged moments: eigenvalues (descending),
+    unit eigenvectors as rows, and the mean.
+
+    >>> Reference([3.0, 1.0], [[1.0, 0.0], [0.0, 1.0]], [0.0, 0.0]).ratios
+    [0.75, 0.25]
+    """
+
+    values: List[float]
+    vectors: List[List[float]]
+    mean: List[float]
+
+    @property
+    def ratios(self) -> List[float]:
+        """Explained-variance ratios (each eigenvalue over their sum).
+
+        >>> Reference([1.0, 1.0], [[1.0, 0.0], [0.0, 1.0]], [0.0, 0.0]).ratios
+        [0.5, 0.5]
+        """
+        total = math.fsum(self.values)
+        return [v / total for v in self.values]
+
+
+def reference_pca(moments: Moments, *, ddof: int = 1) -> Reference:
+    """The eigendecomposition of the merged moments' covariance (correctly
+    rounded in exact mode), by purepca's Jacobi eigensolver.
+
+    >>> ref = reference_pca(Moments.from_rows([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], exact=True))
+    >>> [round(v, 12) for v in ref.values]
+    [2.0, 0.0]
+    """
+    C = [[float(x) for x in row] for row in moments.covariance(ddof)]
+    found = eigh(C, method="jacobi")
+    return Reference(list(found.values), [list(v) for v in found.vectors], [float(x) for x in moments.mean])
+
+
+def spark_matrix(m: Any) -> List[List[float]]:
+    """A Spark ``DenseMatrix`` (column-major ``values``) as a list of rows.
+
+    >>> class Dense:  # what pyspark.ml.linalg.DenseMatrix(2, 2, [1, 2, 3, 4]) holds
+    ...     numRows, numCols, values, isTransposed = 2, 2, [1.0, 2.0, 3.0, 4.0], False
+    >>> spark_matrix(Dense())
+    [[1.0, 3.0], [2.0, 4.0]]
+    """
+    try:
+        r, c, vals = int(m.numRows), int(m.numCols), [float(v) for v in m.values]
+    except AttributeError:
+        raise PurePCAError(f"spark_matrix: expected a Spark DenseMatrix, got {type(m).__name__}") from None
+    if getattr(m, "isTransposed", False):
+        return [vals[i * c:(i + 1) * c] for i in range(r)]
+    return [[vals[j * r + i] for j in range(c)] for i in range(r)]
+
+
+@dataclass(frozen=True)
+class EngineComparison:
+    """How far an engine's PCA is from the reference: the largest relative error
+    of the explained-variance ratios, and the angle (radians) between each
+    engine component and the reference's (sign ignored).
+
+    >>> c = EngineComparison([0.01, 0.2], [1e-9, 1e-3]); c.worst_ratio_error
+    0.2
+    >>> print(c)
+    explained-variance ratios off by up to 0.2 (relative); component angles up to 0.001 rad
+    """
+
+    ratio_errors: List[float]
+    angles: List[float]
+
+    @property
+    def worst_ratio_error(self) -> float:
+        """The largest relative error of an explained-variance ratio (0 when none was compared).
+
+        >>> EngineComparison([], [0.0]).worst_ratio_error
+        0.0
+        """
+        return max(self.ratio_errors, default=0.0)
+
+    def __str__(self) -> str:
+        return (f"explained-variance ratios off by up to {self.worst_ratio_error:.2g} (relative); "
+                f"component angles up to {max(self.angles):.2g} rad")
+
+
+def _compare(components: List[List[float]], ratios: Optional[List[float]], ref: Reference) -> EngineComparison:
+    k = len(components)
+    if k > len(ref.values):
+        raise PurePCAError(f"the engine has {k} components, the reference {len(ref.values)}")
+    angles = []
+    for u, v in zip(components, ref.vectors):
+        nu = math.sqrt(math.fsum(x * x for x in u))
+        cos = abs(math.fsum(a * b for a, b in zip(u, v))) / nu if nu else 0.0
+        angles.append(math.acos(min(1.0, cos)))
+    errs = []
+    if ratios is not None:
+        errs = [abs(r - t) / t if t else abs(r) for r, t in zip(ratios, ref.ratios)]
+    return EngineComparison(errs, angles)
+
+
+def compare_spark_pca(model: Any, moments: Moments) -> EngineComparison:
+    """Compare a Spark ``ml.feature.PCAModel`` (``pc``: d x k, ``explainedVariance``)
+    with the reference from merged moments.
+
+    >>> class PC:
+    ...     numRows, numCols, values, isTransposed = 2, 1, [0.7071067811865476, 0.7071067811865476], False
+    >>> class Model:
+    ...     pc, explainedVariance = PC(), [1.0]
+    >>> m = Moments.from_rows([[0.0, 0.0], [1.0, 1.0]], exact=True)
+    >>> compare_spark_pca(Model(), m).angles
+    [0.0]
+    """
+    ref = reference_pca(moments)
+    pc = spark_matrix(model.pc)
+    components = [list(col) for col in zip(*pc)]
+    ev = getattr(model, "explainedVariance", None)
+    ratios = None if ev is None else [float(x) for x in getattr(ev, "values", ev)]
+    return _compare(components, ratios, ref)
+
+
+def compare_sklearn_like_pca(pca: Any, moments: Moments) -> EngineComparison:
+    """Compare a fitted dask-ml (or scikit-learn) PCA, read through
+    ``components_`` and ``explained_variance_ratio_``, with the reference.
+
+    >>> class Fitted:
+    ...     components_ = [[0.7071067811865476, 0.7071067811865476]]
+    ...     explained_variance_ratio_ = [1.0]
+    >>> compare_sklearn_like_pca(Fitted(), Moments.from_rows([[0.0, 0.0], [1.0, 1.0]])).ratio_errors
+    [0.0]
+    """
+    components = [[float(x) for x in row] for row in pca.components_]
+    ratios = [float(x) for x in pca.explained_variance_ratio_]
+    return _compare(components, ratios, reference_pca(moments))
