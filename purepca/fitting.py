@@ -505,7 +505,8 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
     check_k(s, n, d, solver)
     with ctx.local():
         C = moments.covariance(s.ddof, center=s.center)
-        mean = moments.mean if s.center else [ctx.zero] * d
+        # The mean as a pair, as a fit of rows keeps it: new rows are centred to about twice the precision.
+        hi, lo = moments.mean_pair if s.center else ([ctx.zero] * d, [ctx.zero] * d)
         raw = [ctx.sqrt(C[j][j]) for j in range(d)]
         sd = scales(raw, s.convention, ctx) if s.scale else None
         parallel_sd = [ctx.to_float(v) for v in raw] if not s.scale else None
@@ -517,7 +518,7 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
                 if sd[j] is raw[j]:
                     C[j][j] = ctx.one
         found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
-    state = finish(s, n, d, solver, list(mean), [ctx.zero] * d, sd, found, parallel_sd=parallel_sd)
+    state = finish(s, n, d, solver, list(hi), list(lo), sd, found, parallel_sd=parallel_sd)
     return state.replace(source=source)
 
 

@@ -292,8 +292,6 @@ def test_ray_data_recipe(ray_ready: Any, rows: List[List[float]], exact: Moments
 # ------------------------------------------------------------ fit and docs
 
 def test_fit_recipe(exact: Moments, rows: List[List[float]]) -> None:
-    if not hasattr(PCA, "fit_moments"):
-        pytest.skip("needs PCA.fit_moments (the lead's refactor of pca.py)")
     pca = run("fit", moments=exact)["pca"]
     ref = PCA(n_components=3, scale=True).fit(rows)
     for u, v in zip(pca.components_, ref.components_):

@@ -286,10 +286,8 @@ def test_exact_moments_feed_a_pca_fit() -> None:
     rows = offset_rows(400, seed=6)
     parts = [Moments.from_rows(rows[k:k + 100], exact=True) for k in range(0, 400, 100)]
     merged = parts[3] + parts[1] + parts[0] + parts[2]
-    if not hasattr(PCA, "fit_moments"):
-        pytest.skip("needs PCA.fit_moments (the lead's refactor of pca.py)")
-    a = PCA(3).fit_moments(merged)  # type: ignore[attr-defined]
-    b = PCA(3).fit_moments(Moments.from_rows(rows, exact=True))  # type: ignore[attr-defined]
+    a = PCA(3).fit_moments(merged)
+    b = PCA(3).fit_moments(Moments.from_rows(rows, exact=True))
     assert a.components_ == b.components_ and a.explained_variance_ == b.explained_variance_
     c = PCA(3).fit(rows)
     for u, v in zip(a.components_, c.components_):
