@@ -515,6 +515,9 @@ def get_context(precision: Union[None, int, Context] = None) -> Context:
         return precision
     if isinstance(precision, int) and not isinstance(precision, bool):
         return DecimalContext(precision)
+    if type(precision).__name__ not in ("bool_", "bool") and hasattr(type(precision), "__index__") \
+            and not isinstance(precision, (float, str, bytes)):
+        return DecimalContext(int(precision.__index__()))  # numpy's int64 and the like
     raise PurePCAError(f"precision: expected None, a number of digits or a Context, got {precision!r}")
 
 

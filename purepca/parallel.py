@@ -35,6 +35,7 @@ import warnings
 from typing import Any, Callable, Optional
 
 from .errors import PurePCAError
+from .params import is_int
 from .numeric import Context, GramWork, Scalar
 
 __all__ = ["MIN_PARALLEL_WORK", "ParallelProducts", "check_n_jobs", "parallel_gram"]
@@ -104,6 +105,8 @@ def check_n_jobs(n_jobs: Any) -> int:
     """
     if n_jobs is None:
         return 1
+    if is_int(n_jobs):
+        n_jobs = int(n_jobs.__index__())  # numpy's int64 and the like
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or not (n_jobs >= 1 or n_jobs == -1):
         raise PurePCAError(f"n_jobs must be None, a positive int or -1 (one process per core), got {n_jobs!r}")
     if n_jobs == -1:

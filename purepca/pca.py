@@ -251,8 +251,10 @@ class PCA(Estimator):
         if self.missing not in MISSING:
             raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
         for flag in ("center", "whiten"):
-            if not isinstance(getattr(self, flag), bool):
-                raise PurePCAError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+            value = getattr(self, flag)
+            numpy_bool = type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy"
+            if not isinstance(value, bool) and not numpy_bool:  # numpy's bool has the same two values
+                raise PurePCAError(f"{flag} must be True or False, got {value!r}")
         seed = as_int(self.seed, "seed")
         quantile = as_real(self.parallel_quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True)
         if quantile == 1.0:
@@ -260,8 +262,11 @@ class PCA(Estimator):
         nc = self.n_components
         if is_int(nc) and not isinstance(nc, bool) and nc >= 0:
             nc = int(nc)
-        elif not (nc is None or nc in ("mle", "kaiser", "broken_stick", "parallel")
-                  or (isinstance(nc, float) and 0.0 < nc < 1.0)):
+        elif isinstance(nc, numbers.Real) and not isinstance(nc, (bool, int)) and type(nc).__module__ == "numpy":
+            nc = float(nc)  # numpy's float32 and the like: a fraction of the variance
+        if not (nc is None or (isinstance(nc, int) and not isinstance(nc, bool) and nc >= 0)
+                or nc in ("mle", "kaiser", "broken_stick", "parallel")
+                or (isinstance(nc, float) and 0.0 < nc < 1.0)):
             raise PurePCAError(
                 "n_components must be None, an int >= 0, a float strictly between 0 and 1, 'mle', 'kaiser', "
                 f"'broken_stick' or 'parallel'; got {nc!r}"

@@ -22,3 +22,17 @@ X = [[1.0, 2.0], [2.0, 3.0], [3.0, 5.0], [4.0, 4.5]]
 def test_order_sets_and_dicts_are_refused(call, message) -> None:
     with pytest.raises(PurePCAError, match=message):
         call()
+
+
+def test_order_numpy_scalars_are_accepted_as_parameters() -> None:
+    # Issue 20, line 29: valid input refused.
+    np = pytest.importorskip("numpy")
+    X = [[1.0, 2.0, 0.3], [2.0, 1.0, 0.5], [3.0, 5.0, 0.1], [4.0, 3.0, 0.9], [0.0, 1.0, 0.2]]
+    assert PCA(n_components=np.float32(0.5)).fit(X).n_components_ == PCA(n_components=0.5).fit(X).n_components_
+    assert PCA(n_components=np.int64(2)).fit(X).n_components_ == 2
+    assert PCA(n_jobs=np.int64(2)).fit(X).components_ == PCA().fit(X).components_
+    assert PCA(precision=np.int64(30)).fit(X).high_precision_ == PCA(precision=30).fit(X).high_precision_
+    assert PCA(whiten=np.bool_(True)).fit(X).transform(X) == PCA(whiten=True).fit(X).transform(X)
+    for bad in (np.float64(1.5), -1, True, np.bool_(True)):
+        with pytest.raises(PurePCAError, match="n_components must be None"):
+            PCA(n_components=bad).fit(X)
