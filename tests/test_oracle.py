@@ -143,7 +143,7 @@ def test_any_basis_of_a_degenerate_subspace_passes_and_a_different_subspace_fail
     with pytest.raises(AssertionError) as info:
         assert_pca_close({"explained_variance_": ref.explained_variance_, "components_": wrong}, X)
     text = str(info.value)
-    assert "components_[0..1] (a cluster of equal eigenvalues, compared as a subspace): at an angle of 0.01 rad" in text
+    assert "components_[0..1] (eigenvalues the method cannot tell apart: compared as a subspace): at an angle of 0.01 rad" in text
     assert "components_[2]: at an angle of 0.01 rad" in text
 
 
