@@ -157,6 +157,12 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     d = len(M[0])
     if any(len(v) != d for v in vecs):
         raise PurePCAError(f"residual_bound: the vectors must have {d} entries")
+    # Computed on the input divided by a power of two (exact), so that nothing overflows or underflows.
+    top = max((abs(x) for row in M for x in row), default=0.0)
+    e = math.frexp(top)[1] if top > 0 else 0
+    M = [[math.ldexp(x, -e) for x in row] for row in M]
+    power = 2 * e if as_data else e
+    vals = [math.ldexp(v, -power) for v in vals]
     if as_data:
         n = len(M)
         if n - ddof <= 0:
@@ -181,7 +187,14 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
         w = times(v)
         r = [FLOAT.sum([a, -lam * b]) for a, b in zip(w, v)]
         out.append(math.sqrt(_dot(r, r)) / math.sqrt(_dot(v, v)))
-    return out
+    return [_lift(x, power) for x in out]
+
+
+def _lift(x: float, power: int) -> float:
+    try:
+        return math.ldexp(x, power)
+    except OverflowError:
+        return math.inf
 
 
 def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
