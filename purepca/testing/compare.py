@@ -354,8 +354,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         for j, a in enumerate(mean[:d]):
             mabs = math.fsum(abs(row[j]) for row in rows) / n
             b = 0.0 if pipeline else r.mean_[j]
-            size = mabs / spread[j] if pipeline else mabs
-            allowed = growth * eps * size + math.ulp(b) + math.ulp(0.0)
+            magnitude = mabs / spread[j] if pipeline else mabs
+            allowed = growth * eps * magnitude + math.ulp(b) + math.ulp(0.0)
             err = abs(a - b)
             ok = err <= allowed
             note = "" if ok else (f"mean_[{j}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
