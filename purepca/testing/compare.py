@@ -8,8 +8,9 @@ divided by a power of two (exact), so that variances beyond the float range
 or subnormal ones get a tolerance in range, never ``nan`` or 0.
 
 * ``svd`` (a backward-stable SVD of the centred data): σ_i off by
-  ``c·eps·σ_1``, so λ_i by ``2c·eps·sqrt(λ_1·λ_i) + (c·eps)²·λ_1``: small
-  eigenvalues keep their digits; zero ones come out at about ``eps²·λ_1``.
+  ``c·eps·σ_1``, so λ_i by ``2c·eps·sqrt(λ_1·λ_i)``: small eigenvalues keep
+  their digits; zero ones are allowed ``c·eps·λ_1`` (LAPACK's SVD gave
+  1e-15 for the constant pixels of the digits data, λ_1 = 179).
 * ``covariance`` (a formed ``ZᵀZ`` or ``np.cov``, then ``eigh``):
   ``c·eps·λ_1`` whatever λ_i is.
 * ``float32``: the covariance model at float32's eps; a result whose
@@ -153,6 +154,8 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
         if value is not None:
             out[name] = _vector(value)
     noise = get("noise_variance_")
+    if isinstance(noise, (list, tuple)) and len(noise) == 1:
+        noise = noise[0]
     if noise is not None:
         out["noise_variance_"] = float(noise)
     whiten = get("whiten")
@@ -215,7 +218,8 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
         lam = max(v, 0.0)
         if method == "svd":
             c = _K_SVD * root_m * eps
-            t = c * (2 * math.sqrt(top) * math.sqrt(lam) + c * top)
+            # (LAPACK's zero singular values come out at up to about eps·σ_1·sqrt(n): the eps·λ_1 term.)
+            t = c * (2 * math.sqrt(top) * math.sqrt(lam) + top)
         else:
             t = _K_COV * root_m * eps * top
         out.append(t + centre + 2 * eps * lam + (_unit(_unit(residual, e), e) if method == "randomized" else 0.0))
@@ -251,22 +255,28 @@ def _divisor_name(ddof: int) -> str:
 
 def _divisor_hint(values: list[float], unit: list[float], tol: list[float], n: int, ddof: int, e: int,
                   scaled: bool) -> Optional[Check]:
-    """A failed Check naming a divisor mismatch when every variance is off by exactly (n - ddof)/(n - other)."""
+    """A failed Check naming a divisor mismatch: every variance off by exactly (n - a)/(n - b)."""
     ratios = [(_unit(_unit(a, e), e) / u, t / u) for a, u, t in zip(values, unit, tol) if u > 4 * t and u > 0]
     if not ratios:
         return None
     for other in (0, 1, 2):
         if other == ddof or n - other <= 0:
             continue
-        f = (n - ddof) / (n - other)
-        if all(abs(r - f) <= 2 * t + 8 * _EPS64 for r, t in ratios):
-            mine, theirs = _divisor_name(ddof), _divisor_name(other)
-            hint = (f"scale=True, scale_ddof={other} (StandardScaler divides by n)" if scaled and other == 0
-                    else f"ddof={other}")
+        # Their variance divided by n - other instead of n - ddof; or (scaled) their standard deviations were.
+        for top, bottom, how in ((ddof, other, "variances"), (other, ddof, "scaling")):
+            f = (n - top) / (n - bottom)
+            if not all(abs(r - f) <= 2 * t + 8 * _EPS64 for r, t in ratios):
+                continue
+            if how == "scaling" and not scaled:
+                continue
+            pair = {ddof, other}
+            named = "n/(n-1)" if pair == {0, 1} else f"{_divisor_name(min(pair))}/{_divisor_name(max(pair))}"
+            hint = (f"scale=True, scale_ddof={other}: StandardScaler divides by n" if how == "scaling" and other == 0
+                    else f"scale_ddof={other}" if how == "scaling" else f"ddof={other}")
             return Check("divisor", False, ratios[0][0], f, "-",
-                         f"divisor: every variance is {mine}/{theirs} = {n - ddof}/{n - other} times the "
-                         f"reference's: a mismatch by exactly the factor {'n/(n-1)' if {ddof, other} == {0, 1} else f'{theirs}/{mine}'}"
-                         f"; the other side divided by {theirs}, not {mine} (pass {hint})")
+                         f"divisor: every variance is {_divisor_name(top)}/{_divisor_name(bottom)} = {n - top}/"
+                         f"{n - bottom} times the reference's, a mismatch by exactly {named}: the other side's "
+                         f"{how} divided by n - {other}, the reference's by n - {ddof} (pass {hint})")
     return None
 
 
@@ -300,6 +310,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     unit = list(r.unit_spectrum) + [0.0] * max(0, (size or 0) - len(r.unit_spectrum))
     spectrum = list(r.spectrum) + [0.0] * (len(unit) - len(r.spectrum))
     tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size)
+    # A result rounded to a float (subnormal ones keep few digits): one ulp of the value in data units.
+    tol = [t + (math.ldexp(math.ulp(v), -2 * lift) if math.isfinite(v) else 0.0) for t, v in zip(tol, spectrum)]
     checks: list[Check] = []
     if k > len(unit):
         checks.append(Check("n_components", False, float(k), float(len(unit)), "-",
