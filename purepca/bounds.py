@@ -355,7 +355,10 @@ def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
         # Y = D_w^½·Z·D_c^½), the mean's error (2·‖Y‖·sqrt(W)·δ + W·δ², δ per entry, times the largest
         # column factor) and the scales' rounding.
         norm = frob2.sqrt()
-        delta = mean_error * Decimal(d).sqrt() * grow
+        if scale:  # the mean's error is in data units; the operator's columns are divided by the scales
+            delta = sum(((mean_error / s) ** 2 for s in sd), Decimal(0)).sqrt() * grow
+        else:
+            delta = mean_error * Decimal(d).sqrt() * grow
         error = ((n + 2 * d + 10) * _U * frob2 + 2 * norm * total.sqrt() * delta + total * delta * delta) / div
         error += 4 * relative * frob2 / div
     return apply, error

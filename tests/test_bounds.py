@@ -263,3 +263,20 @@ def test_weighted_pca_bounds_contain_the_truth() -> None:
         M = _exact_weighted_covariance(X, w, c, 0 if convention == "factominer" else 1, scale)
         _check_pca(pca, M, ratios, angle_ratios)
     assert statistics.median(ratios) < 1e3 and statistics.median(angle_ratios) < 1e3
+
+
+def test_scaled_bounds_are_as_tight_relative_at_1e100_as_at_1() -> None:
+    """Issue 21: the mean's rounding (in data units) is divided by the column scales of PCA(scale=True)."""
+    import random as _random
+
+    from purepca import PCA as _PCA
+
+    rng = _random.Random(4)
+    base = [[rng.gauss(0, 1) * (j + 1) + 3 for j in range(3)] for _ in range(12)]
+    widths = []
+    for factor in (1.0, 1e50, 1e100, 1e-100):
+        bounds = _PCA(scale=True).fit([[v * factor for v in row] for row in base]).error_bounds_
+        widths.append([(hi - lo) / hi for lo, hi in bounds.explained_variance_])
+    for w in widths[1:]:
+        assert all(a <= 2 * b for a, b in zip(w, widths[0])), (w, widths[0])
+    assert max(widths[0]) < 1e-14
