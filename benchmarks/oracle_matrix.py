@@ -255,6 +255,7 @@ def old_module(rev: str) -> Optional[types.ModuleType]:
         return None
     src = src.replace("from .", "from purepca.")
     module = types.ModuleType("old_testing")
+    sys.modules["old_testing"] = module  # dataclasses look their module up
     exec(compile(src, "old_testing.py", "exec"), module.__dict__)
     return module
 
