@@ -46,11 +46,12 @@ __all__ = ["clustered_data", "collinear_data", "extreme_scale_data", "hard_data"
 
 
 def _st() -> Any:
-    try:
-        from hypothesis import strategies
+    import importlib
+
+    try:  # by name, at call time: purepca itself depends on nothing
+        return importlib.import_module("hypothesis.strategies")
     except ImportError as err:  # pragma: no cover - depends on the environment
         raise ImportError("purepca.testing.strategies needs hypothesis (pip install hypothesis)") from err
-    return strategies
 
 
 def _gauss_rows(st: Any, n_min: int, n_max: int, d_min: int, d_max: int) -> Any:
