@@ -47,7 +47,7 @@ from .compare import METHODS, Check, assert_pca_close, compare_pca, tolerances
 from .geometry import (align_signs, angle_from, angle_inside, eigen_clusters, residual_bound, sign_determined,
                        subspace_distance)
 from .kernel import assert_kernel_pca_close, compare_kernel_pca, kernel_reference
-from .reference import Reference, clear_cache, fingerprint, reference
+from .answer import Reference, clear_cache, fingerprint, reference
 
 __all__ = [
     "Check",

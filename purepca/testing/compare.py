@@ -42,7 +42,7 @@ from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
 from ..numeric import FLOAT
 from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
-from .reference import Reference, reference
+from .answer import Reference, reference
 
 __all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
 
@@ -547,7 +547,7 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     Traceback (most recent call last):
     ...
     AssertionError: PCA differs from the reference (convention sklearn, method svd):
-      explained_variance_[0]: 2.71691566509505 off by 2.72e-06 from 2.71691294818210... (tolerance ...; 9.7 digits lost)
+      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ...; 9.7 digits lost)
     """
     checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
                          ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten)

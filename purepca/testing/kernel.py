@@ -43,7 +43,7 @@ from ..errors import PurePCAError
 from ..numeric import FLOAT
 from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters
 from .geometry import _rows, subspace_distance
-from .reference import fingerprint
+from .answer import fingerprint
 
 __all__ = ["KernelReference", "assert_kernel_pca_close", "compare_kernel_pca", "kernel_reference"]
 
