@@ -157,3 +157,16 @@ def test_kernel_pca_passes_kernlab_published_numbers_seed_003() -> None:
     wrong = dict(published, eig=[1.15562494 * 1.001, 0.04417506])
     assert any(not c.passed for c in compare_kernel_pca(wrong, Xc, kernel="linear", convention="kernlab",
                                                         rtol=1e-6))
+
+
+def test_scores_of_given_points_nan_and_wrong_ones_flagged() -> None:
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((50, 4)) * [4, 3, 2, 1]
+    fitted = sk_decomposition.PCA(svd_solver="full").fit(X)
+    good = {"components_": fitted.components_, "explained_variance_": fitted.explained_variance_,
+            "transform": fitted.transform}
+    assert_pca_close(good, X, points=X[:6])
+    for broken in (np.where(np.arange(4) == 2, np.nan, 1.0), np.where(np.arange(4) == 1, 1 + 1e-9, 1.0)):
+        bad = dict(good, transform=lambda P, b=broken: fitted.transform(P) * b)
+        with pytest.raises(AssertionError, match=r"scores\[:, \d\]: row \d+ off by"):
+            assert_pca_close(bad, X, points=X[:6])

@@ -474,7 +474,15 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
             continue
         if w and any(unit[i] <= 2 * tol[i] for i in inside):
             continue  # whitening divides by an eigenvalue the method cannot resolve from zero
-        worst = (0.0, 1.0, 0, 0.0, 0.0)
+        sgn = 1
+        if len(inside) == 1:
+            j0 = inside[0]
+            sgn = flips.get(j0, 0)
+            if sgn == 0:  # no components to compare: the sign that fits their scores best
+                sgn = -1 if FLOAT.dot([g[j0] for g in got], [FLOAT.dot(zz, comps[j0]) for zz in Z]) < 0 else 1
+            if sign_determined(comps[j0], r.sign_rule, allowed_of[j0]):
+                sgn = 1
+        worst = (-1.0, 0.0, 0.0, 0, 0.0)  # (ratio, error, allowed, row, size)
         for row, (z, s) in enumerate(zip(Z, got)):
             size = math.sqrt(FLOAT.dot(z, z))
             want = [FLOAT.dot(z, comps[i]) / (math.sqrt(unit[i]) if w else 1.0) for i in inside]
@@ -484,21 +492,17 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
                 allowed = allowed / math.sqrt(unit[inside[-1]]) + max(abs(x) for x in want) * max(
                     tol[i] / unit[i] for i in inside)
             if len(inside) == 1:
-                sgn = flips.get(inside[0], 0)
-                if sgn == 0:
-                    sgn = -1 if FLOAT.dot([g[inside[0]] for g in got], [FLOAT.dot(zz, comps[inside[0]]) for zz in Z]) < 0 else 1
-                if sign_determined(comps[inside[0]], r.sign_rule, allowed_of[inside[0]]):
-                    sgn = 1
                 err = abs(mine[0] - sgn * want[0])
                 ref_size = abs(want[0])
             else:  # a subspace: the length of the projection is what is determined
                 err = abs(math.sqrt(FLOAT.dot(mine, mine)) - math.sqrt(FLOAT.dot(want, want)))
                 ref_size = math.sqrt(FLOAT.dot(want, want))
-            if not err <= allowed and (err / allowed if allowed > 0 else math.inf) > worst[0] / worst[1]:
-                worst = (err, allowed, row, ref_size, 1.0)
-            elif worst[4] == 0.0 and err / max(allowed, 1e-300) > worst[0] / worst[1]:
-                worst = (err, allowed, row, ref_size, 0.0)
-        err, allowed, row, size, _ = worst
+            ratio = err / allowed if allowed > 0 else (0.0 if err == 0 else math.inf)
+            if ratio != ratio:
+                ratio = math.inf  # a NaN score
+            if ratio > worst[0]:
+                worst = (ratio, err, allowed, row, ref_size)
+        _, err, allowed, row, size = worst
         ok = err <= allowed
         label = f"scores[:, {inside[0]}]" if len(inside) == 1 else f"scores[:, {inside[0]}..{inside[-1]}]"
         if w:
