@@ -103,6 +103,18 @@ def _vector(values: Any) -> list[float]:
     return [float(v) for v in values]
 
 
+def _theirs(value: Any, name: str) -> list[list[float]]:
+    """Another library's rows as floats, NaN and infinities kept (they are mismatches to report, not bad input)."""
+    value = value.tolist() if hasattr(value, "tolist") else value
+    try:
+        rows = [[float(x) for x in row] for row in value]
+    except (TypeError, ValueError):
+        raise PurePCAError(f"{name}: expected rows of numbers") from None
+    if not rows or len({len(r) for r in rows}) != 1 or not rows[0]:
+        raise PurePCAError(f"{name}: expected a non-empty rectangular table of numbers")
+    return rows
+
+
 def _is_float32(result: Any) -> bool:
     for name in ("components_", "explained_variance_", "mean_", "eigenvalues_", "eigenvectors_"):
         value = result.get(name) if isinstance(result, dict) else getattr(result, name, None)
@@ -141,7 +153,7 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     comps = get("components_")
     rotation = get("rotation")
     if comps is not None:
-        out["components_"] = _rows(comps, "components_")
+        out["components_"] = _theirs(comps, "components_")
     elif rotation is not None:  # R: d x k, one column per component
         out["components_"] = [list(col) for col in zip(*_rows(rotation, "rotation"))]
     variance = get("explained_variance_")
@@ -164,7 +176,7 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
         out["whiten"] = whiten
     scores = get("scores") if get("scores") is not None else get("x")
     if scores is not None and not callable(scores):
-        out["scores"] = _rows(scores, "scores")
+        out["scores"] = _theirs(scores, "scores")
     transform = None if isinstance(result, dict) else getattr(result, "transform", None)
     if isinstance(result, dict) and callable(result.get("transform")):
         transform = result["transform"]
@@ -451,7 +463,7 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
         got = given
     elif points is not None and (given is not None or "transform" in theirs):
         P = _rows(points, "points")
-        got = given if given is not None else _rows(theirs["transform"](P), "transform(points)")
+        got = given if given is not None else _theirs(theirs["transform"](P), "transform(points)")
     else:
         return []
     if len(got) != len(P):
