@@ -209,6 +209,15 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
             given_here = sorted(v for v in comp if v < k)
             if given_here:
                 clusters.append(given_here)
+        cached_norm: list[Decimal] = []
+
+        def off_norm() -> Decimal:
+            """‖F‖_F over every off-diagonal bound (computed once, when a lone vector needs it)."""
+            if not cached_norm:
+                cached_norm.append(sum((off[a][b] ** 2 for a in range(d) for b in range(d) if a != b),
+                                       Decimal(0)).sqrt())
+            return cached_norm[0]
+
         for i in range(k):
             ci = component_of_vector[i]
             members = components[ci]
@@ -230,9 +239,40 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
                 angles.append(math.pi / 2)
                 continue
             s = res / gap + eta + _drift(given[i], U[i])
+            if len(members) == 1:
+                s = min(s, _lone_angle(i, position_interval[positions_of_component[ci][0]], diag, off, B,
+                                       off_norm()) + eta + _drift(given[i], U[i]))
             angles.append(math.pi / 2 if s >= 1 else math.nextafter(math.asin(_up(s)) * (1 + 1e-15), math.inf))
         values = [(_down(lo), _up(hi)) for lo, hi in intervals[:k]]
     return Bounds(values, angles, clusters)
+
+
+def _lone_angle(i: int, interval: tuple[Decimal, Decimal], diag: list[Decimal], off: list[list[Decimal]],
+                B: Decimal, f_norm: Decimal) -> Decimal:
+    """tan of the angle between e_i and the eigenvector of H whose eigenvalue is alone in ``interval``,
+    with each coupling divided by its own gap (Davis–Kahan divides the whole residual by the smallest).
+
+    The eigenvector x satisfies, for every j != i, ``(h_jj - λ)·x_j = -h_ji·x_i - Σ_m h_jm·x_m``: with G the
+    diagonal of ``h_jj - λ`` (each at least ``dist_j``) and F the off-diagonal part among j != i,
+    ``‖x_rest‖ <= ‖G⁻¹h‖·|x_i| / (1 - ‖G⁻¹F‖)``, and ``‖G⁻¹F‖ <= ‖F‖_F / min dist``.  A nearly collinear
+    column's small eigenvector, coupled weakly to a far eigenvalue and not at all to its near neighbour,
+    gets the error it has, not that coupling over the near gap.  An unresolved case returns 1 (no bound).
+    """
+    lo, hi = interval
+    total = Decimal(0)
+    nearest = Decimal("Infinity")
+    for j in range(len(diag)):
+        if j == i:
+            continue
+        dist = max(diag[j] - hi, lo - diag[j]) - B
+        if dist <= 0:
+            return Decimal(1)
+        nearest = min(nearest, dist)
+        total += (off[j][i] / dist) ** 2
+    q = f_norm / nearest if nearest != Decimal("Infinity") else Decimal(0)
+    if q >= Decimal("0.5"):
+        return Decimal(1)
+    return total.sqrt() / (1 - q)
 
 
 def _drift(v: Vector, u: Vector) -> Decimal:
@@ -355,7 +395,10 @@ def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
         # Y = D_w^½·Z·D_c^½), the mean's error (2·‖Y‖·sqrt(W)·δ + W·δ², δ per entry, times the largest
         # column factor) and the scales' rounding.
         norm = frob2.sqrt()
-        delta = mean_error * Decimal(d).sqrt() * grow
+        if scale:  # the mean's error is in data units; the operator's columns are divided by the scales
+            delta = sum(((mean_error / s) ** 2 for s in sd), Decimal(0)).sqrt() * grow
+        else:
+            delta = mean_error * Decimal(d).sqrt() * grow
         error = ((n + 2 * d + 10) * _U * frob2 + 2 * norm * total.sqrt() * delta + total * delta * delta) / div
         error += 4 * relative * frob2 / div
     return apply, error

@@ -825,7 +825,7 @@ def _trace_command(args: argparse.Namespace) -> None:
 
 #: The attributes ``verify`` reads from another implementation's output.
 RESULT_KEYS = ("components_", "explained_variance_", "explained_variance_ratio_", "singular_values_", "mean_",
-               "sdev", "rotation")
+               "noise_variance_", "sdev", "rotation")
 
 
 def _numbers(value: object, where: str) -> object:
@@ -834,6 +834,8 @@ def _numbers(value: object, where: str) -> object:
         return [[_number(x, f"{where}[{i}][{j}]") for j, x in enumerate(row)] for i, row in enumerate(value)]
     if isinstance(value, list):
         return [_number(x, f"{where}[{i}]") for i, x in enumerate(value)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
     raise PurePCAError(f"{where}: expected a list of numbers (or of rows), got {type(value).__name__}")
 
 
@@ -911,7 +913,8 @@ def _verify_command(args: argparse.Namespace) -> int:
     result = read_result(args.result)
     with _about(source):
         checks = compare_pca(result, table.rows, convention=args.convention, method=args.method, rtol=args.rtol,
-                             residual=args.residual, scale=True if args.scale else None)
+                             residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
+                             ddof=args.ddof, scale_ddof=args.scale_ddof)
     tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
     title = (f"{args.result} against purepca's 50-digit reference for {source} (convention {args.convention}, "
              f"{tolerance})")
@@ -1141,6 +1144,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_ver.add_argument("--convention", choices=sorted(CONVENTIONS), default="sklearn",
                        help="whose divisor, scaling and sign rule the output follows (default: sklearn)")
     p_ver.add_argument("--scale", action="store_true", help="the output is of the correlation matrix (scaled columns)")
+    p_ver.add_argument("--unscaled", action="store_true",
+                       help="the columns were not scaled (statsmodels standardize=False, FactoMineR scale.unit=FALSE)")
+    p_ver.add_argument("--ddof", type=int, default=None, help="the variance divisor is n - DDOF (default: the convention's)")
+    p_ver.add_argument("--scale-ddof", type=int, default=None, dest="scale_ddof",
+                       help="the scaling divided by n - SCALE_DDOF (StandardScaler + PCA: --scale --scale-ddof 0)")
     p_ver.add_argument("--method", choices=METHODS, default="svd",
                        help="the error model of their method, which sets the tolerances (default: svd)")
     p_ver.add_argument("--rtol", type=float, default=None, help="a relative tolerance instead of the error model")

@@ -143,7 +143,7 @@ def test_any_basis_of_a_degenerate_subspace_passes_and_a_different_subspace_fail
     with pytest.raises(AssertionError) as info:
         assert_pca_close({"explained_variance_": ref.explained_variance_, "components_": wrong}, X)
     text = str(info.value)
-    assert "components_[0..1] (a cluster of equal eigenvalues, compared as a subspace): at an angle of 0.01 rad" in text
+    assert "components_[0..1] (eigenvalues the method cannot tell apart: compared as a subspace): at an angle of 0.01 rad" in text
     assert "components_[2]: at an angle of 0.01 rad" in text
 
 
@@ -267,3 +267,56 @@ def test_numpy_convention_and_eigh_of_cov() -> None:
     wrong = (w * np.array([1.0] * (len(w) - 1) + [1.001]), v)
     with pytest.raises(AssertionError, match=r"explained_variance_\[0\]"):
         assert_pca_close(wrong, X, convention="numpy", method="covariance")
+
+
+# ---------------------------------------------------------------- the float reference (issue 21)
+
+def _hard_inputs() -> dict[str, list[list[float]]]:
+    rng = random.Random(11)
+    out: dict[str, list[list[float]]] = {}
+    out["offset 1e9"] = [[1e9 + rng.gauss(0, 1) * (j + 1) for j in range(4)] for _ in range(30)]
+    rows = []
+    for _ in range(30):
+        t = rng.gauss(0, 1)
+        rows.append([t + 1e-7 * rng.gauss(0, 1), t + 1e-7 * rng.gauss(0, 1), rng.gauss(0, 1)])
+    out["collinear"] = rows
+    half = [[rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 0.3)] for _ in range(10)]
+    out["clustered"] = half + [[-x for x in r] for r in half]
+    out["wide"] = [[rng.gauss(0, 1) * (1 + j) for j in range(9)] for _ in range(5)]
+    out["graded"] = [[rng.gauss(0, 1) * 10.0 ** (-2 * j) for j in range(5)] for _ in range(30)]
+    out["x1e150"] = [[rng.gauss(0, 1) * 1e150 * (j + 1) for j in range(3)] for _ in range(20)]
+    out["x1e-150"] = [[rng.gauss(0, 1) * 1e-150 * (j + 1) for j in range(3)] for _ in range(20)]
+    return out
+
+
+@pytest.mark.parametrize("kind", list(_hard_inputs()))
+@pytest.mark.parametrize("scale", [False, True])
+def test_reference_in_floats_agrees_with_the_50_digit_one(kind: str, scale: bool) -> None:
+    X = _hard_inputs()[kind]
+    if scale and kind == "wide":
+        return
+    fast = reference(X, scale=scale)
+    exact = reference(X, digits=50, scale=scale)
+    assert fast.computed == "float, refined" and exact.computed == "50 digits"
+    top = max(exact.unit_spectrum)
+    for a, b in zip(fast.unit_spectrum, exact.unit_spectrum):
+        # A few ulps relative; the centring of the float data (x - mean, rounded) costs eps·|x|·sqrt(λ_i)
+        # absolute, far below what any float PCA can reach (eps·sqrt(λ_1·λ_i)).
+        assert abs(a - b) <= 8e-16 * abs(b) + 4e-16 * math.sqrt(top * max(b, 0.0)) + 1e-30 * top
+    n_determined = [i for i in range(len(exact.unit_spectrum)) if exact.unit_spectrum[i] > 1e-12 * top
+                    and all(abs(exact.unit_spectrum[i] - exact.unit_spectrum[j]) > 1e-6 * top
+                            for j in range(len(exact.unit_spectrum)) if j != i)]
+    for i in n_determined:
+        assert subspace_distance([fast.all_components[i]], [exact.all_components[i]]) < 3e-14
+    assert max(abs(a - b) for a, b in zip(fast.mean_, exact.mean_)) <= 2e-16 * max(abs(b) for b in exact.mean_) + 1e-300
+
+
+def test_reference_is_cached_on_the_data_fingerprint() -> None:
+    from purepca.testing import clear_cache, fingerprint
+
+    X = [[1.0, 2.0], [2.0, 3.5], [4.0, 1.0]]
+    clear_cache()
+    first = reference(X)
+    assert reference([list(r) for r in X]) is first  # equal bits, same reference
+    assert reference(X, ddof=0) is not first
+    assert fingerprint(X) != fingerprint([[1.0, 2.0], [2.0, 3.5], [4.0, 1.0 + 2 ** -40]])

@@ -213,6 +213,10 @@ def _default_tol(d: int, ctx: Context) -> Scalar:
     return floor if floor > power else power
 
 
+#: Restarts without halving the residual after which the basis is doubled.
+_STALL = 8
+
+
 def _lanczos(
     apply_block: BlockOperator,
     d: int,
@@ -267,6 +271,10 @@ def _lanczos(
         # Thick restart: keep the best Ritz pairs (orthonormal, with their
         # images), and continue the Krylov space from the residuals of the
         # unconverged wanted pairs (in exact arithmetic they span the next block).
+        if len(history) > _STALL and not history[-1] < history[-1 - _STALL] / 2 and m < d:
+            # Stalled (a wanted pair inside a cluster of tiny eigenvalues: a 50-digit sigmoid kernel's
+            # fourth pair): a larger basis separates the cluster, and at m = d the answer is exact.
+            m = min(d, 2 * m)
         pending = [i for i in range(keep) if res[i] > tol * scale][:b] or list(range(b))
         basis, images = X, AX
         extension = _orthonormal_block([residual_vectors[i] for i in pending], basis, rng, ctx, d)

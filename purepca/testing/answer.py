@@ -1,0 +1,349 @@
+"""The reference answer another PCA is compared with, computed once per data set and process.
+
+``reference(X, ...)`` returns the PCA of X under a library's conventions
+(divisor, scaling, sign rule) with every attribute a float PCA has, and
+what a comparison needs besides: the whole spectrum, the data's power-of-two
+scale (so that variances beyond the float range, or subnormal ones, are
+compared in range) and the column scales.
+
+Two ways to compute it:
+
+* ``digits=None`` (the default): in floats, refined.  purepca's fit gives
+  the components; the centred (corrected two-pass) and, when asked, scaled
+  data are multiplied by them with compensated dot products (``W = Z·V``,
+  each entry to about one rounding), and the Rayleigh–Ritz matrix
+  ``H = WᵀW/(n - ddof)`` is diagonalised by Jacobi, whose relative
+  stopping test gives each eigenvalue of H to a few units of eps
+  *relative* and each vector to ``eps·sqrt(λ_i·λ_j)/|λ_i - λ_j|``
+  (Demmel–Veselić): below what a backward-stable SVD of the data can
+  reach, which is ``eps·sqrt(λ_1·λ_i)``.  tests/test_oracle.py checks it
+  against the 50-digit answer on offsets, collinear, clustered, wide,
+  graded and scaled data.  The data are first scaled by a power of two
+  (exact) so that nothing overflows; when that cannot be exact (entries
+  that would turn subnormal) the 50-digit path is taken.
+* ``digits=N``: purepca's fit at N digits (decimal arithmetic), exact up to
+  10^-N; about 10x slower.
+
+Results are cached on the data's fingerprint (a hash of the bits of every
+entry) and the parameters, within the process: fifty comparisons against
+the same data compute the reference once.
+
+>>> ref = reference([[0.0, 0.0], [1.0, 1.0], [2.0, 2.5]])
+>>> [round(v, 12) for v in ref.explained_variance_], ref.computed
+([2.575243483396, 0.008089849938], 'float, refined')
+>>> reference([[0.0, 0.0], [1.0, 1.0], [2.0, 2.5]]) is ref      # cached
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import struct
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Optional
+
+from ..conventions import CONVENTIONS, apply_sign_rule
+from ..errors import PurePCAError
+from ..linalg.jacobi import jacobi_eigh
+from ..numeric import FLOAT
+from .geometry import _rows
+
+__all__ = ["Reference", "clear_cache", "fingerprint", "reference"]
+
+#: How many references the process keeps (least recently used dropped first).
+CACHE_SIZE = 32
+_CACHE: "OrderedDict[tuple[Any, ...], Reference]" = OrderedDict()
+
+
+@dataclass
+class Reference:
+    """The reference PCA of X (all ``min(n, d)`` components) and what a comparison needs to know.
+
+    The float attributes have scikit-learn's names; ``spectrum`` is the
+    whole list of eigenvalues (``explained_variance_`` keeps the first
+    ``n_components``).  ``exponent`` is the power of two the data were
+    divided by: ``unit_spectrum`` is ``spectrum / 4**exponent``, always in
+    the float range even when the variances themselves overflow (then
+    ``spectrum`` holds ``inf``, the correctly rounded float).  ``scale_``
+    holds the column scales when scaled.  ``computed`` says how:
+    ``"float, refined"`` or ``"50 digits"``.  ``exact`` holds the Decimals
+    of the digits path.
+    """
+
+    convention: str
+    digits: Optional[int]
+    components_: list[list[float]]
+    explained_variance_: list[float]
+    explained_variance_ratio_: list[float]
+    singular_values_: list[float]
+    mean_: list[float]
+    noise_variance_: float
+    spectrum: list[float]
+    clusters: list[list[int]]
+    gaps: list[float]
+    condition: float
+    sign_rule: str
+    n_samples: int
+    ddof: int = 1
+    scaled: bool = False
+    scale_: Optional[list[float]] = None
+    exponent: int = 0
+    unit_spectrum: list[float] = field(default_factory=list)
+    all_components: list[list[float]] = field(default_factory=list)
+    computed: str = "float, refined"
+    exact: dict[str, Any] = field(default_factory=dict)
+
+
+def fingerprint(rows: list[list[float]]) -> str:
+    """A hash of the shape and the bits of every entry: equal data, equal fingerprint.
+
+    >>> fingerprint([[1.0, 2.0]]) == fingerprint([[1.0, 2.0]]), fingerprint([[1.0, 2.0]]) == fingerprint([[2.0, 1.0]])
+    (True, False)
+    """
+    h = hashlib.blake2b(digest_size=20)
+    h.update(struct.pack("<qq", len(rows), len(rows[0]) if rows else 0))
+    for row in rows:
+        h.update(struct.pack(f"<{len(row)}d", *row))
+    return h.hexdigest()
+
+
+def clear_cache() -> None:
+    """Forget every cached reference.
+
+    >>> clear_cache()
+    """
+    _CACHE.clear()
+
+
+def _clusters_and_gaps(spectrum: list[float]) -> tuple[list[list[int]], list[float], float]:
+    from .geometry import eigen_clusters
+
+    clusters = eigen_clusters(spectrum)
+    gaps = []
+    for i in range(len(spectrum)):
+        mine = next(c for c in clusters if i in c)
+        others = [abs(spectrum[i] - spectrum[j]) for j in range(len(spectrum)) if j not in mine]
+        gaps.append(min(others) if others else math.inf)
+    positive = [v for v in spectrum if v > 0]
+    condition = positive[0] / positive[-1] if positive else math.inf
+    return clusters, gaps, condition
+
+
+def _exponent(rows: list[list[float]]) -> int:
+    top = max((abs(x) for row in rows for x in row), default=0.0)
+    return math.frexp(top)[1] if top > 0 else 0
+
+
+def _noise(unit: list[float], k: int) -> float:
+    rest = unit[k:]
+    return math.fsum(rest) / len(rest) if rest else 0.0
+
+
+def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled: bool,
+                     scale_ddof: int) -> Optional[tuple[list[list[float]], list[float], list[float],
+                                                        Optional[list[float]], int]]:
+    """(components, unit spectrum, mean, scales, exponent) in floats, refined; None when the data cannot be
+    scaled into range exactly."""
+    from ..pca import PCA
+
+    n, d = len(rows), len(rows[0])
+    e = _exponent(rows)
+    tiny = min((abs(x) for row in rows for x in row if x != 0), default=1.0)
+    if math.ldexp(tiny, -e) < 2.0 ** -960 or n - ddof <= 0:
+        return None  # scaling would round the smallest entries (or no divisor): the digits path
+    X = [[math.ldexp(x, -e) for x in row] for row in rows]
+    fsum = math.fsum
+    cols = [list(c) for c in zip(*X)]
+    means = [fsum(c) / n for c in cols]
+    Zc = [[x - m for x in c] for c, m in zip(cols, means)]
+    corr = [fsum(c) / n for c in Zc]  # the corrected two-pass mean: what the rounded mean left
+    Zc = [[x - c0 for x in c] for c, c0 in zip(Zc, corr)]
+    means = [m + c0 for m, c0 in zip(means, corr)]
+    scales: Optional[list[float]] = None
+    if scaled:
+        sds = [math.sqrt(fsum(x * x for x in c) / (n - scale_ddof)) if n - scale_ddof > 0 else 0.0 for c in Zc]
+        if any(not s > 0 for s in sds):
+            return None
+        Zc = [[x / s for x in c] for c, s in zip(Zc, sds)]
+        scales = sds
+    Z = [list(r) for r in zip(*Zc)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        V0 = PCA(None, center=False, scale=False, ddof=ddof, solver="auto").fit(Z).components_
+    # Rayleigh–Ritz with compensated products: W = Z·V0ᵀ, H = WᵀW/(n - ddof).
+    dots = FLOAT.dots
+    W = [dots(V0, z) for z in Z]
+    Wt = [list(c) for c in zip(*W)]
+    r = len(V0)
+    div = n - (scale_ddof if scaled else ddof)  # scaled: the correlation itself; the caller applies any factor
+    H = [[0.0] * r for _ in range(r)]
+    for i in range(r):
+        Hi = dots(Wt[i:], Wt[i])
+        for j, h in enumerate(Hi):
+            H[i][i + j] = H[i + j][i] = h / div
+    vectors, eig_values = _nearly_diagonal_eigh(H)
+    order = sorted(range(r), key=lambda i: -eig_values[i])
+    cols_v = [list(c) for c in zip(*V0)]  # d x r
+    comps = [dots(cols_v, vectors[i]) for i in order]
+    comps = [[x / math.sqrt(fsum(y * y for y in v)) for x in v] for v in comps]
+    values = [max(eig_values[i], 0.0) for i in order]
+    comps = apply_sign_rule(comps, CONVENTIONS[convention].sign)
+    return comps, values, [math.ldexp(m, e) for m in means], (
+        [math.ldexp(s, e) for s in scales] if scales is not None else None), e
+
+
+def _nearly_diagonal_eigh(H: list[list[float]]) -> tuple[list[list[float]], list[float]]:
+    """Eigenvectors (rows) and eigenvalues of a symmetric matrix close to diagonal (a Rayleigh–Ritz matrix).
+
+    Indices coupled strongly (``|h_ij| > 1e-8·|h_ii - h_jj|``) are grouped and each group is solved by
+    Jacobi; between groups the coupling is of the size of the angle error of the vectors that built H
+    (about 1e-14), so second-order perturbation is exact to well below eps: the vector gains
+    ``h_ij/(μ - h_jj)`` along j and the value ``h_ij²/(μ - h_jj)``.
+    """
+    r = len(H)
+    parent = list(range(r))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(r):
+        Hi = H[i]
+        for j in range(i + 1, r):
+            if Hi[j] != 0 and abs(Hi[j]) > 1e-8 * abs(Hi[i] - H[j][j]):
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for i in range(r):
+        groups.setdefault(root(i), []).append(i)
+    vectors: list[list[float]] = []
+    values: list[float] = []
+    diag = [H[i][i] for i in range(r)]
+    for members in groups.values():
+        if len(members) == 1:
+            local = [([1.0], diag[members[0]])]
+        else:
+            eig = jacobi_eigh([[H[a][b] for b in members] for a in members])
+            local = list(zip(eig.vectors, eig.values))
+        inside = set(members)
+        for y, mu in local:
+            q = [0.0] * r
+            lam_terms = [mu]
+            for g, yg in zip(members, y):
+                q[g] = yg
+            for j in range(r):
+                if j in inside:
+                    continue
+                c = math.fsum(yg * H[g][j] for g, yg in zip(members, y))
+                if c == 0:
+                    continue
+                q[j] = c / (mu - diag[j])
+                lam_terms.append(c * q[j])
+            norm = math.sqrt(math.fsum(x * x for x in q))
+            vectors.append([x / norm for x in q])
+            values.append(math.fsum(lam_terms))
+    return vectors, values
+
+
+def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
+              digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
+              scale_ddof: Optional[int] = None) -> Reference:
+    """The reference answer for ``PCA(n_components, convention=...)`` of ``X``.
+
+    ``ddof`` is the variance divisor ``n - ddof`` and ``scale`` whether the
+    columns are standardised (both default to the convention's);
+    ``scale_ddof`` is the divisor of the standard deviations used for the
+    scaling when it differs (scikit-learn's ``StandardScaler`` divides by
+    n, its ``PCA`` by n - 1: ``scale=True, scale_ddof=0, ddof=1``).
+    ``digits=None`` computes in floats with a refinement that is more
+    accurate than any float PCA can be; ``digits=50`` at 50 digits.
+
+    >>> ref = reference([[0.0, 0.0], [1.0, 1.0], [2.0, 2.5]], digits=30)
+    >>> ref.clusters, round(ref.condition, 3), len(ref.components_)
+    ([[0], [1]], 318.33, 2)
+    """
+    if convention not in CONVENTIONS:
+        raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
+    conv = CONVENTIONS[convention]
+    rows = _rows(X, "X")
+    n, d = len(rows), len(rows[0])
+    ddof_v = conv.ddof if ddof is None else ddof
+    scaled = conv.scale if scale is None else bool(scale)
+    sddof = ddof_v if scale_ddof is None else scale_ddof
+    for name, value in (("ddof", ddof_v), ("scale_ddof", sddof)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PurePCAError(f"{name} must be a non-negative int, got {value!r}")
+    if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
+                                     or n_components < 0):
+        raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
+    key = (fingerprint(rows), convention, n_components, digits, scaled, ddof_v, sddof)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        return hit
+    if n - ddof_v <= 0:
+        raise PurePCAError(f"reference: {n} rows and ddof={ddof_v} leave no degrees of freedom")
+    found = _float_reference(rows, convention, ddof_v, scaled, sddof) if digits is None else None
+    exact: dict[str, Any] = {}
+    if found is not None:
+        comps, unit, mean, scales, e = found
+        computed = "float, refined"
+    else:
+        comps, unit, mean, scales, e, exact = _digits_reference(rows, convention, ddof_v, scaled, sddof,
+                                                                digits or 50)
+        computed = f"{digits or 50} digits"
+    if scaled and sddof != ddof_v:  # StandardScaler (divisor n - sddof) then PCA (divisor n - ddof)
+        factor = (n - sddof) / (n - ddof_v)
+        unit = [v * factor for v in unit]
+    k = len(unit) if n_components is None else min(n_components, len(unit))
+    spectrum = [_ldexp2(v, e, scaled) for v in unit]
+    total = math.fsum(unit)
+    clusters, gaps, condition = _clusters_and_gaps(unit)
+    lift = 0 if scaled else e  # a correlation PCA's variances do not scale with the data
+    ref = Reference(
+        convention=convention, digits=digits, components_=[list(v) for v in comps[:k]],
+        explained_variance_=spectrum[:k],
+        explained_variance_ratio_=[v / total if total > 0 else 0.0 for v in unit[:k]],
+        singular_values_=[math.ldexp(math.sqrt(v * (n - ddof_v)), lift) for v in unit[:k]],
+        mean_=mean, noise_variance_=_ldexp2(_noise(unit, k), e, scaled),
+        spectrum=spectrum, clusters=clusters, gaps=[_ldexp2(g, e, scaled) if g != math.inf else g for g in gaps],
+        condition=condition, sign_rule=conv.sign, n_samples=n, ddof=ddof_v, scaled=scaled, scale_=scales,
+        exponent=0 if scaled else e, unit_spectrum=unit, all_components=comps, computed=computed, exact=exact)
+    _CACHE[key] = ref
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return ref
+
+
+def _ldexp2(v: float, e: int, scaled: bool) -> float:
+    """A variance in data units from one in units of 4**e (overflowing to inf, as a float must)."""
+    if scaled:
+        return v
+    try:
+        return math.ldexp(v, 2 * e)
+    except OverflowError:
+        return math.inf
+
+
+def _digits_reference(rows: list[list[float]], convention: str, ddof: int, scaled: bool, sddof: int,
+                      digits: int) -> tuple[list[list[float]], list[float], list[float], Optional[list[float]],
+                                            int, dict[str, Any]]:
+    from ..pca import PCA
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        full = PCA(None, convention=convention, precision=digits, scale=scaled,
+                   ddof=sddof if scaled else ddof).fit(rows)
+    hp = full.high_precision_
+    assert hp is not None
+    e = _exponent(rows)
+    quarter = Decimal(4) ** e
+    unit = [float(v / quarter) if not scaled else float(v) for v in hp["explained_variance_"]]
+    scales = [float(s) for s in hp["scale_"]] if hp.get("scale_") is not None else None
+    comps = [[float(x) for x in row] for row in hp["components_"]]
+    return comps, unit, [float(m) for m in hp["mean_"]], scales, e, dict(hp)

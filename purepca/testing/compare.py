@@ -1,0 +1,575 @@
+"""Comparing another PCA with the reference: tolerances from the error model of the method under test.
+
+The error model of a method says how far a *correct* implementation of it
+can be from the exact answer; the tolerance is that, times a small safety
+factor measured on scikit-learn, numpy, scipy and statsmodels
+(``benchmarks/oracle_matrix.py``).  All of it is computed on the data
+divided by a power of two (exact), so that variances beyond the float range
+or subnormal ones get a tolerance in range, never ``nan`` or 0.
+
+* ``svd`` (a backward-stable SVD of the centred data): σ_i off by
+  ``c·eps·σ_1``, so λ_i by ``2c·eps·sqrt(λ_1·λ_i)``: small eigenvalues keep
+  their digits; those it cannot tell from zero (below ``c·eps·λ_1``) are
+  allowed ``c·eps·λ_1`` (scikit-learn's ``PCA()`` gave 1e-15 for the
+  constant pixels of the digits data, λ_1 = 179).
+* ``covariance`` (a formed ``ZᵀZ`` or ``np.cov``, then ``eigh``):
+  ``c·eps·λ_1`` whatever λ_i is.
+* ``float32``: the covariance model at float32's eps; a result whose
+  arrays are float32 is compared at float32's eps under any model.
+* ``randomized``: the covariance model plus the residual the method reports.
+
+Every model adds what centring with a rounded mean costs: a mean off by
+``δ`` adds ``n·δδᵀ`` to the sums of squares (the first-order term
+vanishes: centred columns sum to zero), so the variances move by up to
+``n/(n - ddof)·‖δ‖²``, with ``δ_j`` a couple of ulps of the mean.
+
+Eigenvalues the method cannot tell apart (closer than the sum of their
+tolerances) form a cluster whose vectors are compared as a subspace; the
+null space of wide data (n <= d), known only as the complement of the
+non-zero components, is checked by orthogonality to them.
+
+>>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
+>>> [(c.quantity, c.passed) for c in compare_pca({"explained_variance_": [2.7169129481821, 0.2]}, X)]
+[('explained_variance_[0]', True), ('explained_variance_[1]', False)]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ..conventions import CONVENTIONS
+from ..errors import PurePCAError
+from ..numeric import FLOAT
+from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
+from .answer import Reference, reference
+
+__all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
+
+_EPS64 = 2.0 ** -52
+_EPS32 = 2.0 ** -23
+
+#: The error models the comparison knows (see the module docstring).
+METHODS = ("svd", "covariance", "float32", "randomized")
+
+# Safety factors over the error models, calibrated by benchmarks/oracle_matrix.py: the largest error of a
+# correct implementation (scikit-learn full/arpack/randomized/covariance_eigh, numpy, scipy, statsmodels,
+# float32 variants) on 20 kinds of data stays below the tolerance, and the tolerance within 30x (median) of
+# what the full SVD reaches.
+_K_SVD = 2.0     # eigenvalues, svd model: K·eps·sqrt(n + d)·sqrt(λ_1·λ_i)
+_K_COV = 4.0     # eigenvalues, covariance model: K·eps·sqrt(n + d)·λ_1
+_K_MEAN = 4.0    # a mean: K ulps of the mean of |x| (float64); float32 sums add log2(n)
+_K_CENTRE = 4.0  # centring: n/(n - ddof)·Σ_j (K_CENTRE·ulp(mean_j))²
+_K_ANGLE = 2.0   # angles: K_ANGLE·(tol_i + tol_j)/|λ_i - λ_j| (LAPACK's SVD reached 43 eps·λ_1/gap on graded data)
+_JOIN = 2.0      # eigenvalues closer than JOIN·(tol_i + tol_j) form a cluster
+
+
+def _digits_lost(error: float, scale: float) -> str:
+    if not scale > 0 or error != error:
+        return "-"
+    rel = error / scale
+    if rel <= _EPS64:
+        return "0"
+    return f"{min(16.0, math.log10(rel / _EPS64)):.1f}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One compared quantity: its name, whether it passed, the error, the tolerance and the digits lost.
+
+    For components, ``error`` and ``tolerance`` are angles in radians;
+    ``note`` says what else was found (a flipped sign, a divisor mismatch).
+
+    >>> Check("explained_variance_[0]", False, 1e-3, 1e-12, "9.3").line()
+    'explained_variance_[0]: off by 0.001 (tolerance 1e-12; 9.3 digits lost)'
+    """
+
+    quantity: str
+    passed: bool
+    error: float
+    tolerance: float
+    digits_lost: str
+    note: str = ""
+
+    def line(self) -> str:
+        """The mismatch as one line (what ``assert_pca_close`` reports)."""
+        return self.note if self.note else (f"{self.quantity}: off by {self.error:.3g} (tolerance {self.tolerance:.3g}; "
+                                            f"{self.digits_lost} digits lost)")
+
+
+def _vector(values: Any) -> list[float]:
+    values = values.to_numpy() if hasattr(values, "to_numpy") else values
+    return [float(v) for v in values]
+
+
+def _theirs(value: Any, name: str) -> list[list[float]]:
+    """Another library's rows as floats, NaN and infinities kept (they are mismatches to report, not bad input)."""
+    value = value.tolist() if hasattr(value, "tolist") else value
+    try:
+        rows = [[float(x) for x in row] for row in value]
+    except (TypeError, ValueError):
+        raise PurePCAError(f"{name}: expected rows of numbers") from None
+    if not rows or len({len(r) for r in rows}) != 1 or not rows[0]:
+        raise PurePCAError(f"{name}: expected a non-empty rectangular table of numbers")
+    return rows
+
+
+def _is_float32(result: Any) -> bool:
+    for name in ("components_", "explained_variance_", "mean_", "eigenvalues_", "eigenvectors_"):
+        value = result.get(name) if isinstance(result, dict) else getattr(result, name, None)
+        if value is not None and str(getattr(value, "dtype", "")) == "float32":
+            return True
+    return False
+
+
+def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
+    """Another library's answer as purepca's attribute names: components_ (k x d rows),
+    explained_variance_ and, where given, mean_, singular_values_, explained_variance_ratio_,
+    noise_variance_, whiten, and scores (``scores``/``x``, or a ``transform`` method).
+
+    Besides scikit-learn's names: R's ``sdev``, ``rotation`` and ``x``;
+    statsmodels' ``eigenvals`` (sums of squares: divided by ``divisor``
+    here) and ``loadings``; numpy's ``eigh`` result (``eigenvalues``
+    ascending, ``eigenvectors`` as columns), also as a ``(w, v)`` tuple."""
+    if isinstance(result, tuple) and len(result) == 2 and not hasattr(result, "eigenvalues"):
+        result = {"eigenvalues": result[0], "eigenvectors": result[1]}
+
+    def get(name: str) -> Any:
+        if isinstance(result, dict):
+            return result.get(name)
+        return getattr(result, name, None)
+
+    if get("eigenvalues") is not None and get("eigenvectors") is not None:  # numpy.linalg.eigh
+        w = _vector(get("eigenvalues"))
+        v = _rows(get("eigenvectors"), "eigenvectors")
+        order = sorted(range(len(w)), key=lambda i: -w[i])
+        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
+    if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
+        loadings = _rows(get("loadings"), "loadings")
+        return {"explained_variance_": [v / divisor for v in _vector(get("eigenvals"))],
+                "components_": [list(col) for col in zip(*loadings)]}
+    out: dict[str, Any] = {}
+    comps = get("components_")
+    rotation = get("rotation")
+    if comps is not None:
+        out["components_"] = _theirs(comps, "components_")
+    elif rotation is not None:  # R: d x k, one column per component
+        out["components_"] = [list(col) for col in zip(*_rows(rotation, "rotation"))]
+    variance = get("explained_variance_")
+    sdev = get("sdev")
+    if variance is not None:
+        out["explained_variance_"] = _vector(variance)
+    elif sdev is not None:  # R: standard deviations of the components
+        out["explained_variance_"] = [float(v) ** 2 for v in _vector(sdev)]
+    for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
+        value = get(name)
+        if value is not None:
+            out[name] = _vector(value)
+    noise = get("noise_variance_")
+    if isinstance(noise, (list, tuple)) and len(noise) == 1:
+        noise = noise[0]
+    if noise is not None:
+        out["noise_variance_"] = float(noise)
+    whiten = get("whiten")
+    if isinstance(whiten, bool):
+        out["whiten"] = whiten
+    scores = get("scores") if get("scores") is not None else get("x")
+    if scores is not None and not callable(scores):
+        out["scores"] = _theirs(scores, "scores")
+    transform = None if isinstance(result, dict) else getattr(result, "transform", None)
+    if isinstance(result, dict) and callable(result.get("transform")):
+        transform = result["transform"]
+    if transform is not None and callable(transform):
+        out["transform"] = transform
+    if "components_" not in out and "explained_variance_" not in out:
+        raise PurePCAError("assert_pca_close: the result has neither components_ (or rotation) nor "
+                           "explained_variance_ (or sdev); nothing to compare")
+    if "components_" in out and any(len(row) != d for row in out["components_"]):
+        raise PurePCAError(f"assert_pca_close: the components must have {d} entries (the columns of X)")
+    return out
+
+
+def _unit(x: float, e: int) -> float:
+    """x divided by 2**e, with infinities and NaN kept."""
+    if x != x or math.isinf(x):
+        return x
+    return math.ldexp(x, -e)
+
+
+def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
+               residual: float = 0.0, rtol: Optional[float] = None, size: Optional[int] = None) -> list[float]:
+    """The tolerance of every eigenvalue of the reference's spectrum, in units of ``4**ref.exponent``.
+
+    ``size`` pads the spectrum with zeros (the null space of wide data, for
+    an answer that gives all d eigenpairs of the covariance).
+
+    >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
+    >>> t = tolerances(reference(X), 4, 2)
+    >>> t[0] > t[1] > 0
+    True
+    """
+    unit = list(ref.unit_spectrum) + [0.0] * max(0, (size or 0) - len(ref.unit_spectrum))
+    if not unit:
+        return []
+    if not math.isfinite(residual) or residual < 0:
+        raise PurePCAError(f"residual must be a finite number >= 0, got {residual!r}")
+    top = max(max(unit), 0.0)
+    if rtol is not None:
+        return [rtol * max(v, 0.0) + rtol * _EPS64 * top for v in unit]
+    eps = _EPS32 if (float32 or method == "float32") else _EPS64
+    root_m = math.sqrt(n + d)
+    # Centring with a rounded mean, in the (scaled) units of the spectrum.
+    e = ref.exponent if not ref.scaled else 0
+    spread = ref.scale_ if ref.scaled and ref.scale_ else [1.0] * d
+    mean_err = _K_CENTRE * (1 + (math.log2(n) if eps == _EPS32 else 0.0))
+    centre = n / (n - ref.ddof) * math.fsum(
+        (mean_err * math.ulp(_unit(abs(m), e) / (s if ref.scaled else 1.0)) * (eps / _EPS64)) ** 2
+        for m, s in zip(ref.mean_, spread))
+    out = []
+    for v in unit:
+        lam = max(v, 0.0)
+        if method == "svd":
+            c = _K_SVD * root_m * eps
+            # An eigenvalue the method cannot tell from zero is allowed the absolute c·λ_1 (scikit-learn's
+            # PCA() of the digits gives 1e-15 for its constant pixels, λ_1 = 179); the others c²·λ_1.
+            t = c * (2 * math.sqrt(top) * math.sqrt(lam) + (top if lam <= c * top else c * top))
+        else:
+            t = _K_COV * root_m * eps * top
+        out.append(t + centre + 2 * eps * lam + (_unit(_unit(residual, e), e) if method == "randomized" else 0.0))
+    return out
+
+
+def _model_clusters(unit: list[float], tol: list[float]) -> list[list[int]]:
+    if not unit:
+        return []
+    out = [[0]]
+    for i in range(1, len(unit)):
+        if unit[i - 1] - unit[i] <= _JOIN * (tol[i - 1] + tol[i]):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def _angle_allowed(cluster: list[int], unit: list[float], tol: list[float], floor: float) -> float:
+    worst = 0.0
+    for i in cluster:
+        for j in range(len(unit)):
+            if j in cluster:
+                continue
+            gap = abs(unit[i] - unit[j])
+            worst = max(worst, _K_ANGLE * (tol[i] + tol[j]) / gap if gap > 0 else math.inf)
+    return min(math.pi / 2, worst + floor)
+
+
+def _divisor_name(ddof: int) -> str:
+    return "n" if ddof == 0 else f"(n-{ddof})"
+
+
+def _divisor_hint(values: list[float], unit: list[float], tol: list[float], n: int, ddof: int, e: int,
+                  scaled: bool) -> Optional[Check]:
+    """A failed Check naming a divisor mismatch: every variance off by exactly (n - a)/(n - b)."""
+    ratios = [(_unit(_unit(a, e), e) / u, t / u) for a, u, t in zip(values, unit, tol) if u > 4 * t and u > 0]
+    if not ratios:
+        return None
+    for other in (0, 1, 2):
+        if other == ddof or n - other <= 0:
+            continue
+        # Their variance divided by n - other instead of n - ddof; or (scaled) their standard deviations were.
+        for top, bottom, how in ((ddof, other, "variances"), (other, ddof, "scaling")):
+            f = (n - top) / (n - bottom)
+            if not all(abs(r - f) <= 2 * t + 8 * _EPS64 for r, t in ratios):
+                continue
+            if how == "scaling" and not scaled:
+                continue
+            pair = {ddof, other}
+            named = "n/(n-1)" if pair == {0, 1} else f"{_divisor_name(min(pair))}/{_divisor_name(max(pair))}"
+            hint = (f"scale=True, scale_ddof={other}: StandardScaler divides by n" if how == "scaling" and other == 0
+                    else f"scale_ddof={other}" if how == "scaling" else f"ddof={other}")
+            return Check("divisor", False, ratios[0][0], f, "-",
+                         f"divisor: every variance is {_divisor_name(top)}/{_divisor_name(bottom)} = {n - top}/"
+                         f"{n - bottom} times the reference's, a mismatch by exactly {named}: the other side's "
+                         f"{how} divided by n - {other}, the reference's by n - {ddof} (pass {hint})")
+    return None
+
+
+def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
+                rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
+                ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
+                points: Any = None, whiten: Optional[bool] = None) -> list[Check]:
+    """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
+
+    >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
+    >>> [(c.quantity, c.passed) for c in compare_pca({"explained_variance_": [2.7169129481821, 0.2]}, X)]
+    [('explained_variance_[0]', True), ('explained_variance_[1]', False)]
+    """
+    if method not in METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+    if convention not in CONVENTIONS:
+        raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
+    rows = _rows(X, "X")
+    n, d = len(rows), len(rows[0])
+    r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
+                                              scale_ddof=scale_ddof)
+    theirs = _extract(result, d, n, n - r.ddof)
+    f32 = _is_float32(result)
+    eps = _EPS32 if (f32 or method == "float32") else _EPS64
+    comps_all = r.all_components or r.components_
+    e = r.exponent
+    lift = 0 if r.scaled else e
+    k = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
+    # Wide data: an answer may give all d eigenpairs of the covariance, the null space included.
+    size = k if len(r.unit_spectrum) < k <= d else None
+    unit = list(r.unit_spectrum) + [0.0] * max(0, (size or 0) - len(r.unit_spectrum))
+    spectrum = list(r.spectrum) + [0.0] * (len(unit) - len(r.spectrum))
+    tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size)
+    # A result rounded to a float (subnormal ones keep few digits): one ulp of the value in data units.
+    tol = [t + (math.ldexp(math.ulp(v), -2 * lift) if math.isfinite(v) else 0.0) for t, v in zip(tol, spectrum)]
+    checks: list[Check] = []
+    if k > len(unit):
+        checks.append(Check("n_components", False, float(k), float(len(unit)), "-",
+                            f"n_components: {k} components, but X has at most {len(unit)}"))
+        k = len(unit)
+    # Eigenvalues.
+    values = (theirs.get("explained_variance_") or [])[:k]
+    for i, value in enumerate(values):
+        want = spectrum[i]
+        got = _unit(_unit(value, lift), lift)
+        err = abs(got - unit[i])
+        ok = err <= tol[i] or (math.isinf(value) and value == want)
+        real_err = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
+        note = "" if ok else (f"explained_variance_[{i}]: {value!r} off by {real_err:.3g} from {want!r} "
+                              f"(tolerance {math.ldexp(tol[i], 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
+                              f"{_digits_lost(err, abs(unit[i]))} digits lost)")
+        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, tol[i], _digits_lost(err, abs(unit[i])), note))
+    if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
+        hint = _divisor_hint(values, unit, tol, n, r.ddof, lift, r.scaled)
+        if hint is not None:
+            checks.append(hint)
+    total = math.fsum(unit)
+    tol_total = math.fsum(tol)
+    # Ratios, singular values, mean, noise variance.
+    for i, a in enumerate((theirs.get("explained_variance_ratio_") or [])[:k]):
+        if not total > 0:
+            continue
+        b = unit[i] / total
+        allowed = (tol[i] + b * tol_total) / total + 2 * eps * b + 4 * _EPS64 * 2.0 ** -1022
+        err = abs(a - b)
+        ok = err <= allowed
+        note = "" if ok else (f"explained_variance_ratio_[{i}]: {a!r} off by {err:.3g} from {b!r} (tolerance "
+                              f"{allowed:.3g}; {_digits_lost(err, b)} digits lost)")
+        checks.append(Check(f"explained_variance_ratio_[{i}]", ok, err, allowed, _digits_lost(err, b), note))
+    div = n - r.ddof
+    for i, a in enumerate((theirs.get("singular_values_") or [])[:k]):
+        lam = max(unit[i], 0.0)
+        b = math.sqrt(lam * div)
+        allowed = div * tol[i] / (math.sqrt(div * (lam + tol[i])) + b) + 2 * eps * b
+        got = _unit(a, lift)
+        err = abs(got - b)
+        ok = err <= allowed or (math.isinf(a) and i < len(r.singular_values_) and math.isinf(r.singular_values_[i]))
+        real = math.ldexp(err, lift) if err == err and not math.isinf(err) and lift < 1000 else err
+        note = "" if ok else (f"singular_values_[{i}]: {a!r} off by {real:.3g} from {math.ldexp(b, lift)!r} "
+                              f"(tolerance {math.ldexp(allowed, lift):.3g}; {_digits_lost(err, b)} digits lost)")
+        checks.append(Check(f"singular_values_[{i}]", ok, real, math.ldexp(allowed, lift), _digits_lost(err, b), note))
+    mean = theirs.get("mean_")
+    if mean is not None:
+        pipeline = r.scaled and scale_ddof is not None  # their PCA saw scaled columns: its mean is ~0
+        spread = r.scale_ or [1.0] * d
+        growth = _K_MEAN * (1 + (math.log2(n) if eps == _EPS32 else 0.0))
+        for j, a in enumerate(mean[:d]):
+            mabs = math.fsum(abs(row[j]) for row in rows) / n
+            b = 0.0 if pipeline else r.mean_[j]
+            magnitude = mabs / spread[j] if pipeline else mabs
+            allowed = growth * eps * magnitude + math.ulp(b) + math.ulp(0.0)
+            err = abs(a - b)
+            ok = err <= allowed
+            note = "" if ok else (f"mean_[{j}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
+                                  f"{_digits_lost(err, abs(b))} digits lost)")
+            checks.append(Check(f"mean_[{j}]", ok, err, allowed, _digits_lost(err, abs(b)), note))
+    noise = theirs.get("noise_variance_")
+    if noise is not None and k:
+        rest = len(unit) - k
+        b = math.fsum(unit[k:]) / rest if rest > 0 else 0.0
+        allowed = (tol_total + _K_COV * eps * max(total, 0.0)) / rest if rest > 0 else 2 * tol[-1]
+        got = _unit(_unit(noise, lift), lift)
+        err = abs(got - b)
+        ok = err <= allowed or (math.isinf(noise) and math.isinf(r.noise_variance_) and noise > 0)
+        want = r.noise_variance_ if rest > 0 else 0.0
+        real = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
+        note = "" if ok else (f"noise_variance_: {noise!r} off by {real:.3g} from {want!r} (tolerance "
+                              f"{math.ldexp(allowed, 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
+                              f"{_digits_lost(err, abs(b))} digits lost)")
+        checks.append(Check("noise_variance_", ok, real, allowed, _digits_lost(err, abs(b)), note))
+    # Components, cluster by cluster of eigenvalues the method cannot tell apart.
+    clusters = _model_clusters(unit, tol)
+    floor = 2 * eps  # the reference's own angle error is a few eps
+    open_null = len(unit) < d  # wide data: the null space is larger than the reference's span
+    comps = theirs.get("components_")
+    allowed_of: dict[int, float] = {}
+    flips: dict[int, int] = {}
+    for cluster in clusters:
+        allowed = _angle_allowed(cluster, unit, tol, floor)
+        for i in cluster:
+            allowed_of[i] = allowed
+        inside = [i for i in cluster if i < k]
+        if comps is None or not inside:
+            continue
+        label = f"components_[{inside[0]}]" if len(inside) == 1 else f"components_[{inside[0]}..{inside[-1]}]"
+        is_open = open_null and cluster[-1] == len(unit) - 1 and unit[cluster[0]] <= 2 * tol[cluster[0]]
+        if not is_open and cluster[-1] >= len(comps_all):
+            is_open = True
+        mine = [comps[i] for i in inside]
+        try:
+            if is_open:
+                outside = [comps_all[j] for j in range(len(unit)) if j not in cluster]
+                angle = angle_from(mine, outside)
+                what = " (the null space: compared as orthogonal to the other components)"
+            elif len(inside) == len(cluster):
+                angle = subspace_distance(mine, [comps_all[i] for i in cluster])
+                what = "" if len(cluster) == 1 else " (eigenvalues the method cannot tell apart: compared as a subspace)"
+            else:
+                angle = angle_inside(mine, [comps_all[i] for i in cluster])
+                what = (f" (the kept part of the cluster {cluster[0]}..{cluster[-1]} of eigenvalues the method cannot "
+                        "tell apart: compared as lying inside its span)")
+        except PurePCAError as err:
+            checks.append(Check(label, False, math.nan, allowed, "-", f"{label}: {err}"))
+            continue
+        lost = _digits_lost(angle, 1.0)
+        if not angle <= allowed:
+            checks.append(Check(label, False, angle, allowed, lost, f"{label}{what}: at an angle of {angle:.3g} rad "
+                                f"from the reference (allowed {allowed:.3g})"))
+            continue
+        if len(cluster) == 1 and not is_open:
+            i = inside[0]
+            flips[i] = -1 if _dot(comps[i], comps_all[i]) < 0 else 1
+            if sign_determined(comps_all[i], r.sign_rule, allowed) and flips[i] < 0:
+                checks.append(Check(label, False, angle, allowed, lost, f"{label}: the sign is flipped; convention "
+                                    f"{convention!r} ({r.sign_rule}) determines it"))
+                continue
+        checks.append(Check(label, True, angle, allowed, lost))
+    checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tol, eps,
+                            min(k, len(r.unit_spectrum)))
+    return checks
+
+
+def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]], points: Any,
+                  whiten: Optional[bool], clusters: list[list[int]], allowed_of: dict[int, float],
+                  flips: dict[int, int], tol: list[float], eps: float, k: int) -> list[Check]:
+    """Scores (``transform`` of ``points``, or the ``scores`` given for X), whitened when the fit was."""
+    given = theirs.get("scores")
+    if given is not None and points is None:
+        P = rows
+        got = given
+    elif points is not None and (given is not None or "transform" in theirs):
+        P = _rows(points, "points")
+        got = given if given is not None else _theirs(theirs["transform"](P), "transform(points)")
+    else:
+        return []
+    if len(got) != len(P):
+        return [Check("scores", False, math.nan, math.nan, "-",
+                      f"scores: {len(got)} rows of scores for {len(P)} points")]
+    w = theirs.get("whiten", False) if whiten is None else whiten
+    d = len(P[0])
+    e = 0 if r.scaled else r.exponent
+    spread = r.scale_ if r.scaled and r.scale_ else [1.0] * d
+    Z = [[(_unit(x, e) - _unit(m, e)) / s for x, m, s in zip(p, r.mean_, spread)] for p in P]
+    unit = r.unit_spectrum
+    comps = r.all_components or r.components_
+    delta = math.sqrt(math.fsum((_K_CENTRE * math.ulp(_unit(abs(m), e)) / s * (eps / _EPS64)) ** 2
+                                for m, s in zip(r.mean_, spread)))
+    kk = min(k, len(got[0]) if got else 0)
+    out: list[Check] = []
+    for cluster in clusters:
+        inside = [i for i in cluster if i < kk]
+        if not inside or len(inside) < len(cluster):
+            continue
+        if w and any(unit[i] <= 2 * tol[i] for i in inside):
+            continue  # whitening divides by an eigenvalue the method cannot resolve from zero
+        sgn = 1
+        if len(inside) == 1:
+            j0 = inside[0]
+            sgn = flips.get(j0, 0)
+            if sgn == 0:  # no components to compare: the sign that fits their scores best
+                sgn = -1 if FLOAT.dot([g[j0] for g in got], [FLOAT.dot(zz, comps[j0]) for zz in Z]) < 0 else 1
+            if sign_determined(comps[j0], r.sign_rule, allowed_of[j0]):
+                sgn = 1
+        worst = (-1.0, 0.0, 0.0, 0, 0.0)  # (ratio, error, allowed, row, size)
+        for row, (z, s) in enumerate(zip(Z, got)):
+            size = math.sqrt(FLOAT.dot(z, z))
+            want = [FLOAT.dot(z, comps[i]) / (math.sqrt(unit[i]) if w else 1.0) for i in inside]
+            mine = [_unit(s[i], 0 if w else e) for i in inside]
+            allowed = (allowed_of[inside[0]] * size + delta + 4 * eps * math.sqrt(d) * size)
+            if w:
+                allowed = allowed / math.sqrt(unit[inside[-1]]) + max(abs(x) for x in want) * max(
+                    tol[i] / unit[i] for i in inside)
+            if len(inside) == 1:
+                err = abs(mine[0] - sgn * want[0])
+                ref_size = abs(want[0])
+            else:  # a subspace: the length of the projection is what is determined
+                err = abs(math.sqrt(FLOAT.dot(mine, mine)) - math.sqrt(FLOAT.dot(want, want)))
+                ref_size = math.sqrt(FLOAT.dot(want, want))
+            ratio = err / allowed if allowed > 0 else (0.0 if err == 0 else math.inf)
+            if ratio != ratio:
+                ratio = math.inf  # a NaN score
+            if ratio > worst[0]:
+                worst = (ratio, err, allowed, row, ref_size)
+        _, err, allowed, row, size = worst
+        ok = err <= allowed
+        label = f"scores[:, {inside[0]}]" if len(inside) == 1 else f"scores[:, {inside[0]}..{inside[-1]}]"
+        if w:
+            label = "whitened " + label
+        scale_back = 0 if w else e
+        real = math.ldexp(err, scale_back) if err == err and scale_back < 1000 else err
+        note = "" if ok else (f"{label}: row {row} off by {real:.3g} (tolerance "
+                              f"{math.ldexp(allowed, scale_back) if scale_back < 1000 else math.inf:.3g}; "
+                              f"{_digits_lost(err, size)} digits lost)")
+        out.append(Check(label, ok, real, allowed, _digits_lost(err, size), note))
+    return out
+
+
+def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
+                     rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
+                     ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
+                     points: Any = None, whiten: Optional[bool] = None) -> None:
+    """Check another PCA's answer on ``X`` against the reference; raise ``AssertionError`` naming each mismatch.
+
+    ``result`` is a fitted estimator with scikit-learn's attribute names, a
+    dict of them, R's ``{"sdev": ..., "rotation": ..., "x": ...}``, a fitted
+    ``statsmodels.multivariate.pca.PCA`` (``convention="statsmodels"``;
+    ``scale=False`` for ``standardize=False``) or numpy's
+    ``eigh(np.cov(X, rowvar=False))`` (``convention="numpy"``).  What is
+    compared: every eigenvalue, ratio, singular value, the mean,
+    ``noise_variance_``, the components (as subspaces where the method
+    cannot tell eigenvalues apart; signs only where the convention's rule
+    fixes them) and the scores: of ``points`` through ``result.transform``,
+    or the ``scores``/``x`` given for X, whitened when ``result.whiten`` is
+    (or ``whiten=True``).
+
+    ``method`` picks the error model (``"svd"``, ``"covariance"``,
+    ``"float32"``, ``"randomized"`` with its ``residual``); float32 arrays
+    are compared at float32's eps whatever the model.  ``rtol`` sets a flat
+    relative tolerance instead.  ``ddof`` (the variance divisor ``n -
+    ddof``), ``scale`` and ``scale_ddof`` (the divisor of the scaling's
+    standard deviations) default to the convention's; scikit-learn's
+    ``StandardScaler`` then ``PCA`` is ``scale=True, scale_ddof=0``.  A
+    mismatch by exactly ``n/(n-1)`` is named as such.  ``ref`` reuses a
+    :func:`reference`; without it the reference is computed once per data
+    set and process (cached).
+
+    >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
+    >>> good = {"explained_variance_": reference(X).explained_variance_, "components_": reference(X).components_}
+    >>> assert_pca_close(good, X)
+    >>> bad = dict(good, explained_variance_=[good["explained_variance_"][0] * (1 + 1e-6), good["explained_variance_"][1]])
+    >>> assert_pca_close(bad, X)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    AssertionError: PCA differs from the reference (convention sklearn, method svd):
+      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ...; 9.7 digits lost)
+    """
+    checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
+                         ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten)
+    problems = [c.line() for c in checks if not c.passed]
+    if problems:
+        raise AssertionError(f"PCA differs from the reference (convention {convention}, method "
+                             f"{method if rtol is None else f'rtol={rtol:g}'}):\n  " + "\n  ".join(problems))
