@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import Context, Decimal, localcontext
 from typing import Callable, Optional, Sequence
 
 from .errors import PurePCAError
@@ -151,7 +151,7 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
     k = len(vectors)
     if k == 0:
         return Bounds([], [], [])
-    with localcontext() as ctx:
+    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         given = [[Decimal(float(x)) for x in v] for v in vectors]
         U = _complete(_orthonormalise(given), d, apply)
@@ -355,7 +355,7 @@ def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
     [0.75, 0.75]
     """
     n, d = len(rows), len(rows[0])
-    with localcontext() as ctx:
+    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         X = [[Decimal(float(x)) for x in row] for row in rows]
         w = [Decimal(float(v)) for v in weights] if weights is not None else [Decimal(1)] * n
@@ -413,7 +413,7 @@ def kernel_operator(K: Sequence[Sequence[Decimal]], entry_error: Decimal) -> tup
     [1.0, -1.0]
     """
     n = len(K)
-    with localcontext() as ctx:
+    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         rows = [sum(r, Decimal(0)) / n for r in K]
         total = sum(rows, Decimal(0)) / n
@@ -443,7 +443,7 @@ def kernel_entry_error(kernel: str, X: Sequence[Sequence[float]], gamma: float, 
     """
     n, d = len(X), len(X[0])
     worst = Decimal(0)
-    with localcontext() as ctx:
+    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         rows = [[Decimal(float(x)) for x in r] for r in X]
         g = abs(Decimal(float(gamma)))

@@ -916,7 +916,7 @@ def _verify_command(args: argparse.Namespace) -> int:
                              residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
                              ddof=args.ddof, scale_ddof=args.scale_ddof)
     tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
-    title = (f"{args.result} against purepca's 50-digit reference for {source} (convention {args.convention}, "
+    title = (f"{args.result} against purepca's reference for {source} (convention {args.convention}, "
              f"{tolerance})")
     _write(verify_report(checks, title), args.output)
     return 0 if all(c.passed for c in checks) else 1
@@ -1134,7 +1134,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_ver = sub.add_parser("verify", help="check another implementation's PCA output against purepca's reference",
                            description="Compare another PCA's output (JSON with scikit-learn's attribute names, or "
                            "R's sdev and rotation; or a directory of CSV files, one per attribute) with purepca's "
-                           "50-digit reference for the same data: a PASS/FAIL table per quantity with the error, the "
+                           "reference (floats refined to a few ulps, 50 digits where that is not proven enough) for the same data: a PASS/FAIL table per quantity with the error, the "
                            "tolerance of the method's error model and the digits lost; exit 0 when all pass, 1 "
                            "otherwise.")
     _input_options(p_ver, "the columns the other PCA used (default: all)", "a label column kept out",

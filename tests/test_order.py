@@ -36,3 +36,19 @@ def test_order_numpy_scalars_are_accepted_as_parameters() -> None:
     for bad in (np.float64(1.5), -1, True, np.bool_(True)):
         with pytest.raises(PurePCAError, match="n_components must be None"):
             PCA(n_components=bad).fit(X)
+
+
+def test_order_the_callers_decimal_context_does_not_leak_in() -> None:
+    # Issue 20, line 23: with Inexact trapped error_bounds_ raised decimal.Inexact; the 60-digit work
+    # runs in a context of its own.
+    import decimal
+
+    from purepca.datasets import toy_data
+
+    with decimal.localcontext() as caller:
+        caller.traps[decimal.Inexact] = True
+        caller.Emax = 10
+        low, high = PCA().fit(toy_data()).error_bounds_.explained_variance_[0]
+        hp = PCA(precision=50).fit(toy_data()).high_precision_
+    assert low <= 1.2840277121727838 <= high
+    assert str(hp["explained_variance_"][0]).startswith("1.28402771217278381127879592909")

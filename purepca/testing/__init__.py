@@ -49,6 +49,9 @@ from .geometry import (align_signs, angle_from, angle_inside, eigen_clusters, re
 from .kernel import assert_kernel_pca_close, compare_kernel_pca, kernel_reference
 from .answer import Reference, clear_cache, fingerprint, reference
 
+# The distributed PCAs' checks (Spark MLlib, dask-ml) against merged exact moments: docs/distributed.md.
+from ..distributed import compare_sklearn_like_pca, compare_spark_pca, covariance_error, reference_pca  # noqa: E402
+
 __all__ = [
     "Check",
     "METHODS",
@@ -61,10 +64,14 @@ __all__ = [
     "clear_cache",
     "compare_kernel_pca",
     "compare_pca",
+    "compare_sklearn_like_pca",
+    "compare_spark_pca",
+    "covariance_error",
     "eigen_clusters",
     "fingerprint",
     "kernel_reference",
     "reference",
+    "reference_pca",
     "residual_bound",
     "sign_determined",
     "subspace_distance",
