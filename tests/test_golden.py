@@ -11,7 +11,7 @@ from decimal import Decimal, localcontext
 
 import pytest
 
-from purepca import PCA, DegenerateEigenvalueWarning, KernelPCA
+from purepca import PCA, KernelPCA
 from purepca.golden import FOLDER, FORMAT, VERSION, _dump, build_cases, golden_cases
 
 CASES = golden_cases()
