@@ -404,6 +404,29 @@ def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
     return apply, error
 
 
+def covariance_operator(C: Sequence[Sequence[float]]) -> tuple[Operator, Decimal]:
+    """The operator of a covariance given correctly rounded (each entry within half an ulp of the exact
+    covariance, as exact :class:`~purepca.Moments` give it), and the error that rounding can make in
+    ``uᵀ·C·v`` for unit u, v: at most ``‖ΔC‖_F``, the root of the sum of the squared half ulps.
+
+    >>> apply, error = covariance_operator([[2.0, 1.0], [1.0, 2.0]])
+    >>> [float(x) for x in apply([Decimal(1), Decimal(0)])], float(error) < 1e-15
+    ([2.0, 1.0], True)
+    """
+    with localcontext(Context()) as ctx:
+        ctx.prec = DIGITS
+        A = [[Decimal(float(v)) for v in row] for row in C]
+        half_ulps = sum((Decimal(math.ulp(float(v))) / 2) ** 2 for row in C for v in row)
+        error = half_ulps.sqrt() if half_ulps else Decimal(0)
+
+    def apply(v: Vector) -> Vector:
+        with localcontext(Context()) as inner:
+            inner.prec = DIGITS
+            return [sum((a * x for a, x in zip(row, v)), Decimal(0)) for row in A]
+
+    return apply, error
+
+
 def kernel_operator(K: Sequence[Sequence[Decimal]], entry_error: Decimal) -> tuple[Operator, Decimal]:
     """The exactly centred kernel matrix ``(I - 1/n)·K·(I - 1/n)`` as an operator at 60 digits, from
     kernel values known to ``entry_error`` each, and the bound on one entry of ``uᵀ·K̃·v``.

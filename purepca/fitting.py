@@ -174,6 +174,8 @@ class PCAState:
     n_dropped_: int = 0
     n_iter_: int = 0
     source: str = "fit"
+    #: fit_moments of exact moments, unscaled: the correctly rounded covariance (what error_bounds_ encloses).
+    covariance: Optional[list[list[float]]] = field(default=None, compare=False)
     #: partial_fit's accumulator (the rows seen so far), None for the other doors.
     moments: Optional[Moments] = field(default=None, compare=False)
 
@@ -536,7 +538,10 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
                     C[j][j] = ctx.one
         found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
     state = finish(s, n, d, solver, list(hi), list(lo), sd, found, parallel_sd=parallel_sd)
-    return state.replace(source=source)
+    # Exact moments give the covariance correctly rounded: each entry within half an ulp of the exact
+    # one, which is what rigorous bounds need (float moments carry a rounding error not bounded here).
+    exact = getattr(moments, "exact", False) and ctx.name == "float" and sd is None and s.center
+    return state.replace(source=source, covariance=[[float(v) for v in row] for row in C] if exact else None)
 
 
 # ------------------------------------------------------------- the finish

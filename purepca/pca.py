@@ -800,11 +800,14 @@ class PCA(Estimator):
         state = self._fitted_state()
         cache = self._cache if self._cache is not None else {}
         if "bounds" not in cache:
-            from .bounds import data_operator, enclose
+            from .bounds import covariance_operator, data_operator, enclose
 
-            rows = [[float(x) for x in row] for row in self._training_rows("error_bounds_")]
-            apply, error = data_operator(rows, state.ddof, state.scaled, state.center, state.sample_weight,
-                                         state.column_weight)
+            if self._rows is None and state.covariance is not None:  # fit_moments of exact moments
+                apply, error = covariance_operator(state.covariance)
+            else:
+                rows = [[float(x) for x in row] for row in self._training_rows("error_bounds_")]
+                apply, error = data_operator(rows, state.ddof, state.scaled, state.center, state.sample_weight,
+                                             state.column_weight)
             found = enclose(apply, state.n_features_in_, state.components_, error)
             cache["bounds"] = ErrorBounds(found.values, found.angles, found.clusters)
         return cache["bounds"]  # type: ignore[no-any-return]

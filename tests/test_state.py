@@ -265,3 +265,34 @@ def test_state_moment_doors_leave_a_constant_column_unscaled_under_factominer(do
     full = PCA(convention="factominer", scale=True).fit(X)
     assert [round(v, 12) for v in pca.explained_variance_] == [round(v, 12) for v in full.explained_variance_]
     assert pca.explained_variance_[-1] == 0.0
+
+
+def test_state_error_bounds_of_exact_moments_contain_the_truth() -> None:
+    # Exact moments give the covariance correctly rounded, so a fit from them has rigorous bounds too.
+    mpmath = pytest.importorskip("mpmath")
+    from fractions import Fraction
+
+    X = data(120, 4, seed=3, offset=1e6)
+    parts = [Moments.from_rows(X[i:i + 30], exact=True) for i in range(0, 120, 30)]
+    merged = parts[0] + parts[1] + parts[2] + parts[3]
+    pca = PCA().fit_moments(merged)
+    bounds = pca.error_bounds_
+    n, d = len(X), len(X[0])
+    F = [[Fraction(v) for v in row] for row in X]
+    mean = [sum(col) / n for col in zip(*F)]
+    C = [[sum((r[i] - mean[i]) * (r[j] - mean[j]) for r in F) / (n - 1) for j in range(d)] for i in range(d)]
+    mpmath.mp.dps = 80
+    values, vectors = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(c.numerator) / c.denominator for c in row]
+                                                  for row in C]))
+    order = sorted(range(d), key=lambda i: -values[i])
+    for i, (low, high) in enumerate(bounds.explained_variance_):
+        truth = values[order[i]]
+        assert low <= truth <= high
+        assert high - low <= 1e-13 * float(truth)
+        u = [vectors[j, order[i]] for j in range(d)]
+        w = [mpmath.mpf(a) for a in pca.components_[i]]
+        norm = mpmath.sqrt(sum(a * a for a in w))
+        cos = abs(sum(a * b for a, b in zip(w, u))) / norm
+        assert float(mpmath.asin(mpmath.sqrt(max(0, 1 - cos * cos)))) <= bounds.components_[i]
+    with pytest.raises(PurePCAError, match="keeps no training rows"):
+        PCA(scale=True).fit_moments(merged).error_bounds_  # a correlation from moments: no bound here
