@@ -492,6 +492,7 @@ def add_teach_arguments(p: Any) -> None:
     p.add_argument("--id-column", default=None, metavar="COL", help="a label column kept out")
     p.add_argument("--no-header", action="store_true", help="FILE's first line is data")
     p.add_argument("--delimiter", default=",", metavar="CHAR", help="the field separator (default: ,)")
+    p.add_argument("--encoding", default="utf-8", metavar="NAME", help="the file's text encoding (default: utf-8)")
     p.add_argument("--method", choices=METHODS, default="jacobi", help="(default: jacobi)")
     p.add_argument("--digits", type=int, default=None, metavar="N", help="run the solver at N digits (>= 17)")
     p.add_argument("--replay-digits", type=int, default=50, metavar="N",
@@ -501,17 +502,18 @@ def add_teach_arguments(p: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
     p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
     p.add_argument("--title", default=None, help="the page's title")
-    p.add_argument("--output", default=None, metavar="FILE", help="write the page here instead of standard output")
+    p.add_argument("-o", "--output", "--out", dest="output", default=None, metavar="FILE",
+                   help="write the page here instead of standard output")
 
 
 def teach_command(args: Any) -> None:
     """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
-    from .cli import _read_text as _read  # the face's reader (its error names the file); cli imports us first
+    from .cli import _lines, _read_text as _read  # the face's reader (its error names the file); cli imports us first
     from .csvdata import read_table
     from .datasets import load
     data = matrix = None
     if args.matrix is not None:
-        matrix = read_table(_read(args.matrix).splitlines(), source=args.matrix, delimiter=args.delimiter,
+        matrix = read_table(_lines(_read(args.matrix, args.encoding)), source=args.matrix, delimiter=args.delimiter,
                             header=False).rows
     elif args.dataset is not None:
         ds = load(args.dataset)
@@ -519,7 +521,7 @@ def teach_command(args: Any) -> None:
         data = read_table(ds.to_csv().splitlines(), source=args.dataset, columns=columns,
                           id_column=args.id_column if args.id_column is not None else ds.label_name).rows
     else:
-        data = read_table(_read(args.file).splitlines(), source=args.file, delimiter=args.delimiter,
+        data = read_table(_lines(_read(args.file, args.encoding)), source=args.file, delimiter=args.delimiter,
                           header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
     page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
                  components=args.components, seed=args.seed, shift=args.shift, title=args.title)

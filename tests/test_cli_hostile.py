@@ -103,3 +103,12 @@ def test_cli_hostile_a_huge_field_is_one_line(tmp_path: pathlib.Path) -> None:
 def test_cli_hostile_a_header_only_file_says_so(tmp_path: pathlib.Path) -> None:
     (tmp_path / "h.csv").write_text("a,b\n", encoding="utf-8")
     one_error_line(run("fit", "h.csv", cwd=tmp_path), "no data rows (only the header line)")
+
+
+def test_cli_hostile_teach_takes_the_shared_output_and_encoding_options(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "l.csv").write_bytes("nom,a,b\nél,1,2\nça,2,3.5\nou,3,3\nzé,5,1\n".encode("latin-1"))
+    one_error_line(run("teach", "l.csv", "--id-column", "nom", "-o", "t.html", cwd=tmp_path), "is not utf-8 text")
+    out = run("teach", "l.csv", "--id-column", "nom", "--encoding", "latin-1", "-o", "t.html", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "t.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    one_error_line(run("teach", "l.csv", "-o", str(tmp_path / "no" / "t.html"), cwd=tmp_path), "does not exist")
