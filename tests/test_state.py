@@ -13,6 +13,7 @@ import math
 import pathlib
 import pickle
 import random
+import sys
 
 import pytest
 
@@ -238,16 +239,28 @@ def test_state_pca_module_holds_the_estimator_not_the_statistics() -> None:
 
 def test_state_model_files_of_the_previous_version_load_and_transform_to_the_same_bits() -> None:
     # Written by purepca at bb293b2, before the fitted state became one record: the models, and what
-    # that version's transform and inverse_transform gave for six new rows.
+    # that version's transform and inverse_transform gave for six new rows on each interpreter it ran on
+    # (their dot products differ in the last bits: CPython <= 3.11, 3.12+ with math.sumprod, PyPy).
+    import platform
+
     path = pathlib.Path(__file__).parent / "data" / "model_files_bb293b2.json"
     saved = __import__("json").loads(path.read_text(encoding="utf-8"))
     new = saved["new_rows"]
+    here = f"{platform.python_implementation()}-{sys.version_info[0]}.{sys.version_info[1]}"
     for case in saved["cases"]:
         pca = pca_from_json(case["model"])
-        assert [[repr(v) for v in row] for row in pca.transform(new)] == case["transform"], case["params"]
-        back = pca.inverse_transform(pca.transform(new))
-        assert [[repr(v) for v in row] for row in back] == case["inverse"], case["params"]
-        assert pca_from_json(pca_to_json(pca)).transform(new) == pca.transform(new)
+        scores, back = pca.transform(new), pca.inverse_transform(pca.transform(new))
+        expected = case["expected"].get(here)
+        if expected is not None:  # the same bits as that version on this interpreter
+            assert [[repr(v) for v in row] for row in scores] == expected["transform"], case["params"]
+            assert [[repr(v) for v in row] for row in back] == expected["inverse"], case["params"]
+        else:  # an interpreter bb293b2 was not run on here: the same numbers to rounding
+            reference = case["expected"]["CPython-3.11"]
+            for got, want in ((scores, reference["transform"]), (back, reference["inverse"])):
+                for row, wrow in zip(got, want):
+                    scale = max(abs(float(w)) for w in wrow)
+                    assert all(abs(v - float(w)) <= 1e-13 * scale for v, w in zip(row, wrow)), case["params"]
+        assert pca_from_json(pca_to_json(pca)).transform(new) == scores
 
 
 @pytest.mark.parametrize("door", ["partial_fit", "fit_stream", "fit_moments"])
