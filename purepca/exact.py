@@ -35,7 +35,10 @@ In a decimal context the values are decimals and the unit is a power of ten.
 >>> from purepca.numeric import FLOAT
 >>> s.merge(t).mean(FLOAT)
 [0.1]
->>> sum([0.1] * 10) / 10   # the float sum rounds nine times
+>>> total = 0.0
+>>> for _ in range(10):
+...     total += 0.1              # a float sum rounds at every addition
+>>> total / 10
 0.09999999999999999
 """
 

@@ -74,7 +74,7 @@ import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from .covariance import center, covariance_matrix
 from .errors import PurePCAError
@@ -371,6 +371,15 @@ def replay(A: Any, digits: int = 50) -> dict[str, Any]:
     return {"digits": digits, "norm": norm, "sweeps": rows, "values": [str(v) for v in truth]}
 
 
+def _plain_sum(values: Iterable[float]) -> float:
+    """Left to right, one rounding per addition: the textbook loop (the built-in ``sum`` of floats is
+    compensated from Python 3.12 on, which is not what a textbook shows)."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
 def naive_covariance(X: Any) -> dict[str, Any]:
     """The textbook one-pass covariance ``(Σxy - n·x̄·ȳ)/(n-1)`` in floats against purepca's and the exact one.
 
@@ -390,12 +399,12 @@ def naive_covariance(X: Any) -> dict[str, Any]:
     if n < 2:
         raise PurePCAError(f"data: the covariance needs at least 2 rows, got {n}")
     ours = covariance_matrix(rows)
-    means = [sum(row[j] for row in rows) / n for j in range(d)]  # the textbook way: plain float sums
+    means = [_plain_sum(row[j] for row in rows) / n for j in range(d)]  # the textbook way: plain float sums
     exact_means = [sum(Fraction(row[j]) for row in rows) / n for j in range(d)]
     entries = []
     for i in range(d):
         for j in range(i, d):
-            sxy = sum(row[i] * row[j] for row in rows)
+            sxy = _plain_sum(row[i] * row[j] for row in rows)
             naive = (sxy - n * means[i] * means[j]) / (n - 1)
             exact = Fraction(sum(((Fraction(row[i]) - exact_means[i]) * (Fraction(row[j]) - exact_means[j])
                               for row in rows), Fraction(0))) / (n - 1)
