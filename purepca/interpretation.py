@@ -130,22 +130,37 @@ def supplementary_columns(state: PCAState, rows: Rows, S: list[list[float]]) -> 
     factominer = state.convention == "factominer"
     coord, cor = [], []
     for j in range(len(S[0])):
+        # The column divided by a power of two (exactly) so that its squares neither overflow nor
+        # underflow: at 1e200 or 1e-200 they did, and every correlation came out 0.
         col = [row[j] for row in S]
+        e = math.frexp(max(map(abs, col)))[1] if any(col) else 0
+        col = [math.ldexp(x, -e) for x in col]
         m = math.fsum(wi * x for wi, x in zip(w, col)) / total
         dev = [x - m for x in col]
+        unit = e  # the power of two the coordinates are in
         if state.scaled:
             sdj = math.sqrt(math.fsum(wi * v * v for wi, v in zip(w, dev)) / div)
-            if factominer and sdj <= FACTOMINER_SD_FLOOR:
-                sdj = 1.0
-            if sdj == 0:
+            if factominer and _ldexp(sdj, e) <= FACTOMINER_SD_FLOOR:
+                pass  # FactoMineR divides a (nearly) constant column by 1: it stays in the data's units
+            elif sdj == 0:
                 raise PurePCAError(f"X_sup: column {j} is constant; a scaled PCA cannot scale it")
-            dev = [v / sdj for v in dev]
+            else:
+                dev = [v / sdj for v in dev]
+                unit = 0
         var = math.fsum(wi * v * v for wi, v in zip(w, dev)) / div
-        row_coord = [math.fsum(wi * x * c[k] for wi, x, c in zip(w, dev, coords)) / (div * r) if r > 0 else 0.0
-                     for k, r in enumerate(roots)]
-        coord.append(row_coord)
-        cor.append([c / math.sqrt(var) if var > 0 else 0.0 for c in row_coord])
+        scaled_coord = [math.fsum(wi * x * c[k] for wi, x, c in zip(w, dev, coords)) / (div * r) if r > 0 else 0.0
+                        for k, r in enumerate(roots)]
+        coord.append([_ldexp(c, unit) for c in scaled_coord])
+        cor.append([c / math.sqrt(var) if var > 0 else 0.0 for c in scaled_coord])
     return {"coord": coord, "cor": cor, "cos2": [[c * c for c in row] for row in cor]}
+
+
+def _ldexp(x: float, e: int) -> float:
+    """``x·2**e``, inf (with x's sign) where that overflows."""
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _check_labels(labels: Any, n: int) -> list[str]:
