@@ -291,6 +291,13 @@ class KernelPCA(Estimator):
                 total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
             else:
                 total = ctx.sum(v for v in values if v > 0)
+            if kernel == "linear" and M is not None and not total > 0 and any(row != M[0] for row in M):
+                # The rows differ, but every product of two of them underflows: the kernel is all
+                # zeros, and zero scores would be silently wrong (the exact ones are representable).
+                raise PurePCAError(
+                    "X: the rows differ, but the linear kernel's values (products of the data) underflow a float "
+                    "(a spread below about 1e-154 squares to below 1e-308); multiply X by a large constant (the "
+                    "components do not change), or use PCA, which rescales such data itself")
             report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=4)
             values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
             if M is not None and kernel == "linear":

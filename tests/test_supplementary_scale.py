@@ -39,3 +39,16 @@ def test_supplementary_correlations_do_not_depend_on_the_unit(convention: str, s
         assert got["coord"][0] == pytest.approx(ref["coord"][0], rel=1e-12)  # correlations: no unit
     else:
         assert got["coord"][0][0] == pytest.approx(ref["coord"][0][0] * factor, rel=1e-12)  # the data's unit
+
+
+@pytest.mark.parametrize("tiny", [1e-300, 1e-200])
+def test_linear_kernel_that_underflows_is_a_clear_error(tiny: float) -> None:
+    # Issue 20, lines 10 and 15: KernelPCA's linear kernel on data at 1e-200 returned zero scores (the
+    # exact ones, about 7e-301, are representable); it used to be a clear error and is one again.
+    from purepca import KernelPCA, PurePCAError
+
+    X = [[tiny, 0.0], [0.0, tiny], [tiny, tiny]]
+    with pytest.raises(PurePCAError, match="the linear kernel's values .* underflow a float"):
+        KernelPCA(2).fit(X)
+    assert KernelPCA(1).fit([[1.0, 2.0], [1.0, 2.0], [3.0, 1.0]]).n_components_ == 1  # ordinary data fit
+    assert KernelPCA(2).fit([[v * 1e100 / tiny for v in row] for row in X]).eigenvalues_[0] > 0
