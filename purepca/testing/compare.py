@@ -41,6 +41,7 @@ from typing import Any, Optional
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
+from ..params import as_real
 from ..numeric import FLOAT
 from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
 from .answer import Reference, reference
@@ -98,9 +99,20 @@ class Check:
                                             f"{self.digits_lost} digits lost)")
 
 
-def _vector(values: Any) -> list[float]:
+def _vector(values: Any, name: str = "result") -> list[float]:
+    """Another library's numbers as floats (NaN and infinities kept: they are mismatches to report); a
+    set, a mapping, text or an empty list is an error naming the field, never a comparison of nothing."""
     values = values.to_numpy() if hasattr(values, "to_numpy") else values
-    return [float(v) for v in values]
+    values = values.tolist() if hasattr(values, "tolist") else values
+    if isinstance(values, (set, frozenset, dict, str, bytes)) or not hasattr(values, "__iter__"):
+        raise PurePCAError(f"{name}: expected a list of numbers, got {type(values).__name__}")
+    try:
+        out = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise PurePCAError(f"{name}: expected a list of numbers (one per component), got {values!r:.80}") from None
+    if not out:
+        raise PurePCAError(f"{name}: empty; there is nothing to compare")
+    return out
 
 
 def _theirs(value: Any, name: str) -> list[list[float]]:
@@ -141,13 +153,13 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
         return getattr(result, name, None)
 
     if get("eigenvalues") is not None and get("eigenvectors") is not None:  # numpy.linalg.eigh
-        w = _vector(get("eigenvalues"))
+        w = _vector(get("eigenvalues"), "eigenvalues")
         v = _rows(get("eigenvectors"), "eigenvectors")
         order = sorted(range(len(w)), key=lambda i: -w[i])
         return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
     if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
         loadings = _rows(get("loadings"), "loadings")
-        return {"explained_variance_": [v / divisor for v in _vector(get("eigenvals"))],
+        return {"explained_variance_": [v / divisor for v in _vector(get("eigenvals"), "eigenvals")],
                 "components_": [list(col) for col in zip(*loadings)]}
     out: dict[str, Any] = {}
     comps = get("components_")
@@ -159,18 +171,21 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     variance = get("explained_variance_")
     sdev = get("sdev")
     if variance is not None:
-        out["explained_variance_"] = _vector(variance)
+        out["explained_variance_"] = _vector(variance, "explained_variance_")
     elif sdev is not None:  # R: standard deviations of the components
-        out["explained_variance_"] = [float(v) ** 2 for v in _vector(sdev)]
+        out["explained_variance_"] = [float(v) ** 2 for v in _vector(sdev, "sdev")]
     for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
         value = get(name)
         if value is not None:
-            out[name] = _vector(value)
+            out[name] = _vector(value, name)
     noise = get("noise_variance_")
     if isinstance(noise, (list, tuple)) and len(noise) == 1:
         noise = noise[0]
     if noise is not None:
-        out["noise_variance_"] = float(noise)
+        try:
+            out["noise_variance_"] = float(noise)
+        except (TypeError, ValueError):
+            raise PurePCAError(f"noise_variance_: expected a number, got {noise!r:.80}") from None
     whiten = get("whiten")
     if isinstance(whiten, bool):
         out["whiten"] = whiten
@@ -212,8 +227,9 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     unit = list(ref.unit_spectrum) + [0.0] * max(0, (size or 0) - len(ref.unit_spectrum))
     if not unit:
         return []
-    if not math.isfinite(residual) or residual < 0:
-        raise PurePCAError(f"residual must be a finite number >= 0, got {residual!r}")
+    residual = as_real(residual, "residual", low=0.0)
+    if rtol is not None:
+        rtol = as_real(rtol, "rtol", low=0.0, low_open=True)
     top = max(max(unit), 0.0)
     if rtol is not None:
         return [rtol * max(v, 0.0) + rtol * _EPS64 * top for v in unit]
@@ -308,6 +324,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
     if convention not in CONVENTIONS:
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
+    residual = as_real(residual, "residual", low=0.0)  # the arguments first, before any work
+    rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
     rows = _rows(X, "X")
     n, d = len(rows), len(rows[0])
     r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,

@@ -44,7 +44,10 @@ def _orthonormal(rows: list[list[float]], name: str) -> list[list[float]]:
     """An orthonormal basis of the span of ``rows``, in order (Gram–Schmidt, twice, compensated)."""
     out: list[list[float]] = []
     for i, row in enumerate(rows):
-        v = list(row)
+        # Divided by its largest entry first (the span is the same): a row at 1e154 or 1e-200 would
+        # overflow or underflow its squares.
+        top = max(map(abs, row))
+        v = [x / top for x in row] if top > 0 else list(row)
         size = math.sqrt(_dot(v, v))
         for _ in range(2):  # "twice is enough"
             for q in out:
@@ -117,7 +120,16 @@ def eigen_clusters(values: Sequence[float], tol: float = 1e-10) -> list[list[int
     >>> eigen_clusters([5.0, 2.0, 2.0 + 1e-13, 0.5])
     [[0], [1, 2], [3]]
     """
-    vals = [float(v) for v in values]
+    if isinstance(values, (set, frozenset, dict, str, bytes)):
+        raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {type(values).__name__}")
+    try:
+        vals = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {values!r:.80}") from None
+    if not all(math.isfinite(v) for v in vals):
+        raise PurePCAError(f"eigen_clusters: values: {vals!r:.80} holds a NaN or an infinity")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (math.isfinite(tol) and tol >= 0):
+        raise PurePCAError(f"eigen_clusters: tol must be a finite number >= 0, got {tol!r}")
     if not vals:
         return []
     order = sorted(range(len(vals)), key=lambda i: -vals[i])
