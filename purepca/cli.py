@@ -627,7 +627,9 @@ def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[s
                            "ids": ids, "scores": scores}, indent=1)
     if form == "csv":
         return scores_report(names, scores, ids, "csv")
-    out = [f"Kernel PCA of {source or 'the data'} ({kp.n_samples_} samples, {kp.n_features_in_} features), "
+    shape = (f"{kp.n_samples_} samples, {kp.n_features_in_} features" if kp.n_features_in_ is not None
+             else f"a {kp.n_samples_} x {kp.n_samples_} kernel matrix")
+    out = [f"Kernel PCA of {source or 'the data'} ({shape}), "
            f"kernel {described}, convention {kp.convention}", "",
            "Eigenvalues of the centred kernel matrix" + (" (divided by n, as kernlab)" if kp.convention == "kernlab"
                                                          else "") + ":",

@@ -86,10 +86,12 @@ class _Layout:
         """One cell as a finite float (with ``decimal`` read as the decimal point), or an error naming it."""
         text = cell.replace(self.decimal, ".") if self.decimal != "." else cell
         try:
-            value = float(text)
+            value = _float(text)
         except ValueError:
-            hint = ""
-            if self.decimal == "." and _is_number(cell.replace(",", ".", 1)):
+            hint = self._delimiter_hint()
+            if hint:
+                pass
+            elif self.decimal == "." and _is_number(cell.replace(",", ".", 1)):
                 hint = "; for decimal commas use --decimal ,"
             elif not self.picked and j not in (self.id_index, self.weight_index):
                 hint = (f"; if it is a label column, keep it out with --id-column {self.head[j]!r} "
@@ -99,6 +101,17 @@ class _Layout:
         if not math.isfinite(value):
             raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a finite number")
         return value
+
+    def _delimiter_hint(self) -> str:
+        """When the first line is one field holding a ';', a tab or a '|', the file is most likely
+        separated by that character (Excel writes ';' where the decimal mark is a comma)."""
+        if self.width != 1:
+            return ""
+        for sep, flag in ((";", "--delimiter ';' (and --decimal , if the numbers have decimal commas)"),
+                          ("\t", "--delimiter $'\\t' (a tab)"), ("|", "--delimiter '|'")):
+            if sep in self.head[0]:
+                return f"; the first line is one field holding {sep!r}: if it separates the fields, use {flag}"
+        return ""
 
     def weight(self, line: int, record: list[str]) -> float:
         """The row's weight from the --weights column: a finite number >= 0."""
@@ -114,7 +127,7 @@ class _Layout:
         """The chosen cells of one record as floats (None for a missing cell unless ``missing`` is "error")."""
         if len(record) != self.width:
             raise PurePCAError(f"{self.source}: line {line} has {len(record)} fields, expected {self.width} "
-                               "(as the first line)")
+                               "(as the first line)" + self._delimiter_hint())
         row: list[Optional[float]] = []
         for j in self.chosen:
             cell = record[j].strip()
@@ -130,9 +143,17 @@ class _Layout:
         return row
 
 
+def _float(text: str) -> float:
+    """``float(text)`` for the numbers a CSV file holds.  float() also reads Python's 1_000 and
+    non-ASCII digits ('١٢' is 12.0); R and pandas read such cells as text, and so do we."""
+    if "_" in text or not text.isascii():
+        raise ValueError(text)
+    return float(text)
+
+
 def _is_number(text: str) -> bool:
     try:
-        float(text)
+        _float(text)
     except ValueError:
         return False
     return True

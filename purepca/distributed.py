@@ -32,6 +32,7 @@ from typing import Any, List, Optional, Sequence
 from .covariance import Moments
 from .errors import PurePCAError
 from .linalg.eigen import eigh
+from .linalg.matrix import as_matrix, as_vector
 
 __all__ = [
     "EngineComparison",
@@ -121,9 +122,21 @@ def reference_pca(moments: Moments, *, ddof: int = 1) -> Reference:
     >>> [round(v, 12) for v in ref.values]
     [2.0, 0.0]
     """
+    _check_moments(moments, "reference_pca")
     C = [[float(x) for x in row] for row in moments.covariance(ddof)]
     found = eigh(C, method="jacobi")
     return Reference(list(found.values), [list(v) for v in found.vectors], [float(x) for x in moments.mean])
+
+
+def _check_moments(moments: Any, who: str) -> None:
+    if not isinstance(moments, Moments):
+        raise PurePCAError(f"{who}: moments: expected a purepca.Moments (merged from the partitions), "
+                           f"got {type(moments).__name__}")
+
+
+def _engine_rows(data: Any, who: str, name: str) -> List[List[float]]:
+    """An engine's table of numbers, checked (rectangular, finite, real) and as floats."""
+    return [[float(x) for x in row] for row in as_matrix(data, name=f"{who}: {name}")]
 
 
 def spark_matrix(m: Any) -> List[List[float]]:
@@ -176,6 +189,11 @@ def _compare(components: List[List[float]], ratios: Optional[List[float]], ref: 
     k = len(components)
     if k > len(ref.values):
         raise PurePCAError(f"the engine has {k} components, the reference {len(ref.values)}")
+    d = len(ref.values)
+    if any(len(u) != d for u in components):
+        raise PurePCAError(f"the engine's components have {len(components[0])} entries, the moments {d} columns")
+    if ratios is not None and len(ratios) > d:
+        raise PurePCAError(f"the engine has {len(ratios)} explained-variance ratios, the moments {d} columns")
     angles = []
     for u, v in zip(components, ref.vectors):
         nu = math.sqrt(math.fsum(x * x for x in u))
@@ -199,11 +217,16 @@ def compare_spark_pca(model: Any, moments: Moments) -> EngineComparison:
     >>> compare_spark_pca(Model(), m).angles
     [0.0]
     """
+    _check_moments(moments, "compare_spark_pca")
+    if not hasattr(model, "pc"):
+        raise PurePCAError(f"compare_spark_pca: model: expected a fitted Spark PCAModel (with .pc), "
+                           f"got {type(model).__name__}")
     ref = reference_pca(moments)
     pc = spark_matrix(model.pc)
     components = [list(col) for col in zip(*pc)]
     ev = getattr(model, "explainedVariance", None)
-    ratios = None if ev is None else [float(x) for x in getattr(ev, "values", ev)]
+    ratios = None if ev is None else [float(x) for x in as_vector(getattr(ev, "values", ev),
+                                                                  name="compare_spark_pca: explainedVariance")]
     return _compare(components, ratios, ref)
 
 
@@ -217,6 +240,12 @@ def compare_sklearn_like_pca(pca: Any, moments: Moments) -> EngineComparison:
     >>> compare_sklearn_like_pca(Fitted(), Moments.from_rows([[0.0, 0.0], [1.0, 1.0]])).ratio_errors
     [0.0]
     """
-    components = [[float(x) for x in row] for row in pca.components_]
-    ratios = [float(x) for x in pca.explained_variance_ratio_]
+    who = "compare_sklearn_like_pca"
+    _check_moments(moments, who)
+    missing = [a for a in ("components_", "explained_variance_ratio_") if not hasattr(pca, a)]
+    if missing:
+        raise PurePCAError(f"{who}: pca: expected a fitted PCA, but {type(pca).__name__} has no "
+                           + " or ".join(missing))
+    components = _engine_rows(pca.components_, who, "components_")
+    ratios = [float(x) for x in as_vector(pca.explained_variance_ratio_, name=f"{who}: explained_variance_ratio_")]
     return _compare(components, ratios, reference_pca(moments))

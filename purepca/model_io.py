@@ -148,7 +148,7 @@ def pca_from_json(text: str) -> PCA:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         kind = document.get("format") if isinstance(document, dict) else type(document).__name__
         raise PurePCAError(f"model: not a {FORMAT} model (format {kind!r})")
-    if document.get("version") != VERSION:
+    if document.get("version") != VERSION or isinstance(document.get("version"), bool):  # true == 1
         raise PurePCAError(f"model: version {document.get('version')!r}; this purepca reads version {VERSION}")
     params, precision = document.get("params"), document.get("precision")
     if not isinstance(params, dict) or not set(params) <= set(PCA._PARAMS) - {"precision"}:

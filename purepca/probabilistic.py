@@ -56,7 +56,7 @@ def get_covariance(state: PCAState, whiten: bool) -> Rows:
     d = state.n_features_in_
     with ctx.local(), float_range("the model covariance"):
         W, diff = _covariance_model(state, whiten)
-        cols = list(zip(*W))
+        cols = list(zip(*W)) or [()] * d  # n_components=0: the covariance is σ²·I
         cov = [[ctx.sum(a * l * b for a, l, b in zip(cols[i], diff, cols[j])) for j in range(d)] for i in range(d)]
         for i in range(d):
             cov[i][i] = cov[i][i] + state.noise
@@ -110,10 +110,14 @@ def _degenerate_density(state: PCAState, whiten: bool) -> tuple[Rows, Scalar]:
     W, diff = _covariance_model(state, whiten)
     P = [[ctx.zero] * d for _ in range(d)]
     logdet, rank = ctx.zero, 0
-    for w, m in zip(W, diff):
-        nw = ctx.dot(w, w)
-        mu = m * nw
-        if mu > 0:
+    norms = [ctx.dot(w, w) for w in W]
+    mus = [m * nw for m, nw in zip(diff, norms)]
+    # An eigenvalue within rounding of zero (d·eps of the largest, numpy's pinv rule) is zero: the
+    # rank-1 data [[1, 2], [2, 4], [3, 6]] leave about 1e-32 in the second, whose log would
+    # dominate every score (2.3e15 on the line, -5e30 off it).
+    cut = max(mus, default=ctx.zero) * ctx.convert(d) * ctx.eps
+    for w, nw, mu in zip(W, norms, mus):
+        if mu > cut:
             rank += 1
             logdet = logdet - ctx.ln(mu)
             for a in range(d):

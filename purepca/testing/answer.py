@@ -104,6 +104,11 @@ def fingerprint(rows: list[list[float]]) -> str:
     >>> fingerprint([[1.0, 2.0]]) == fingerprint([[1.0, 2.0]]), fingerprint([[1.0, 2.0]]) == fingerprint([[2.0, 1.0]])
     (True, False)
     """
+    return _fingerprint(_rows(rows, "rows"))
+
+
+def _fingerprint(rows: list[list[float]]) -> str:
+    """``fingerprint`` of rows already checked (lists of floats)."""
     h = hashlib.blake2b(digest_size=20)
     h.update(struct.pack("<qq", len(rows), len(rows[0]) if rows else 0))
     for row in rows:
@@ -281,7 +286,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
                                      or n_components < 0):
         raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
-    key = (fingerprint(rows), convention, n_components, digits, scaled, ddof_v, sddof)
+    key = (_fingerprint(rows), convention, n_components, digits, scaled, ddof_v, sddof)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)

@@ -99,6 +99,14 @@ class Check:
                                             f"{self.digits_lost} digits lost)")
 
 
+def _number(v: Any) -> float:
+    """One number of another library's result; True and '1.0' are not numbers there (the command
+    refuses them in a JSON result too)."""
+    if isinstance(v, (bool, str, bytes)):
+        raise TypeError(v)
+    return float(v)
+
+
 def _vector(values: Any, name: str = "result") -> list[float]:
     """Another library's numbers as floats (NaN and infinities kept: they are mismatches to report); a
     set, a mapping, text or an empty list is an error naming the field, never a comparison of nothing."""
@@ -107,7 +115,7 @@ def _vector(values: Any, name: str = "result") -> list[float]:
     if isinstance(values, (set, frozenset, dict, str, bytes)) or not hasattr(values, "__iter__"):
         raise PurePCAError(f"{name}: expected a list of numbers, got {type(values).__name__}")
     try:
-        out = [float(v) for v in values]
+        out = [_number(v) for v in values]
     except (TypeError, ValueError):
         raise PurePCAError(f"{name}: expected a list of numbers (one per component), got {values!r:.80}") from None
     if not out:
@@ -119,7 +127,7 @@ def _theirs(value: Any, name: str) -> list[list[float]]:
     """Another library's rows as floats, NaN and infinities kept (they are mismatches to report, not bad input)."""
     value = value.tolist() if hasattr(value, "tolist") else value
     try:
-        rows = [[float(x) for x in row] for row in value]
+        rows = [[_number(x) for x in row] for row in value]
     except (TypeError, ValueError):
         raise PurePCAError(f"{name}: expected rows of numbers") from None
     if not rows or len({len(r) for r in rows}) != 1 or not rows[0]:

@@ -43,7 +43,7 @@ from ..errors import PurePCAError
 from ..numeric import FLOAT
 from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters
 from .geometry import _rows, subspace_distance
-from .answer import fingerprint
+from .answer import _fingerprint
 
 __all__ = ["KernelReference", "assert_kernel_pca_close", "compare_kernel_pca", "kernel_reference"]
 
@@ -112,7 +112,7 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
     if kernel not in _KERNELS:
         raise PurePCAError(f"kernel must be one of {', '.join(map(repr, _KERNELS))}; got {kernel!r}")
     rows = _rows(X, "X")
-    key = (fingerprint(rows), kernel, gamma, degree, coef0, digits)
+    key = (_fingerprint(rows), kernel, gamma, degree, coef0, digits)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
