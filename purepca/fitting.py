@@ -441,7 +441,9 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
             found = solve_svd(data_matrix(p.c, p.sd, p.e, ctx), p.div, ctx)
             solver, losses = "svd", []
-    if not found.total > 0 and any(max(col) != min(col) for col in cols):
+    # "The values differ" is judged on the rows that count (weight 0 drops a row).
+    counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
+    if not found.total > 0 and any(max(col) != min(col) for col in counted):
         raise PurePCAError(f"X: {UNDERFLOW}")
     parallel_sd = None
     if s.n_components == "parallel" and p.sd is None:

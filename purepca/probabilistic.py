@@ -137,7 +137,11 @@ def score_samples(state: PCAState, M: Rows, whiten: bool) -> list[float]:
     """
     ctx = state.ctx
     with ctx.local():
-        if state.noise == 0:
+        # A noise variance within rounding of zero (d·eps of the largest variance) is zero: with
+        # n <= d and k = n - 1 the discarded eigenvalues are exactly 0, but the Gram and SVD paths
+        # leave 1e-15 or 1e-34 there, whose precision is not positive definite in floats.
+        top = max(state.variance, default=ctx.zero)
+        if state.noise <= top * ctx.convert(state.n_features_in_) * ctx.eps:
             P, const = _degenerate_density(state, whiten)
         else:
             P = get_precision(state, whiten)

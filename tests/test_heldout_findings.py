@@ -112,3 +112,22 @@ def test_kernel_command_on_a_precomputed_matrix_names_its_shape(tmp_path):
     r = _cli(tmp_path, "kernel", "k.csv", "--kernel", "precomputed", "--no-header", files={"k.csv": "2,1\n1,2\n"})
     assert r.returncode == 0, r.stderr
     assert "(a 2 x 2 kernel matrix)" in r.stdout and "None features" not in r.stdout
+
+
+@pytest.mark.parametrize("solver", ["auto", "gram", "svd", "jacobi"])
+def test_score_samples_when_the_discarded_eigenvalues_are_rounding(solver):
+    # 5 x 5 data keep 4 components of rank 4: the discarded eigenvalue is exactly 0, left as 1.4e-15
+    # by the Gram path and 1.4e-34 by the SVD, which made score_samples raise ("not positive
+    # definite") where solver='auto' answered.  Every solver now gives the same degenerate density.
+    X = [[0.3, -1.2, 0.8, 2.0, -0.5], [1.1, 0.4, -0.7, 0.2, 1.5], [-0.6, 0.9, 1.3, -1.1, 0.1],
+         [2.2, -0.3, 0.5, 0.7, -1.4], [-1.0, 1.8, -0.2, 0.4, 0.9]]
+    want = PCA(4, whiten=True, solver="jacobi").fit(X).score_samples(X)
+    got = PCA(4, whiten=True, solver=solver).fit(X).score_samples(X)
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_rows_of_weight_zero_do_not_make_constant_data_differ():
+    # With weights [0, 2] the data are one row, constant; the message said "the values differ, but
+    # their variance underflows a float; multiply the data by a large constant", which cannot help.
+    with pytest.raises(PurePCAError, match="every feature is constant"):
+        PCA().fit([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]], sample_weight=[0, 2])
