@@ -422,11 +422,11 @@ def _named_constants(source: str, table: Optional[Table], names: Sequence[str]) 
 
 @contextlib.contextmanager
 def _warnings_to_stderr() -> Iterator[None]:
-    """The library's warnings, each once, as one line of stderr (no source line, no file name);
-    the degenerate-eigenvalue warning is left out, as the tables show the eigenvalues."""
+    """The library's warnings, each once, as one line of stderr (no source line, no file name).
+    The degenerate-eigenvalue warning is among them: equal eigenvalues show in the tables, but that
+    their loadings are then any rotation within the tie (not only a sign flip) shows nowhere else."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        warnings.simplefilter("ignore", DegenerateEigenvalueWarning)
         try:
             yield
         finally:
