@@ -210,7 +210,7 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
         return csv_text([[""] + comps] + [[label] + [cell(v) for v in values]
                                           for label, values in summary.rows + loadings])
     out = [f"PCA of {source or 'the data'} ({pca.n_samples_} samples, {pca.n_features_in_} features), "
-           f"convention {pca.convention}, solver {pca.solver_}"]
+           f"convention {pca.convention}{', columns scaled' if pca.scale_ is not None else ''}, solver {pca.solver_}"]
     if dropped:
         out.append(f"({dropped} row{'s' if dropped != 1 else ''} with missing values dropped)")
     for name, count in (imputed or {}).items():
@@ -511,7 +511,7 @@ def _streamed(args: argparse.Namespace) -> bool:
 
 
 def _fit_command(args: argparse.Namespace) -> None:
-    pca = PCA(args.components, scale=True if args.scale else None, convention=args.convention,
+    pca = PCA(args.components, scale=args.scale, convention=args.convention,
               solver=args.solver, precision=args.precision, missing="em" if args.missing == "em" else "error")
     scores: Optional[list[list[float]]] = None
     if _streamed(args):
@@ -724,7 +724,7 @@ def _plot_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns, args.groups)
     if args.drop_constant:
         table = _without_constant(table, source)
-    pca = PCA(scale=True if args.scale else None, convention=args.convention, solver=args.solver)
+    pca = PCA(scale=args.scale, convention=args.convention, solver=args.solver)
     with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
         pca.fit(table.rows)
     kinds = ("scree", "scores", "biplot", "circle") if args.kind == "report" else (args.kind,)
@@ -1018,7 +1018,11 @@ def self_check() -> list[tuple[bool, str]]:
 
 
 def _common_fit_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--scale", action="store_true", help="scale every column to unit variance (PCA of the correlation)")
+    p.add_argument("--scale", action="store_true", default=None,
+                   help="scale every column to unit variance (PCA of the correlation); the default is the "
+                        "convention's: scaled for factominer (scale.unit = TRUE), unscaled for the others")
+    p.add_argument("--no-scale", dest="scale", action="store_false",
+                   help="leave the columns unscaled, also under --convention factominer (scale.unit = FALSE)")
     p.add_argument("--convention", choices=sorted(CONVENTIONS), default="prcomp",
                    help="divisor, scaling and sign rule of a library (default: prcomp, as R)")
     p.add_argument("--solver", choices=SOLVERS, default="auto", help="the eigen-solver (default: auto)")

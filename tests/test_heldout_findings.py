@@ -131,3 +131,24 @@ def test_rows_of_weight_zero_do_not_make_constant_data_differ():
     # their variance underflows a float; multiply the data by a large constant", which cannot help.
     with pytest.raises(PurePCAError, match="every feature is constant"):
         PCA().fit([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]], sample_weight=[0, 2])
+
+
+def test_factominer_unscaled_through_the_command(tmp_path):
+    # --convention factominer scaled the columns with no --scale given and no way to say
+    # scale.unit = FALSE; the header did not say it was scaled.
+    rows = [[1, 2, 30], [2, 1, 40], [3, 5, 10], [4, 2, 20], [5, 1, 10]]
+    text = "a,b,c\n" + "\n".join(",".join(map(str, r)) for r in rows) + "\n"
+    scaled = _cli(tmp_path, "fit", "f.csv", "--convention", "factominer", "--format", "csv", files={"f.csv": text})
+    plain = _cli(tmp_path, "fit", "f.csv", "--convention", "factominer", "--no-scale", "--format", "csv",
+                 files={"f.csv": text})
+    table = _cli(tmp_path, "fit", "f.csv", "--convention", "factominer", files={"f.csv": text})
+    assert scaled.returncode == plain.returncode == table.returncode == 0
+    assert "convention factominer, columns scaled, solver" in table.stdout
+
+    def sdev(out):
+        line = next(l for l in out.splitlines() if l.startswith("Standard deviation"))
+        return [float(v) for v in line.split(",")[1:]]
+
+    want = PCA(convention="factominer", scale=False).fit(rows).sdev
+    assert sdev(plain.stdout) == pytest.approx(want, rel=1e-15)
+    assert sdev(scaled.stdout) == pytest.approx(PCA(convention="factominer").fit(rows).sdev, rel=1e-15)
