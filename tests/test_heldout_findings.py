@@ -152,3 +152,9 @@ def test_factominer_unscaled_through_the_command(tmp_path):
     want = PCA(convention="factominer", scale=False).fit(rows).sdev
     assert sdev(plain.stdout) == pytest.approx(want, rel=1e-15)
     assert sdev(scaled.stdout) == pytest.approx(PCA(convention="factominer").fit(rows).sdev, rel=1e-15)
+
+
+def test_subspace_distance_names_a_zero_row():
+    # said "row 0 lies in the span of the rows before it" of the first row
+    with pytest.raises(PurePCAError, match="A: row 0 is all zeros"):
+        T.subspace_distance([[0.0, 0.0]], [[1.0, 0.0]])

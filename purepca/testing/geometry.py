@@ -47,7 +47,9 @@ def _orthonormal(rows: list[list[float]], name: str) -> list[list[float]]:
         # Divided by its largest entry first (the span is the same): a row at 1e154 or 1e-200 would
         # overflow or underflow its squares.
         top = max(map(abs, row))
-        v = [x / top for x in row] if top > 0 else list(row)
+        if not top > 0:
+            raise PurePCAError(f"{name}: row {i} is all zeros; a basis is needed (one row per direction)")
+        v = [x / top for x in row]
         size = math.sqrt(_dot(v, v))
         for _ in range(2):  # "twice is enough"
             for q in out:
