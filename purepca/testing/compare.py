@@ -301,9 +301,9 @@ def _svd_angle_allowed(cluster: list[int], unit: list[float], extra: list[float]
                        d: int) -> float:
     """The angle a backward-stable SVD of the centred data may leave between a component (or the span of
     a cluster) and the exact one, from its own gaps: a perturbation ``E`` of the data with ``‖E‖ ~ eps·σ_1``
-    turns ``v_i`` towards ``v_j`` by ``(σ_i·e_ji + σ_j·e_ij)/(σ_i² - σ_j²) ~ eps·σ_1/|σ_i - σ_j|``; summed in
-    squares over j, with Householder's growth ``sqrt(n + d)``, plus a unit vector's own rounding and what the ``extra`` allowances
-    (centring, a rounded result) do to each pair, as in the other models."""
+    turns ``v_i`` towards ``v_j`` by ``(σ_i·e_ji + σ_j·e_ij)/(σ_i² - σ_j²) ~ eps·σ_1/|σ_i - σ_j|``; summed
+    in squares over j, with Householder's growth ``sqrt(n + d)``, plus a unit vector's own rounding and
+    what the ``extra`` allowances (centring, a rounded result) do to each pair, as in the other models."""
     top = math.sqrt(max(max(unit), 0.0))
     worst = 0.0
     for i in cluster:
