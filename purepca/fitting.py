@@ -445,11 +445,15 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
     counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
     if not found.total > 0 and any(max(col) != min(col) for col in counted):
         raise PurePCAError(f"X: {UNDERFLOW}")
+    rest = None
+    if solver in ("power", "krylov") and len(found.values) < min(n, d):
+        # The variance the top k leave, from the data themselves (not the total less the kept).
+        rest = discarded_variance(data_matrix(p.c, p.sd, p.e, ctx), found.components, p.div, ctx)
     parallel_sd = None
     if s.n_components == "parallel" and p.sd is None:
         parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
     state = finish(s, n, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
-                   scaled=p.scaled, parallel_sd=parallel_sd)
+                   scaled=p.scaled, parallel_sd=parallel_sd, rest=rest)
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw)
     if s.solver in ("covariance", "jacobi", "gram") and losses:
@@ -478,6 +482,28 @@ def _warn_losses(losses: list[float], solver: str, k: int) -> None:
         AccuracyWarning,
         stacklevel=user_stacklevel(),
     )
+
+
+def discarded_variance(Z: list[list[Scalar]], V: list[list[Scalar]], div: Scalar, ctx: Context) -> Scalar:
+    """The variance the axes ``V`` (orthonormal rows) leave in the centred rows ``Z``:
+    ``‖Z - Z·Vᵀ·V‖²_F / div``, each residual row from compensated dot products.
+
+    The total less the kept eigenvalues cancels where the noise is far below the total (at noise
+    1e-12·λ_1 it kept 2 digits); each residual here is within about ``eps·‖z‖`` of the exact one,
+    so the sum keeps its digits relative to itself (``eps·sqrt(total/rest)``), and an axis off by
+    an angle θ adds only ``θ²·λ`` (second order).
+
+    >>> discarded_variance([[1.0, 2.0], [-1.0, -2.0]], [[1.0, 0.0]], 1.0, FLOAT)
+    8.0
+    """
+    dot = ctx.dot
+    columns = [list(col) for col in zip(*V)]
+    squares = []
+    for z in Z:
+        p = [dot(z, v) for v in V]
+        r = [x - dot(p, col) for x, col in zip(z, columns)]
+        squares.append(dot(r, r))
+    return ctx.sum(squares) / div
 
 
 def _warn_noise_cancellation(ctx: Context, solver: str, total: Scalar, rest: Scalar, d: int) -> None:
@@ -580,13 +606,15 @@ def choose_k(s: Settings, spectrum: list[Scalar], ratios: list[Scalar], total: S
 
 def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[Scalar],
            sd: Optional[list[Scalar]], found: Spectrum, scale_exp: int = 0, div: Optional[Scalar] = None,
-           scaled: Optional[bool] = None, parallel_sd: Optional[list[float]] = None) -> PCAState:
+           scaled: Optional[bool] = None, parallel_sd: Optional[list[float]] = None,
+           rest: Optional[Scalar] = None) -> PCAState:
     """Signs, choice of k, ratios and noise variance: the record.
 
     The mean is the pair ``hi + lo``.  ``sd`` and the spectrum are of the data divided by
     ``2**scale_exp``; they are scaled back here (a variance that cannot be represented becomes inf
     or 0; the components and ratios are unaffected).  ``div`` is the variance divisor when it is not
-    ``n - ddof`` (weighted rows).
+    ``n - ddof`` (weighted rows).  ``rest`` is the variance a top-k solver's axes leave in the data
+    (:func:`discarded_variance`), in the units of the spectrum, when it was measured.
     """
     ctx = s.ctx
     r = min(n, d)
@@ -604,6 +632,9 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         comps = apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
         if k < r and len(spectrum) == r:
             noise = ctx.sum(spectrum[k:]) / ctx.convert(r - k)
+        elif k < r and rest is not None and k == len(spectrum):
+            # Only the top k were computed; ``rest`` is what they leave, measured on the data.
+            noise = rest / ctx.convert(r - k) if rest > 0 else ctx.zero
         elif k < r:
             # Only the top k were computed: the rest of the variance is the total less what they hold.
             rest = total - ctx.sum(spectrum)

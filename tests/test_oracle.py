@@ -22,6 +22,7 @@ from helpers import random_orthogonal  # noqa: E402
 from purepca.testing import (
     align_signs,
     assert_pca_close,
+    compare_pca,
     eigen_clusters,
     reference,
     residual_bound,
@@ -145,6 +146,42 @@ def test_any_basis_of_a_degenerate_subspace_passes_and_a_different_subspace_fail
     text = str(info.value)
     assert "components_[0..1] (eigenvalues the method cannot tell apart: compared as a subspace): at an angle of 0.01 rad" in text
     assert "components_[2]: at an angle of 0.01 rad" in text
+
+
+def test_svd_angle_tolerance_follows_each_components_own_gap() -> None:
+    # Singular values 1, 1 - 1e-4, 0.3, 0.05 (exactly, up to rounding): the close pair is allowed ~1e4 times
+    # the angle of the isolated last component, and a turn just past each one's own tolerance is flagged.
+    rng = random.Random(4)
+    n, d = 30, 4
+    Q = random_orthogonal(d, rng)
+    rows = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(n)]
+    means = [sum(c) / n for c in zip(*rows)]
+    rows = [[x - m for x, m in zip(r, means)] for r in rows]
+    # Orthonormal columns by Gram-Schmidt, then X = U·diag(s)·Qᵀ.
+    cols: list[list[float]] = []
+    for c in zip(*rows):
+        v = list(c)
+        for u in cols:
+            t = sum(a * b for a, b in zip(u, v))
+            v = [a - t * b for a, b in zip(v, u)]
+        norm = math.sqrt(sum(a * a for a in v))
+        cols.append([a / norm for a in v])
+    s = [1.0, 1.0 - 1e-4, 0.3, 0.05]
+    X = [[sum(cols[k][i] * s[k] * Q[j][k] for k in range(d)) for j in range(d)] for i in range(n)]
+    ref = reference(X)
+    exact = {"explained_variance_": ref.explained_variance_, "components_": ref.components_}
+    allowed = {c.quantity: c.tolerance for c in compare_pca(exact, X, ref=ref) if c.quantity.startswith("comp")}
+    assert allowed["components_[0]"] > 1e3 * allowed["components_[3]"]
+    eps = 2.0 ** -52
+    assert allowed["components_[3]"] < 200 * eps  # sqrt(n + d)·eps·σ_1/(σ_3 - σ_4) and a unit vector's rounding
+    for i, j in ((3, 2), (0, 1)):
+        for factor, ok in ((0.5, True), (2.0, False)):
+            t = factor * allowed[f"components_[{i}]"]
+            turned = [list(c) for c in ref.components_]
+            turned[i] = [math.cos(t) * a + math.sin(t) * b for a, b in zip(ref.components_[i], ref.components_[j])]
+            turned[j] = [-math.sin(t) * a + math.cos(t) * b for a, b in zip(ref.components_[i], ref.components_[j])]
+            checks = compare_pca({"components_": turned}, X, ref=ref)
+            assert next(c for c in checks if c.quantity == f"components_[{i}]").passed is ok, (i, factor)
 
 
 def test_r_values_as_a_dict_and_a_bad_result() -> None:
