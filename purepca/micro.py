@@ -44,7 +44,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-__all__ = ["MODULES", "COMPAT", "build", "transform", "main"]
+__all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "build", "transform", "main"]
 
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
@@ -56,6 +56,14 @@ MODULES = (
     "linalg/__init__", "linalg/matrix", "linalg/jacobi", "linalg/tridiagonal",
     "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky",
 )
+
+#: What the bundle leaves out, imported only inside the functions that need it
+#: (calling one on the device raises ImportError): module -> the feature.
+NOT_ON_DEVICE = {
+    "bounds": "rigorous error bounds (error_bounds_): 60-digit decimal enclosures",
+    "moments_io": "Moments to and from bytes",
+    "multiprocessing": "n_jobs above 1 in processes",
+}
 
 #: Standard modules the bundle takes from ``purepca/_mp`` (MicroPython lacks
 #: them, or lacks names in them); every other import must exist on MicroPython.

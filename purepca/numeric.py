@@ -522,8 +522,9 @@ def get_context(precision: Union[None, int, Context] = None) -> Context:
 
 
 #: The polarization Gram is faster only where a compensated dot product is a
-#: Python-level loop over products (CPython before 3.12).
-_POLAR_IS_FASTER = not hasattr(math, "sumprod") and sys.implementation.name == "cpython"
+#: Python-level loop over products (CPython before 3.12; MicroPython, whose fsum
+#: is Python: there it also gives CPython 3.11's bits).
+_POLAR_IS_FASTER = not hasattr(math, "sumprod") and sys.implementation.name in ("cpython", "micropython")
 
 
 class GramWork:

@@ -90,7 +90,7 @@ def _bit_length(n: int) -> int:
     if n == 0:
         return 0
     digits = "%x" % n
-    return 4 * (len(digits) - 1) + (1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4)[int(digits[0], 16)]
+    return 4 * (len(digits) - 1) + (0, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)[int(digits[0], 16)]
 
 
 def _isqrt(n: int) -> int:
