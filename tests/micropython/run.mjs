@@ -2,7 +2,7 @@
 // usage: node run.mjs BUNDLE_DIR SCRIPT.py [HEAP_BYTES]
 // BUNDLE_DIR (purepca's MicroPython bundle, `python -m purepca.micro build`, and any
 // data files the script reads) is copied into the port's in-memory file system under
-// /lib (on sys.path); the script runs as __main__.  Exit status 1 on an uncaught exception.
+// /lib (on sys.path); the script runs as __main__ (see "# ---- step" below).  Exit status 1 on an uncaught exception.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import fs from "fs";
 import path from "path";
@@ -30,7 +30,12 @@ function copy(src, dst) {
 try { mp.FS.mkdir("/lib"); } catch (e) { /* exists */ }
 copy(bundle, "/lib");
 try {
-  mp.runPython(fs.readFileSync(script, "utf8"));
+  // A line "# ---- step" splits the script into separate runPython calls (one
+  // __main__): the port's garbage collector frees a call's garbage only once
+  // the call has returned, so memory is measured across steps.
+  for (const step of fs.readFileSync(script, "utf8").split(/^# ---- step.*$/m)) {
+    mp.runPython(step);
+  }
 } catch (err) {
   process.stderr.write(String(err && err.message ? err.message : err) + "\n");
   process.exit(1);
