@@ -57,8 +57,9 @@ MODULES = (
     "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky",
 )
 
-#: What the bundle leaves out, imported only inside the functions that need it
-#: (calling one on the device raises ImportError): module -> the feature.
+#: What the bundle leaves out, imported only inside the functions that need it:
+#: module -> the feature.  A purepca module of these is a two-line module in the
+#: bundle whose import raises a PurePCAError naming the feature.
 NOT_ON_DEVICE = {
     "bounds": "rigorous error bounds (error_bounds_): 60-digit decimal enclosures",
     "moments_io": "Moments to and from bytes",
@@ -73,6 +74,7 @@ COMPAT = ("contextlib", "dataclasses", "decimal", "fractions", "importlib", "imp
 #: Standard modules MicroPython 1.27 has with every name purepca uses from them.
 MICROPYTHON_HAS = ("functools", "itertools", "json", "random", "struct", "gc")
 
+_BOUND_OPERATORS = ("__add__", "__sub__", "__mul__", "__truediv__")
 _WARNINGS = ("Warning", "UserWarning", "RuntimeWarning")
 _DROPPED = ("__future__", "typing")
 _TYPING_NAMES = ("Any", "Callable", "Optional", "Union", "Sequence", "Iterable", "Iterator",
@@ -194,6 +196,12 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "cast" and "cast" in self.typing_names:
             return node.args[1]
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "bit_length" and not node.args and not self.compat:
+            self.helpers.add("_mp_bit_length")  # MicroPython's int has no bit_length
+            return ast.Call(func=ast.Name(id="_mp_bit_length", ctx=ast.Load()), args=[node.func.value], keywords=[])
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "__index__" and not node.args and not self.compat:
+            self.helpers.add("_mp_index")  # MicroPython's int has no __index__ method
+            return ast.Call(func=ast.Name(id="_mp_index", ctx=ast.Load()), args=[node.func.value], keywords=[])
         if isinstance(node.func, ast.Name) and node.func.id == "vars" and not self.compat:
             self.helpers.add("_mp_vars")  # MicroPython has no vars(), and its __dict__ is read-only
             node.func = ast.Name(id="_mp_vars", ctx=ast.Load())
@@ -250,6 +258,11 @@ class _Rewriter(ast.NodeTransformer):
         if node.attr == "__getitem__" and isinstance(node.ctx, ast.Load):
             self.helpers.add("_mp_getitem")
             return ast.Call(func=ast.Name(id="_mp_getitem", ctx=ast.Load()), args=[node.value], keywords=[])
+        if node.attr in _BOUND_OPERATORS and isinstance(node.ctx, ast.Load) and not self.compat and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            self.helpers.add("_mp_bound")  # a bound float.__mul__ and the like: MicroPython's floats have none
+            return ast.Call(func=ast.Name(id="_mp_bound", ctx=ast.Load()), args=[node.value, ast.Constant(node.attr)],
+                            keywords=[])
         if node.attr == "__module__" and isinstance(node.ctx, ast.Load):  # built-in types have none there
             return ast.Call(func=ast.Name(id="getattr", ctx=ast.Load()),
                             args=[node.value, ast.Constant("__module__"), ast.Constant(None)], keywords=[])
@@ -327,6 +340,10 @@ def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False) -> list
         if name == "linalg/__init__":
             text = '"""linalg for MicroPython: import its modules directly."""\n'
         put(f"purepca/{name}.py", text)
+    for name, feature in NOT_ON_DEVICE.items():
+        if os.path.exists(os.path.join(here, name + ".py")):  # a purepca module left out: importing it says why
+            put(f"purepca/{name}.py", "from purepca.errors import PurePCAError\n"
+                f"raise PurePCAError({(feature + ' is not available on MicroPython: it needs CPython or PyPy')!r})\n")
     compat = _compat_dir()
     for fname in sorted(os.listdir(compat)):
         if fname.endswith(".py"):

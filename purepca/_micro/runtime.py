@@ -61,6 +61,44 @@ def _mp_is_iterable(value: Any) -> bool:
     return True
 
 
+def _mp_index(value: Any) -> int:
+    """``value.__index__()`` (MicroPython's ``int`` has no such method).
+
+    >>> _mp_index(7)
+    7
+    """
+    if isinstance(value, int):
+        return value
+    return int(value.__index__())
+
+
+def _mp_bound(value: Any, name: str) -> Callable[[Any], Any]:
+    """``value.__mul__`` and the like as a one-argument function (MicroPython's
+    floats have no bound arithmetic methods).
+
+    >>> list(map(_mp_bound(0.5, "__mul__"), [2.0, 4.0])), _mp_bound(1.0, "__sub__")(3.0)
+    ([1.0, 2.0], -2.0)
+    """
+    if name == "__add__":
+        return lambda other: value + other
+    if name == "__sub__":
+        return lambda other: value - other
+    if name == "__mul__":
+        return lambda other: value * other
+    return lambda other: value / other
+
+
+def _mp_bit_length(value: int) -> int:
+    """``value.bit_length()`` (MicroPython's ``int`` has no such method).
+
+    >>> [_mp_bit_length(v) for v in (0, 1, -8, 2 ** 100)]
+    [0, 1, 4, 101]
+    """
+    from .math import _bit_length
+
+    return _bit_length(abs(value))
+
+
 def _mp_is_sequence(value: Any) -> bool:
     """``isinstance(value, typing.Sequence)`` for the built-in sequences.
 
