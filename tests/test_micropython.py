@@ -250,7 +250,9 @@ def _cases() -> list[dict[str, Any]]:
     readings.append([30.0, 400.0, 20.0, 50.0])  # far out: a large T² and SPE
     cases.append({"kind": "model", "name": "USArrests model file", "json": pca_to_json(model), "rows": readings,
                   "bits": {"transform": _hex(model.transform(readings)), "t2": _hex(model.hotelling_t2(readings)),
-                           "spe": _hex(model.spe(readings))}})
+                           "spe": _hex(model.spe(readings)),
+                           "spe_limits": _hex([model.spe_limit(a) for a in (0.05, 0.01)])},
+                  "t2_limits": [model.t2_limit(a) for a in (0.05, 0.01)] + [model.t2_limit(a, kind="training") for a in (0.05, 0.01)]})
     rows = _ulab_rows()
     cases.append({"kind": "truth", "name": "ulab's case (3-D, spread 1e-4)", "X": rows, "params": {},
                   "truth": _exact_eigenvalues(rows), "rtol": 1e-12})
@@ -294,7 +296,7 @@ def test_micropython_webassembly_port(mpy: bool, tmp_path: pathlib.Path) -> None
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert not failed, "\n".join(failed)
     assert lines and lines[-1] == f"DONE {len(passed)} 0"
-    expected = sum({"fit": len(c.get("bits", ())) + ("sdev" in c), "golden": 2, "model": 3, "truth": 1,
+    expected = sum({"fit": len(c.get("bits", ())) + ("sdev" in c), "golden": 2, "model": 5, "truth": 1,
                     "memory": 1}[c["kind"]] for c in cases)
     assert len(passed) == expected + 1, (len(passed), expected)  # + the precision line
 

@@ -92,6 +92,11 @@ def check_model(case):
     same_bits(case["name"] + " transform", pca.transform(rows), case["bits"]["transform"])
     same_bits(case["name"] + " T2", pca.hotelling_t2(rows), case["bits"]["t2"])
     same_bits(case["name"] + " SPE", pca.spe(rows), case["bits"]["spe"])
+    # The limits from the stored eigenvalues: the quantiles use lgamma (MicroPython's
+    # libm, not CPython's own) and log1p (the compat one), so a few ulps may differ.
+    got = [pca.t2_limit(a) for a in (0.05, 0.01)] + [pca.t2_limit(a, kind="training") for a in (0.05, 0.01)]
+    close(case["name"] + " T2 limits", got, case["t2_limits"], 1e-13)
+    same_bits(case["name"] + " SPE limits", [pca.spe_limit(a) for a in (0.05, 0.01)], case["bits"]["spe_limits"])
 
 
 def check_truth(case):
