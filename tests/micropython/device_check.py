@@ -75,8 +75,8 @@ def check_fit(case):
         got = pca.transform(case["X"]) if key == "transform" else getattr(pca, key)
         same_bits(case["name"] + " " + key, got, want)
     if "sdev" in case:  # the published numbers, to the digits printed
-        digits = case["sdev_digits"]
-        got = [("%.7f" if digits == 7 else "%.6f") % (v ** 0.5) for v in pca.explained_variance_]
+        fmt = "%%.%df" % case["sdev_digits"]
+        got = [fmt % (v ** 0.5) for v in pca.explained_variance_]
         report(got == case["sdev"], case["name"] + " published sdev", " ".join(got))
 
 
