@@ -48,8 +48,11 @@ def atomic(method: F) -> F:
         try:
             return method(self, *args, **kwargs)
         except BaseException:
-            self.__dict__.clear()
-            self.__dict__.update(saved)
+            # attribute by attribute: MicroPython's instance __dict__ is read-only
+            for name in [key for key in self.__dict__ if key not in saved]:
+                delattr(self, name)
+            for name, value in saved.items():
+                object.__setattr__(self, name, value)
             raise
 
     return wrapper  # type: ignore[return-value]

@@ -260,12 +260,16 @@ class FloatContext(Context):
 
     >>> FLOAT.dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0])
     1.0
-    >>> FLOAT.eps == 2.0 ** -52
-    True
+    >>> FLOAT.eps == 2.0 ** -52, FLOAT.bits
+    (True, 53)
     """
 
     name = "float"
     eps = sys.float_info.epsilon
+    #: The significand's bits of the float the results are computed in: 53 for
+    #: doubles, 24 on a single-precision MicroPython port (read, like ``eps``,
+    #: from the float itself there: docs/restricted.md).
+    bits = sys.float_info.mant_dig
     zero = 0.0
     one = 1.0
     two = 2.0
@@ -530,8 +534,9 @@ def get_context(precision: Union[None, int, Context] = None) -> Context:
 
 
 #: The polarization Gram is faster only where a compensated dot product is a
-#: Python-level loop over products (CPython before 3.12).
-_POLAR_IS_FASTER = not hasattr(math, "sumprod") and sys.implementation.name == "cpython"
+#: Python-level loop over products (CPython before 3.12; MicroPython, whose fsum
+#: is Python: there it also gives CPython 3.11's bits).
+_POLAR_IS_FASTER = not hasattr(math, "sumprod") and sys.implementation.name in ("cpython", "micropython")
 
 
 class GramWork:
