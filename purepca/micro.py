@@ -298,6 +298,11 @@ def transform(source: str, compat: bool = False) -> str:
     tree = ast.parse(source)
     rewriter = _Rewriter(compat)
     tree = rewriter.visit(tree)
+    for node in ast.walk(tree):
+        # A typing name still read at run time (a Protocol base, a TypeVar in an expression) would
+        # be a NameError on the device, where its import is gone: refuse to build instead.
+        if isinstance(node, ast.Name) and node.id in rewriter.typing_names and isinstance(node.ctx, ast.Load):
+            raise ValueError(f"line {node.lineno}: typing.{node.id} is used at run time; MicroPython has no typing")
     _strip_docstrings(tree)
     if rewriter.helpers:
         imp = ast.ImportFrom(module="purepca._mp.runtime", names=[ast.alias(name=h) for h in sorted(rewriter.helpers)], level=0)

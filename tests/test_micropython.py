@@ -51,6 +51,12 @@ MICROPYTHON_MATH = {
 }
 #: The standard modules the compat modules import from the real MicroPython, with the names taken.
 MICROPYTHON_NAMES = {"math": MICROPYTHON_MATH, "sys": {"implementation", "stderr", "stdout"}, "struct": {"pack", "unpack"}}
+#: What MicroPython 1.27's functools and itertools have (dir() on the WebAssembly port): every module
+#: may use these two, by these names only.
+DEVICE_NAMES = {
+    "functools": {"partial", "reduce", "update_wrapper", "wraps"},
+    "itertools": {"accumulate", "chain", "count", "cycle", "islice", "repeat", "starmap", "tee"},
+}
 
 
 @pytest.fixture(scope="module")
@@ -112,6 +118,10 @@ def test_the_bundle_imports_only_what_micropython_has(bundle: pathlib.Path) -> N
                                      or isinstance(d, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == alias.name for a in d.names)
                                      for d in ast.walk(modules[target])):
                             problems.append(f"{name}: imports {alias.name} from {target}, which does not define it")
+                elif target in DEVICE_NAMES:
+                    missing = {a.name for a in node.names} - DEVICE_NAMES[target]
+                    if missing:
+                        problems.append(f"{name}: MicroPython's {target} has no {sorted(missing)}")
                 elif target in MICROPYTHON_NAMES and compat:
                     missing = {a.name for a in node.names} - MICROPYTHON_NAMES[target]
                     if missing:
@@ -136,6 +146,10 @@ def test_the_bundle_imports_only_what_micropython_has(bundle: pathlib.Path) -> N
                 problems.append(f"{name}: .{node.attr} at line {node.lineno}")
             elif isinstance(node, ast.Name) and node.id in ("vars", "UserWarning", "RuntimeWarning") and not compat:
                 problems.append(f"{name}: {node.id} at line {node.lineno}")
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in DEVICE_NAMES \
+                    and node.attr not in DEVICE_NAMES[node.value.id]:
+                problems.append(f"{name}: {node.value.id}.{node.attr} at line {node.lineno}: MicroPython's "
+                                f"{node.value.id} has no {node.attr}")
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "math" and not compat:
                 have = MICROPYTHON_MATH | {n.name for n in modules["purepca._mp.math"].body if isinstance(n, ast.FunctionDef)}
                 if node.attr not in have and node.attr != "sumprod":  # sumprod: used only where present
