@@ -8,6 +8,8 @@ Run from the repository root:
     python3 benchmarks/bench_pca.py --quick                  # small sizes, a few minutes
     python3 benchmarks/bench_pca.py --baseline /tmp/old      # beside an older checkout
     python3 benchmarks/bench_pca.py --sections eigh,kernel   # some tables only
+    python3 benchmarks/bench_pca.py --sections summary --baseline /tmp/old
+        # issue 24's workloads on CPython (this one), 3.13 and PyPy in one table
 
 Every cell runs in a fresh worker process of the interpreter named at the top
 of its table (so a crash or a runaway cell cannot spoil the others, and
@@ -258,12 +260,19 @@ def _run_worker(spec: dict[str, Any]) -> dict[str, Any]:
 
 def run_cell(python: str, spec: dict[str, Any], budget: float) -> Optional[dict[str, Any]]:
     """One worker run; None when it went over the budget or failed."""
+    env = dict(os.environ)
+    if spec.get("impl") in ("sklearn", "numpy"):
+        # One BLAS thread: on a shared machine OpenBLAS's spinning threads made scikit-learn's
+        # 10,000 x 50 fit 40x slower (0.85 s against 20 ms); one thread is its fast case here.
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            env.setdefault(name, "1")
     try:
         out = subprocess.run(
             [python, str(Path(__file__).resolve()), "--worker", json.dumps(spec)],
             capture_output=True,
             text=True,
             timeout=budget,
+            env=env,
         )
     except subprocess.TimeoutExpired:
         return None
@@ -434,6 +443,61 @@ def stream_table(python: str, rows: int, budget: float) -> None:
           f"{diff:.1f} MiB | {fmt_time(full['seconds'], budget)} |", flush=True)
 
 
+#: The workloads of issue 24's acceptance: (title, op, n, d, k).
+SUMMARY = [
+    ("PCA().fit 10,000 x 50", "fit", 10_000, 50, None),
+    ("transform 10,000 x 50", "transform", 10_000, 50, None),
+    ("PCA().fit 100,000 x 10", "fit", 100_000, 10, None),
+    ("PCA().fit 500 x 2,000", "fit", 500, 2_000, None),
+    ("PCA(5).fit 500 x 2,000", "fit", 500, 2_000, 5),
+]
+
+
+def summary_table(pythons: list[str], baseline: Optional[str], repeats: int, budget: float,
+                  only: Optional[str] = None) -> None:
+    """One table, every interpreter side by side: the acceptance workloads, with the checkout
+    before the change, the textbook and scikit-learn (where that interpreter has it) in the same
+    run, the repeats of a row alternating between them."""
+    lines = {python: interpreter_line(python) for python in pythons}
+    print("\n## Side by side: " + "; ".join(lines[p] for p in pythons) + "\n")
+    print(f"medians of {repeats}; ratios are other time / purepca time (above 1: purepca faster); "
+          "purepca/sklearn is how many times slower purepca is than scikit-learn\n")
+    print("| workload | interpreter | purepca | before | textbook | sklearn | before/purepca | textbook/purepca | purepca/sklearn |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    wanted = None if only is None else {w.strip() for w in only.split(";")}
+    for title, op, n, d, k in SUMMARY:
+        if wanted is not None and title not in wanted:
+            continue
+        for python in pythons:
+            t = Table(python, repeats, budget)
+            sk = have(python, "sklearn")
+            base = {"n": n, "d": d, "k": k, "kind": "gauss", "op": op}
+            big = n * d >= 1_000_000 and d > 100
+            r = t.row({
+                "purepca": dict(base, impl="purepca"),
+                "before": dict(base, impl="before", root=baseline) if baseline else None,
+                "textbook": None if big else dict(base, impl="textbook"),
+                "sklearn": dict(base, impl="sklearn") if sk else None,
+            })
+            b = budget
+            name = lines[python].rsplit(" ", 1)[0]
+            print(f"| {title} | {name} | {fmt_time(r['purepca'], b)} | {fmt_time(r['before'], b) if baseline else 'n/a'} | "
+                  f"{'not run' if big else fmt_time(r['textbook'], b)} | {fmt_time(r['sklearn'], b) if sk else 'n/a'} | "
+                  f"{fmt_ratio(r['before'], r['purepca'], b) if baseline else 'n/a'} | "
+                  f"{'n/a' if big else fmt_ratio(r['textbook'], r['purepca'], b)} | "
+                  f"{fmt_ratio(r['purepca'], r['sklearn'], b) if sk and r['sklearn'] else 'n/a'} |", flush=True)
+
+
+def _cpython(version: str) -> Optional[str]:
+    """An interpreter of this CPython version with scikit-learn if one is at hand: this checkout's
+    ``.venv-X.Y`` (made as ``.ci/test`` makes it), else pyenv's."""
+    local = ROOT / f".venv-{version}" / "bin" / "python"
+    if local.exists():
+        return str(local)
+    found = sorted(Path.home().glob(f".pyenv/versions/{version}.*/bin/python"))
+    return str(found[-1]) if found else None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="small sizes only")
@@ -444,12 +508,25 @@ def main() -> None:
     parser.add_argument("--pypy", default="auto", help="PyPy interpreter for a second set of tables ('none' to skip)")
     parser.add_argument("--sections", default="pca,eigh,kernel,stream", help="comma-separated: pca, eigh, kernel, stream")
     parser.add_argument("--csv-rows", type=int, default=1_000_000, help="rows of the fit_stream CSV")
+    parser.add_argument("--pythons", default=None,
+                        help="comma-separated interpreters for --sections summary (default: this one, "
+                             "CPython 3.13 from .venv-3.13 or pyenv, and PyPy)")
+    parser.add_argument("--workloads", default=None, help="summary rows to run, ';'-separated titles")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(_run_worker(json.loads(args.worker))))
         return
     sections = set(args.sections.split(","))
+    if "summary" in sections:
+        if args.pythons:
+            chosen = args.pythons.split(",")
+        else:
+            chosen = [sys.executable] + [p for p in (_cpython("3.13"), shutil.which("pypy3")) if p]
+        summary_table(chosen, args.baseline, args.repeats, args.budget, args.workloads)
+        sections.discard("summary")
+        if not sections:
+            return
     pythons = [sys.executable]
     if args.pypy != "none":
         pypy = shutil.which("pypy3") if args.pypy == "auto" else args.pypy

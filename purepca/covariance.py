@@ -112,7 +112,8 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
     """``fsum(col)/n``; where the sum overflows (values near the largest
     float), the sum of the values scaled down by a power of two, exactly."""
     first = col[0]
-    if col.count(first) == len(col):
+    # Two probes rule out almost every varying column before the full count.
+    if col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col):
         # A constant column: its mean is that value, exactly (fsum(col)/n
         # may be an ulp away, which would leave a false spread of one ulp).
         return first
@@ -131,11 +132,39 @@ def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Sca
     are near the ends of the range (``e != 0``) or the exact residual's partial
     sums overflow, ``s`` is used."""
     if not e:
-        try:
-            return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
-        except OverflowError:
-            pass
+        if ctx.needs_scaling and len(col) < 2 ** 26 and (m == 0.0 or _TINY < abs(m) < _HUGE):
+            # n·m exactly as p + q (Dekker's TwoProduct, with n < 2**26 a half-width float and m split
+            # in two halves, far from overflow and underflow): the same exact residual, rounded once,
+            # from n + 2 terms instead of 2n.
+            nf = float(len(col))
+            p = nf * m
+            t = _SPLIT * m
+            mh = t - (t - m)
+            ml = m - mh
+            q = ((nf * mh - p) + nf * ml)
+            try:
+                return ctx.sum(itertools.chain(col, (-p, -q))) / n
+            except OverflowError:
+                pass
+        else:
+            try:
+                return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
+            except OverflowError:
+                pass
     return ctx.ldexp(s, e) / n
+
+
+_SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a double into two halves of 26 bits
+_TINY, _HUGE = 2.0 ** -900, 2.0 ** 900
+
+
+def _largest(values: Sequence[float]) -> float:
+    """``max(map(abs, values))`` of floats, from the two ends (no ``abs`` call per value).
+
+    >>> _largest([1.0, -3.0, 2.0])
+    3.0
+    """
+    return max(max(values), -min(values))
 
 
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
@@ -152,14 +181,14 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
         c = [x - m for x in col]
         e = 0
         if ctx.needs_scaling:
-            spread = max(map(abs, c))
+            spread = _largest(c)
             if spread == math.inf:
                 # The differences themselves overflow (a spread beyond the
                 # float range): take them from the rows scaled by 1/4, exactly.
                 m4 = ctx.ldexp(m, -2)
                 c = [ctx.ldexp(x, -2) - m4 for x in col]
                 e = 2
-                spread = max(map(abs, c))
+                spread = _largest(c)
             e2 = ctx.scale_exponent(spread)
             if e2:
                 c = [ctx.ldexp(x, -e2) for x in c]

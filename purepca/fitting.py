@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from .conventions import CONVENTIONS, apply_sign_rule
-from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor
+from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from .numeric import FLOAT, Context, Scalar
 from .parallel import parallel_gram
@@ -297,7 +297,7 @@ def _scale_exponent(c: Centred, ctx: Context) -> int:
     if not ctx.needs_scaling:
         return 0
     try:
-        spread = max(ctx.ldexp(max(map(abs, col)), ej) for col, ej in zip(c.cols, c.exps))
+        spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
         return ctx.scale_exponent(spread)
     except OverflowError:  # a spread beyond the float range: its exponent
         return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))

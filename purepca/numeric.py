@@ -570,16 +570,18 @@ class GramWork:
         self.polar = fast and _POLAR_IS_FASTER and isinstance(ctx, FloatContext)
         self.vectors = vectors
         if self.polar:
-            self.units: list[list[float]] = []
+            # Tuples: math.dist converts any other sequence to a tuple on every call, which on
+            # long vectors costs more than the distance itself (the same bits either way).
+            self.units: list[tuple[float, ...]] = []
             self.exps: list[int] = []
             self.squares: list[float] = []
             for v in vectors:
                 norm = math.hypot(*v)
                 e = math.frexp(norm)[1] if norm > 0 and math.isfinite(norm) else 0
                 if -1000 < e < 1000:
-                    u = list(map(operator.mul, v, itertools.repeat(2.0 ** -e)))
+                    u = tuple(map(operator.mul, v, itertools.repeat(2.0 ** -e)))
                 else:
-                    u = [math.ldexp(x, -e) for x in v]
+                    u = tuple([math.ldexp(x, -e) for x in v])
                 self.units.append(u)
                 self.exps.append(e)
                 self.squares.append(math.fsum(map(operator.mul, u, u)))
@@ -647,7 +649,7 @@ class PolarRows:
         if not math.isfinite(norm):
             return self.ctx.dots(self.rows, v)
         e = math.frexp(norm)[1]
-        u = list(map(operator.mul, v, itertools.repeat(2.0 ** -e))) if -1000 < e < 1000 else [math.ldexp(x, -e) for x in v]
+        u = tuple(map(operator.mul, v, itertools.repeat(2.0 ** -e))) if -1000 < e < 1000 else tuple([math.ldexp(x, -e) for x in v])
         nu = math.fsum(map(operator.mul, u, u))
         dist, ldexp = math.dist, math.ldexp
         return [

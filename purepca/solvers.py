@@ -48,6 +48,7 @@ from .linalg.jacobi import _jacobi_svd, _one_sided_jacobi
 from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
 from .linalg.power import _subspace_iteration
+from .linalg.stein import eigh_inverse_iteration
 from .numeric import Context, GramWork, PolarRows, Scalar
 from .parallel import ParallelProducts
 
@@ -78,6 +79,12 @@ _JACOBI = 60  # x n³ for Jacobi (several sweeps)
 #: n·d from which the Krylov products use n_jobs processes (a product then
 #: takes tens of milliseconds, more than sending the vectors costs).
 MIN_PARALLEL_PRODUCT = 1_000_000
+#: From this size on the Gram path finds its eigenvectors by inverse iteration (linalg.stein): QL's
+#: rotations of the n x n vectors cost 3n³ interpreted multiplications (31 s of a 64 s fit at n = 500).
+INVERSE_ITERATION_MIN_N = 150
+#: From this width on, the rows that complete an orthonormal set try the least represented axes
+#: first (below it, e_0, e_1, ... in order, as before: small problems keep their bits).
+COMPLETION_BY_WEIGHT_MIN_D = 128
 
 
 @dataclass(frozen=True)
@@ -254,7 +261,14 @@ def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: C
     basis = _UnitRows(ctx) if _UnitRows.useful(ctx) else None
 
     def units() -> Any:
-        for j in range(d):
+        order: Any = range(d)
+        if d >= COMPLETION_BY_WEIGHT_MIN_D:
+            # The axes least represented in the span first (Σ u_j² over the rows so far, smallest):
+            # one of them keeps most of its length, where e_0, e_1, ... of data whose first columns
+            # carry the variance each took three passes and were refused.
+            weight = [ctx.sum(x * x for x in column) for column in by_coordinate]
+            order = sorted(range(d), key=weight.__getitem__)
+        for j in order:
             yield [ctx.one if i == j else ctx.zero for i in range(d)]
 
     def pool() -> Any:
@@ -319,7 +333,7 @@ class _UnitRows:
 
     def add(self, u: list[Scalar]) -> None:
         w = self.rows.work
-        w.units.append(u)
+        w.units.append(tuple(u))
         w.exps.append(0)
         w.squares.append(math.fsum(map(operator.mul, u, u)))
         w.k += 1
@@ -358,7 +372,11 @@ def solve_gram(Z: list[list[Scalar]], div: Scalar, ctx: Context, gram: Optional[
     n, d = len(Z), len(Z[0])
     r = min(n, d)
     with ctx.local():
-        eig = _eigh((gram or ctx.gram)(Z), choose_eigh_method(n), ctx)
+        G = (gram or ctx.gram)(Z)
+        method = choose_eigh_method(n)
+        # A large Gram matrix: its vectors by inverse iteration, not by accumulating n² rotations.
+        eig = (eigh_inverse_iteration(G, ctx) if method == "tridiagonal" and n >= INVERSE_ITERATION_MIN_N
+               else None) or _eigh(G, method, ctx)
         mu = _clip(eig.values[:r], ctx)
         ZT = [list(c) for c in zip(*Z)]
         negligible = (mu[0] if mu else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
