@@ -58,7 +58,7 @@ MODULES = (
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",
     "probabilistic", "report", "rotations", "kernels", "kernel_pca", "pca", "model_io",
     "linalg/__init__", "linalg/matrix", "linalg/jacobi", "linalg/tridiagonal",
-    "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky",
+    "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky", "linalg/stein",
 )
 
 #: What the bundle leaves out, imported only inside the functions that need it:
