@@ -458,8 +458,9 @@ def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
         apply = _DataProducts(Z, None if weights is None else w, div)
 
         # An entry uᵀ·C·v for unit u, v: the products and sums at 60 digits ((n + 2d + 10)·u·‖Y‖²/div,
-        # Y = D_w^½·Z·D_c^½; either way: uᵀ·(Zᵀ·(w·Z·v)) or (Z·u)ᵀ·(w·Z·v), see _DataProducts), the mean's error (2·‖Y‖·sqrt(W)·δ + W·δ², δ per entry, times the largest
-        # column factor) and the scales' rounding.
+        # Y = D_w^½·Z·D_c^½; either way: uᵀ·(Zᵀ·(w·Z·v)) or (Z·u)ᵀ·(w·Z·v), see _DataProducts), the
+        # mean's error (2·‖Y‖·sqrt(W)·δ + W·δ², δ per entry, times the largest column factor) and the
+        # scales' rounding.
         norm = frob2.sqrt()
         if scale:  # the mean's error is in data units; the operator's columns are divided by the scales
             delta = sum(((mean_error / s) ** 2 for s in sd), Decimal(0)).sqrt() * grow

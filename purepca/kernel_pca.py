@@ -261,7 +261,8 @@ class KernelPCA(Estimator):
         """Fit on the rows of X (or on the n x n kernel matrix when ``kernel="precomputed"``).
 
         ``progress(stage, done, total)``, when given, is called as the fit goes:
-        ``("kernel matrix", rows done, n)`` every 64 rows, then
+        ``("kernel matrix", done, total)`` every 64 rows (``done/total`` the share of the kernel
+        computed), then
         ``("eigenvectors", 0, 1)`` and ``("eigenvectors", 1, 1)`` around the
         eigensolver (the command draws it on a terminal).
 
@@ -285,7 +286,8 @@ class KernelPCA(Estimator):
             # gamma=None is 1/n_features of X, for the kernel on X and, as in
             # scikit-learn >= 1.3, for the pre-image kernel on the scores.
             self.gamma_ = 1.0 / len(M[0]) if gamma is None else gamma
-            rows_done = None if progress is None else (lambda i, n: progress("kernel matrix", i, n))
+            # Row i of the triangle is n - i entries long: report the share of the n²/2 entries done.
+            rows_done = None if progress is None else (lambda i, n: progress("kernel matrix", i * (2 * n - i), n * n))
             # Rows packed as array('d') with floats: a quarter of the memory of lists of floats, and the
             # products with them stream through memory (the objects of a mirrored list are scattered).
             K = _kernel_matrix(M, None, kernel, self.gamma_, self.degree, self.coef0, ctx, rows_done, packed=True)

@@ -43,7 +43,7 @@ from array import array
 from decimal import Decimal
 from dataclasses import dataclass
 from itertools import repeat
-from operator import itemgetter, mul
+from operator import add, itemgetter, mul, sub
 from typing import Any, Callable, Optional, Sequence, Union
 
 from .covariance import _column_mean
@@ -355,11 +355,12 @@ def _center_kernel(
         r = [_column_mean(row, nn, ctx) for row in M]
         t = _column_mean(r, nn, ctx)
         for i, (row, ri) in enumerate(zip(M, r)):
-            centred = [v - ri - rj + t for v, rj in zip(row, r)]
             if packed:
+                # ((v - r_i) - r_j) + t in C-level loops: the expression below, the same bits.
+                centred = map(add, map(sub, map(sub, row, repeat(ri)), r), repeat(t))
                 M[i] = array("d", centred)  # type: ignore[call-overload]
             else:
-                row[:] = centred
+                row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
         if isinstance(ctx, FloatContext) and any(first_non_finite(row) is not None for row in M):
             raise PurePCAError("K: the centred kernel matrix is beyond the float range; scale the data down")
         return M, KernelStats(r, t)
