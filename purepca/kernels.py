@@ -55,6 +55,9 @@ from .params import as_int, as_real
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine", "laplacian", "precomputed")
+#: Entries of a packed centred kernel kept in lists of floats (32 bytes an entry, faster
+#: products) before the rows become arrays (8 bytes); 1.5 M entries are about 36 MB more.
+LIST_ENTRIES = 1_500_000
 _ALIASES = {"polynomial": "poly", "gaussian": "rbf", "tanh": "sigmoid"}
 
 KernelSpec = Union[str, Callable[..., Any]]
@@ -211,8 +214,8 @@ def _kernel_matrix(
         fast_row = None
         if isinstance(ctx, FloatContext) and isinstance(kernel, str):
             g, deg, c0 = check_kernel_params(gamma, degree, coef0)  # as kernel_function converted them
-            fast_row = _float_row(canonical_kernel(kernel), ctx.convert(g if g is not None else 1.0 / d), deg,
-                             ctx.convert(c0), ctx.dot)
+            g_used = ctx.convert(g if g is not None else 1.0 / d)
+            fast_row = _float_row(canonical_kernel(kernel), g_used, deg, ctx.convert(c0), ctx.dot)
         try:
             packed = packed and B is None and isinstance(ctx, FloatContext)
             K = _kernel_values(k, A, B, ctx, fast_row, progress, packed)
@@ -354,11 +357,16 @@ def _center_kernel(
         # overflows is summed at a scale of 2**-k.
         r = [_column_mean(row, nn, ctx) for row in M]
         t = _column_mean(r, nn, ctx)
+        # Packed, the first rows (up to LIST_ENTRIES entries) are still lists of fresh floats:
+        # math.sumprod reads a list's floats as they are but boxes every entry of an array, so a
+        # product with a list row costs about 2/3 of one with an array row (1,797 entries, 3.13),
+        # at 4 times the memory.  The rest are arrays: memory stays about 8 bytes an entry.
+        lists = min(n, LIST_ENTRIES // n) if packed else n
         for i, (row, ri) in enumerate(zip(M, r)):
             if packed:
                 # ((v - r_i) - r_j) + t in C-level loops: the expression below, the same bits.
                 centred = map(add, map(sub, map(sub, row, repeat(ri)), r), repeat(t))
-                M[i] = array("d", centred)  # type: ignore[call-overload]
+                M[i] = list(centred) if i < lists else array("d", centred)  # type: ignore[assignment]
             else:
                 row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
         if isinstance(ctx, FloatContext) and any(first_non_finite(row) is not None for row in M):

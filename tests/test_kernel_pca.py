@@ -321,7 +321,13 @@ def test_kernel_matrix_rows_have_the_bits_of_the_kernel_function(kernel: str) ->
     assert _kernel_matrix(Y, X, kernel, 0.3, 3, 0.5, FLOAT) == [[k(y, x) for x in X] for y in Y]
 
 
-def test_fit_transform_reuses_the_centred_kernel_bit_for_bit_and_reports_progress() -> None:
+@pytest.mark.parametrize("list_entries", [0, 150 * 40, 10**9])  # rows as arrays, mixed, lists
+def test_fit_transform_reuses_the_centred_kernel_bit_for_bit_and_reports_progress(
+    list_entries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from purepca import kernels
+
+    monkeypatch.setattr(kernels, "LIST_ENTRIES", list_entries)
     rng = random.Random(7)
     X = [[rng.gauss(0, 1) for _ in range(4)] for _ in range(150)]
     calls: list[tuple[str, int, int]] = []
@@ -333,6 +339,9 @@ def test_fit_transform_reuses_the_centred_kernel_bit_for_bit_and_reports_progres
     assert [c for c in calls if c[0] == "kernel matrix"] == [("kernel matrix", 64 * 236, 150 * 150),
                                                              ("kernel matrix", 128 * 172, 150 * 150)]
     assert calls[-2:] == [("eigenvectors", 0, 1), ("eigenvectors", 1, 1)]
+    kp_lists = KernelPCA(3, kernel="rbf", gamma=0.2, eigen_solver="krylov")
+    monkeypatch.setattr(kernels, "LIST_ENTRIES", 10**9)
+    assert kp_lists.fit_transform(X) == Z and kp_lists.eigenvalues_ == kp.eigenvalues_  # the same bits
 
 
 def test_terminal_progress_only_on_a_terminal_and_erased_at_the_end() -> None:
