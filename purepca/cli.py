@@ -699,6 +699,67 @@ def gamma_hint(kernel: str, gamma: float, rows: Sequence[Sequence[float]], scale
     return None
 
 
+class TerminalProgress:
+    """Progress of a long fit as one line on a terminal, redrawn in place (``\\r``) and erased at the end.
+
+    Nothing is drawn before ``delay`` seconds have passed (a short run shows nothing), nor more
+    often than every 0.1 s; :func:`terminal_progress` gives one only when the stream is a terminal,
+    so pipes, files and CI logs never see it.  Called as ``progress(stage, done, total)``
+    (:meth:`purepca.KernelPCA.fit`).
+
+    >>> out = io.StringIO()
+    >>> p = TerminalProgress(out, delay=0.0)
+    >>> p("kernel matrix", 64, 128); p.close()
+    >>> out.getvalue().split("\\r")[1].rstrip()
+    'purepca: kernel matrix 50 % (0 s)'
+    """
+
+    def __init__(self, stream: TextIO, delay: float = 1.5) -> None:
+        self.stream = stream
+        self.delay = delay
+        self.start = time.monotonic()
+        self.drawn = 0  # width of the line on screen
+        self.last = -math.inf
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.start < self.delay or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        amount = f"{100 * done // total} %" if 0 < done <= total and stage != "eigenvectors" else "..."
+        line = f"purepca: {stage} {amount} ({now - self.start:.0f} s)"
+        self.stream.write("\r" + line.ljust(self.drawn))
+        self.stream.flush()
+        self.drawn = len(line)
+
+    def close(self) -> None:
+        """Erase the line, if one was drawn."""
+        if self.drawn:
+            self.stream.write("\r" + " " * self.drawn + "\r")
+            self.stream.flush()
+            self.drawn = 0
+
+
+@contextlib.contextmanager
+def terminal_progress(stream: TextIO) -> Iterator[Optional[TerminalProgress]]:
+    """A :class:`TerminalProgress` on ``stream`` when it is a terminal (and ``TERM`` is not ``dumb``),
+    else None; the line is erased on the way out, before warnings or errors are printed.
+
+    >>> with terminal_progress(io.StringIO()) as progress:
+    ...     progress is None
+    True
+    """
+    isatty = getattr(stream, "isatty", None)
+    if not (callable(isatty) and isatty()) or os.environ.get("TERM") == "dumb":
+        yield None
+        return
+    progress = TerminalProgress(stream)
+    try:
+        yield progress
+    finally:
+        progress.close()
+
+
 def _kernel_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns)
     if args.drop_constant:
@@ -712,8 +773,8 @@ def _kernel_command(args: argparse.Namespace) -> None:
     # --components 0: every component with a positive eigenvalue.
     kp = KernelPCA(args.components or None, kernel=args.kernel, gamma=args.gamma, degree=args.degree, coef0=args.coef0,
                    eigen_solver=args.eigen_solver, convention=args.convention, precision=args.precision)
-    with _warnings_to_stderr(), _about(source):
-        scores = kp.fit_transform(rows)
+    with _warnings_to_stderr(), _about(source), terminal_progress(sys.stderr) as progress:
+        scores = kp.fit_transform(rows, progress=progress)
     hint = gamma_hint(str(kp.kernel), float(kp.gamma_), rows, args.scale) if kp.gamma_ is not None else None
     if hint is not None:
         print(f"purepca: hint: {hint}", file=sys.stderr)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .base import Estimator, atomic
 from .conventions import SIGN_RULES, sign_flips
@@ -46,10 +46,10 @@ from .errors import NotFittedError, PurePCAError
 from .kernels import (
     KernelSpec,
     KernelStats,
+    _center_kernel,
     _center_test_kernel,
     _kernel_matrix,
     canonical_kernel,
-    center_kernel,
     check_kernel_params,
 )
 from .linalg.cholesky import _cholesky, _cholesky_solve
@@ -67,6 +67,8 @@ _PARAMS = (
 )
 _CONVENTIONS = {"sklearn": "max_abs_positive", "kernlab": "none"}
 EIGEN_SOLVERS = ("auto", "jacobi", "tridiagonal", "krylov", "power")
+#: ``progress(stage, done, total)``: see :meth:`KernelPCA.fit`.
+Progress = Callable[[str, int, int], None]
 
 # scikit-learn's thresholds (utils.validation._check_psd_eigenvalues, float64).
 SIGNIFICANT_NEGATIVE_RATIO = 1e-5
@@ -255,12 +257,24 @@ class KernelPCA(Estimator):
         return _kernel_matrix(A, B, kernel, gamma, self.degree, self.coef0, ctx)
 
     @atomic
-    def fit(self, X: Any, y: Any = None) -> "KernelPCA":
+    def fit(self, X: Any, y: Any = None, *, progress: Optional[Progress] = None) -> "KernelPCA":
         """Fit on the rows of X (or on the n x n kernel matrix when ``kernel="precomputed"``).
+
+        ``progress(stage, done, total)``, when given, is called as the fit goes:
+        ``("kernel matrix", done, total)`` every 64 rows (``done/total`` the share of the kernel
+        computed), then
+        ``("eigenvectors", 0, 1)`` and ``("eigenvectors", 1, 1)`` around the
+        eigensolver (the command draws it on a terminal).
 
         >>> [round(v, 12) for v in KernelPCA(1).fit([[0.0], [1.0], [3.0]]).eigenvalues_]
         [4.666666666667]
         """
+        self._fit(X, progress)
+        return self
+
+    def _fit(self, X: Any, progress: Optional[Progress]) -> Optional[list[list[Scalar]]]:
+        """The fit; returns the centred training kernel when the eigensolver left it as it was (the
+        Krylov and power solvers only apply it), for :meth:`fit_transform`, else None."""
         ctx, kernel, sign, gamma = self._settings()
         if kernel == "precomputed":
             K = _precomputed(X, ctx)
@@ -272,7 +286,11 @@ class KernelPCA(Estimator):
             # gamma=None is 1/n_features of X, for the kernel on X and, as in
             # scikit-learn >= 1.3, for the pre-image kernel on the scores.
             self.gamma_ = 1.0 / len(M[0]) if gamma is None else gamma
-            K = self._kernel(M, None, ctx, kernel, self.gamma_)
+            # Row i of the triangle is n - i entries long: report the share of the n²/2 entries done.
+            rows_done = None if progress is None else (lambda i, n: progress("kernel matrix", i * (2 * n - i), n * n))
+            # Rows packed as array('d') with floats: a quarter of the memory of lists of floats, and the
+            # products with them stream through memory (the objects of a mirrored list are scattered).
+            K = _kernel_matrix(M, None, kernel, self.gamma_, self.degree, self.coef0, ctx, rows_done, packed=True)
         n = len(K)
         if n < 2:
             raise PurePCAError(
@@ -284,9 +302,13 @@ class KernelPCA(Estimator):
             raise PurePCAError(f"n_components={nc} must be at most n_samples = {n}")
         k_wanted = n if nc is None else int(nc)
         with ctx.local():
-            Kc, stats = center_kernel(K, overwrite=True, context=ctx)
+            Kc, stats = _center_kernel(K, ctx, packed=True)  # K is ours (built here or copied by _precomputed)
             k_top = None if nc is None else k_wanted
+            if progress is not None:
+                progress("eigenvectors", 0, 1)
             values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=as_int(self.seed, "seed"))
+            if progress is not None:
+                progress("eigenvectors", 1, 1)
             if len(values) < n:
                 total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
             else:
@@ -315,7 +337,7 @@ class KernelPCA(Estimator):
         self._bounds = None
         if self.fit_inverse_transform:
             self._fit_inverse(M)  # type: ignore[arg-type]
-        return self
+        return Kc if solver in ("krylov", "power") else None
 
     def _check_spectrum(
         self, values: list[Scalar], vectors: list[list[Scalar]], k: int, ctx: Context
@@ -543,16 +565,22 @@ class KernelPCA(Estimator):
         return self._bounds
 
     @atomic
-    def fit_transform(self, X: Any, y: Any = None) -> list[list[float]]:
-        """Fit, then the scores of the training data (equal to ``fit(X).transform(X)``).
+    def fit_transform(self, X: Any, y: Any = None, *, progress: Optional[Progress] = None) -> list[list[float]]:
+        """Fit, then the scores of the training data (equal to ``fit(X).transform(X)``, bit for bit);
+        ``progress`` as for :meth:`fit`.
 
         >>> [[round(v, 12) for v in row] for row in KernelPCA(1).fit_transform([[0.0], [1.0], [3.0]])]
         [[-1.333333333333], [-0.333333333333], [1.666666666667]]
         """
         if not isinstance(X, Sequence) and not any(hasattr(X, a) for a in ("shape", "columns", "__array__", "toarray")):
             X = [list(row) if isinstance(row, Iterable) else row for row in X]  # read a generator once
-        self.fit(X)
-        self._x = self._scores(X)
+        Kc = self._fit(X, progress)
+        if Kc is None:
+            self._x = self._scores(X)
+        else:
+            # The centred training kernel is what transform(X) would compute again, bit for bit (the
+            # kernel is symmetric to the last bit and both centrings use the same expression): use it.
+            self._x = _float_rows(self._transform_matrix(Kc), self._ctx, "the score")
         return self._output([list(r) for r in self._x], X)
 
     def get_feature_names_out(self, input_features: Any = None) -> list[str]:

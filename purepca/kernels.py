@@ -39,8 +39,11 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+from array import array
 from decimal import Decimal
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add, itemgetter, mul, sub
 from typing import Any, Callable, Optional, Sequence, Union
 
 from .covariance import _column_mean
@@ -52,6 +55,9 @@ from .params import as_int, as_real
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid", "cosine", "laplacian", "precomputed")
+#: Entries of a packed centred kernel kept in lists of floats (32 bytes an entry, faster
+#: products) before the rows become arrays (8 bytes); 1.5 M entries are about 36 MB more.
+LIST_ENTRIES = 1_500_000
 _ALIASES = {"polynomial": "poly", "gaussian": "rbf", "tanh": "sigmoid"}
 
 KernelSpec = Union[str, Callable[..., Any]]
@@ -197,13 +203,22 @@ def _kernel_matrix(
     degree: int,
     coef0: float,
     ctx: Context,
+    progress: Optional[Callable[[int, int], None]] = None,
+    packed: bool = False,
 ) -> list[list[Scalar]]:
-    """The worker behind :func:`kernel_matrix`, on validated rows of equal width."""
+    """The worker behind :func:`kernel_matrix`, on validated rows of equal width; ``packed`` (floats,
+    ``B = None``): rows as ``array('d')`` (see :func:`_kernel_values`)."""
     d = len(A[0])
     with ctx.local():
         k = kernel_function(kernel, d, gamma=gamma, degree=degree, coef0=coef0, context=ctx)
+        fast_row = None
+        if isinstance(ctx, FloatContext) and isinstance(kernel, str):
+            g, deg, c0 = check_kernel_params(gamma, degree, coef0)  # as kernel_function converted them
+            g_used = ctx.convert(g if g is not None else 1.0 / d)
+            fast_row = _float_row(canonical_kernel(kernel), g_used, deg, ctx.convert(c0), ctx.dot)
         try:
-            K = _kernel_values(k, A, B, ctx)
+            packed = packed and B is None and isinstance(ctx, FloatContext)
+            K = _kernel_values(k, A, B, ctx, fast_row, progress, packed)
         except decimal.Overflow:
             raise PurePCAError(
                 f"a kernel value is beyond the range of {ctx.name} numbers (exponent above {decimal.MAX_EMAX}); "
@@ -232,18 +247,64 @@ def _kernel_matrix(
 
 
 def _kernel_values(
-    k: Callable[[Row, Row], Scalar], A: list[list[Scalar]], B: Optional[list[list[Scalar]]], ctx: Context
+    k: Callable[[Row, Row], Scalar], A: list[list[Scalar]], B: Optional[list[list[Scalar]]], ctx: Context,
+    row: Optional[Callable[[Row, list[list[Scalar]]], list[Scalar]]] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    packed: bool = False,
 ) -> list[list[Scalar]]:
-    """``k`` on every pair of rows; for ``B = None`` one triangle, mirrored."""
+    """``k`` on every pair of rows; for ``B = None`` one triangle, mirrored.
+
+    ``row(x, Y)``, when given, is ``[k(x, y) for y in Y]`` with the same bits, in
+    C-level loops (:func:`_float_row`, on rows as tuples: ``math.dist`` turns
+    any other sequence into a tuple at every call).  The mirrored triangle
+    shares its number objects with the upper one (n(n+1)/2 floats, not n²);
+    with ``packed`` (floats, ``B = None``) every row is an ``array('d')``
+    instead: 8 bytes an entry rather than a pointer and a float object (32).
+    ``progress(i, n)`` is called after every 64 rows.
+    """
+    if row is None:
+        row = lambda x, Y: [k(x, y) for y in Y]  # noqa: E731
+    else:
+        A = [tuple(x) for x in A]  # type: ignore[misc]
+        B = None if B is None else [tuple(y) for y in B]  # type: ignore[misc]
     if B is not None:
-        return [[k(x, y) for y in B] for x in A]
+        return [row(x, B) for x in A]
     n = len(A)
-    K = [[ctx.zero] * n for _ in range(n)]
+    K: list[Any] = []
     for i in range(n):
-        xi, Ki = A[i], K[i]
-        for j in range(i, n):
-            Ki[j] = K[j][i] = k(xi, A[j])
+        # Row i: column i of the rows above (already computed), then k(x_i, x_j) for j >= i.
+        lower = map(itemgetter(i), K)
+        Ki: Any = array("d", lower) if packed else list(lower)
+        Ki += row(A[i], A[i:]) if not packed else array("d", row(A[i], A[i:]))
+        K.append(Ki)
+        if progress is not None and i % 64 == 63:
+            progress(i + 1, n)
     return K
+
+
+def _float_row(
+    kernel: KernelSpec, g: float, degree: int, c0: float, dot: Callable[[Row, Row], Scalar]
+) -> Optional[Callable[[Row, list[list[Scalar]]], list[Scalar]]]:
+    """``[k(x, y) for y in Y]`` for a named kernel on floats, one C-level loop per
+    operation (``map``), with the bits of :func:`kernel_function`'s ``k``: the same
+    expressions in the same order (``-g * r * r`` is ``(-g)·r·r``).  None for
+    the kernels without one (cosine, laplacian, a callable)."""
+    if kernel == "rbf":
+        dist, exp, minus_g = math.dist, math.exp, -g
+
+        def rbf_row(x: Row, Y: list[list[Scalar]]) -> list[Scalar]:
+            r = list(map(dist, repeat(x), Y))
+            return list(map(exp, map(mul, map(mul, repeat(minus_g), r), r)))
+
+        return rbf_row
+    if kernel == "linear":
+        return lambda x, Y: list(map(dot, repeat(x), Y))
+    if kernel == "poly":
+        return lambda x, Y: [(g * p + c0) ** degree for p in map(dot, repeat(x), Y)]
+    if kernel == "sigmoid":
+        tanh = math.tanh
+        return lambda x, Y: [tanh(g * p + c0) for p in map(dot, repeat(x), Y)]
+    return None
 
 
 def _overflow(i: int, j: int, other: bool, value: Scalar) -> PurePCAError:
@@ -276,18 +337,38 @@ def center_kernel(
     """
     ctx = check_context(context)
     M = K if overwrite and _usable_in_place(K, ctx) else as_symmetric(K, name="K", context=ctx)
-    n = len(M)
-    if n == 0:
+    if len(M) == 0:
         raise PurePCAError("K: empty kernel matrix")
+    # M is K itself (overwrite) or a fresh copy: either way it is ours to change.
+    return _center_kernel(M, ctx)
+
+
+def _center_kernel(
+    M: list[list[Scalar]], ctx: Context, packed: bool = False
+) -> tuple[list[list[Scalar]], KernelStats]:
+    """The worker behind :func:`center_kernel`: M (symmetric, not empty, ours) centred in place, with
+    the expression of :func:`center_test_kernel` (a training kernel centred either way gives the same
+    bits).  With ``packed`` (floats) each row of M becomes an ``array('d')``."""
+    n = len(M)
+    packed = packed and isinstance(ctx, FloatContext)
     with ctx.local(), float_range("centring the kernel matrix"):
         nn = ctx.convert(n)
         # Means by the routine of covariance_matrix: a row whose sum
         # overflows is summed at a scale of 2**-k.
         r = [_column_mean(row, nn, ctx) for row in M]
         t = _column_mean(r, nn, ctx)
-        # M is K itself (overwrite) or a fresh copy: either way it is ours to change.
-        for row, ri in zip(M, r):
-            row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
+        # Packed, the first rows (up to LIST_ENTRIES entries) are still lists of fresh floats:
+        # math.sumprod reads a list's floats as they are but boxes every entry of an array, so a
+        # product with a list row costs about 2/3 of one with an array row (1,797 entries, 3.13),
+        # at 4 times the memory.  The rest are arrays: memory stays about 8 bytes an entry.
+        lists = min(n, LIST_ENTRIES // n) if packed else n
+        for i, (row, ri) in enumerate(zip(M, r)):
+            if packed:
+                # ((v - r_i) - r_j) + t in C-level loops: the expression below, the same bits.
+                centred = map(add, map(sub, map(sub, row, repeat(ri)), r), repeat(t))
+                M[i] = list(centred) if i < lists else array("d", centred)  # type: ignore[assignment]
+            else:
+                row[:] = [v - ri - rj + t for v, rj in zip(row, r)]
         if isinstance(ctx, FloatContext) and any(first_non_finite(row) is not None for row in M):
             raise PurePCAError("K: the centred kernel matrix is beyond the float range; scale the data down")
         return M, KernelStats(r, t)

@@ -318,3 +318,20 @@ def test_collinear_angle_bounds_hold_and_are_within_100x_of_the_error() -> None:
                 assert true <= bound
                 ratios.append(bound / max(true, 1e-17))
     assert max(ratios) < 10, max(ratios)  # was 47.5 with the whole residual over the smallest gap
+
+
+def test_drift_is_an_upper_bound_when_the_basis_vector_is_not_quite_unit() -> None:
+    """The basis is orthonormalised at 34 digits, so its vectors' lengths are 1 to about 1e-34; the sine of
+    an angle of 1e-16 must not lose that (1 - cos² turned a length error of 1e-34 into 1% of it)."""
+    from decimal import Decimal, localcontext
+
+    from purepca.bounds import DIGITS, _drift
+
+    with localcontext() as ctx:
+        ctx.prec = DIGITS
+        v = [Decimal(1), Decimal("1e-16")]
+        for stretch in ("1", "1.0000000000000000000000000000000001", "0.9999999999999999999999999999999999"):
+            u = [Decimal(stretch), Decimal(0)]
+            true_sine = Decimal("1e-16") / (1 + Decimal("1e-32")).sqrt()
+            bound = _drift(v, u)
+            assert true_sine <= bound <= true_sine * (1 + Decimal("1e-20")), (stretch, bound)

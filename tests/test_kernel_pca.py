@@ -298,3 +298,70 @@ def test_high_precision_has_the_shapes_of_the_float_attributes() -> None:
     assert all(abs(float(a) - b) < 1e-15 for r, s in zip(hp["eigenvectors_"], kp.eigenvectors_) for a, b in zip(r, s))
     assert [float(v) for v in hp["eigenvalues_"]] == kp.eigenvalues_
 
+
+
+# ---------------------------------------------------------------- speed paths (issue 24)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly", "sigmoid", "laplacian", "cosine"])
+def test_kernel_matrix_rows_have_the_bits_of_the_kernel_function(kernel: str) -> None:
+    """The row-at-a-time kernel (math.dist / dot products in C loops, one triangle mirrored, rows packed
+    as arrays for the fit) gives every entry exactly as k(x, y) on the pair does."""
+    from purepca import FLOAT
+    from purepca.kernels import _kernel_matrix, kernel_function
+
+    rng = random.Random(24)
+    X = [[rng.uniform(-2, 2) for _ in range(5)] for _ in range(23)]
+    Y = [[rng.uniform(-2, 2) for _ in range(5)] for _ in range(7)]
+    k = kernel_function(kernel, 5, gamma=0.3, degree=3, coef0=0.5)
+    want = [[k(x, y) for y in X] for x in X]
+    for packed in (False, True):
+        K = _kernel_matrix(X, None, kernel, 0.3, 3, 0.5, FLOAT, packed=packed)
+        assert [list(row) for row in K] == want
+    assert _kernel_matrix(Y, X, kernel, 0.3, 3, 0.5, FLOAT) == [[k(y, x) for x in X] for y in Y]
+
+
+@pytest.mark.parametrize("list_entries", [0, 150 * 40, 10**9])  # rows as arrays, mixed, lists
+def test_fit_transform_reuses_the_centred_kernel_bit_for_bit_and_reports_progress(
+    list_entries: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from purepca import kernels
+
+    monkeypatch.setattr(kernels, "LIST_ENTRIES", list_entries)
+    rng = random.Random(7)
+    X = [[rng.gauss(0, 1) for _ in range(4)] for _ in range(150)]
+    calls: list[tuple[str, int, int]] = []
+    kp = KernelPCA(3, kernel="rbf", gamma=0.2, eigen_solver="krylov")
+    Z = kp.fit_transform(X, progress=lambda *a: calls.append(a))
+    assert Z == kp.transform(X)
+    # Progress changes nothing.
+    assert Z == KernelPCA(3, kernel="rbf", gamma=0.2, eigen_solver="krylov").fit_transform(X)
+    assert [c for c in calls if c[0] == "kernel matrix"] == [("kernel matrix", 64 * 236, 150 * 150),
+                                                             ("kernel matrix", 128 * 172, 150 * 150)]
+    assert calls[-2:] == [("eigenvectors", 0, 1), ("eigenvectors", 1, 1)]
+    kp_lists = KernelPCA(3, kernel="rbf", gamma=0.2, eigen_solver="krylov")
+    monkeypatch.setattr(kernels, "LIST_ENTRIES", 10**9)
+    assert kp_lists.fit_transform(X) == Z and kp_lists.eigenvalues_ == kp.eigenvalues_  # the same bits
+
+
+def test_terminal_progress_only_on_a_terminal_and_erased_at_the_end() -> None:
+    import io
+
+    from purepca.cli import TerminalProgress, terminal_progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    with terminal_progress(io.StringIO()) as progress:
+        assert progress is None  # a pipe or a file: nothing
+    screen = Terminal()
+    with terminal_progress(screen) as progress:
+        assert isinstance(progress, TerminalProgress)
+        progress.delay = 0.0
+        progress("kernel matrix", 10, 100)
+        progress.last = -math.inf  # past the 0.1 s between two lines
+        progress("eigenvectors", 0, 1)
+    text = screen.getvalue()
+    assert "purepca: kernel matrix 10 %" in text and "purepca: eigenvectors ..." in text
+    assert text.endswith("\r") and text.split("\r")[-2].strip() == ""  # the line is erased
