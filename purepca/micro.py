@@ -76,7 +76,7 @@ COMPAT = ("contextlib", "dataclasses", "decimal", "fractions", "importlib", "imp
           "math", "numbers", "operator", "os", "sys", "threading", "warnings", "collections.abc")
 
 #: Standard modules MicroPython 1.27 has with every name purepca uses from them.
-MICROPYTHON_HAS = ("functools", "itertools", "json", "random", "struct", "gc")
+MICROPYTHON_HAS = ("array", "functools", "itertools", "json", "random", "struct", "gc")
 
 _BOUND_OPERATORS = ("__add__", "__sub__", "__mul__", "__truediv__")
 _WARNINGS = ("Warning", "UserWarning", "RuntimeWarning")
