@@ -114,6 +114,27 @@ def _precomputed(X: Any, ctx: Context) -> list[list[Scalar]]:
         return [[(K[i][j] + K[j][i]) / two for j in range(n)] for i in range(n)]
 
 
+def _symmetric_callable(K: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
+    """The training kernel of a callable, computed on both triangles: refused, naming the pair,
+    where ``k(x_i, x_j)`` and ``k(x_j, x_i)`` differ by more than 1e-10 of the largest entry (the
+    rounding a symmetric function may show); else its upper triangle, mirrored.
+
+    >>> _symmetric_callable([[1.0, 2.0], [2.0, 5.0]], FLOAT)
+    [[1.0, 2.0], [2.0, 5.0]]
+    """
+    n = len(K)
+    with ctx.local():
+        limit = ctx.convert(1e-10) * max(abs(v) for row in K for v in row)
+        for i in range(n):
+            for j in range(i + 1, n):
+                if abs(K[i][j] - K[j][i]) > limit:
+                    raise PurePCAError(
+                        f"the kernel callable is not symmetric: k(X[{i}], X[{j}]) = {ctx.to_float(K[i][j])!r} but "
+                        f"k(X[{j}], X[{i}]) = {ctx.to_float(K[j][i])!r}; a kernel must give k(x, y) = k(y, x)")
+                K[j][i] = K[i][j]
+    return K
+
+
 @dataclass(frozen=True)
 class KernelErrorBounds:
     """Rigorous bounds on a fitted KernelPCA's float result (``KernelPCA.error_bounds_``).
@@ -272,7 +293,12 @@ class KernelPCA(Estimator):
             # gamma=None is 1/n_features of X, for the kernel on X and, as in
             # scikit-learn >= 1.3, for the pre-image kernel on the scores.
             self.gamma_ = 1.0 / len(M[0]) if gamma is None else gamma
-            K = self._kernel(M, None, ctx, kernel, self.gamma_)
+            if callable(kernel):
+                # Both triangles: a kernel must be symmetric, and mirroring one triangle (as
+                # scikit-learn does) would silently fit another function.
+                K = _symmetric_callable(self._kernel(M, M, ctx, kernel, self.gamma_), ctx)
+            else:
+                K = self._kernel(M, None, ctx, kernel, self.gamma_)
         n = len(K)
         if n < 2:
             raise PurePCAError(
@@ -298,7 +324,8 @@ class KernelPCA(Estimator):
                     "X: the rows differ, but the linear kernel's values (products of the data) underflow a float "
                     "(a spread below about 1e-154 squares to below 1e-308); multiply X by a large constant (the "
                     "components do not change), or use PCA, which rescales such data itself")
-            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=4)
+            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=4,
+                              dim=n if solver in ("jacobi", "tridiagonal") else 0, eps=ctx.to_float(ctx.eps))
             values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
             if M is not None and kernel == "linear":
                 # The sign rule acts on the axis in feature space, Xcᵀu, as PCA's does.
