@@ -430,29 +430,56 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
                            "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
                            "'broken_stick'")
-    solver = s.choose_solver(n, d)
-    check_k(s, n, d, solver)
+    # Integer sample weights are frequencies: the fit is that of the rows repeated (zero weights
+    # dropped), so the shape (how many components exist) is that of W rows.  Other weights count
+    # the rows they give a positive weight.  The solvers see the weighted rows padded with rows of
+    # zeros (which add nothing to any sum) up to that shape where it is larger.
+    shape = n if w is None else _frequency_rows(w)
+    rows = max(n, min(shape, d))
+    solver = s.choose_solver(rows, d)
+    check_k(s, shape, d, solver)
     with ctx.local():
         cols = list(zip(*M))
         p = _prepare(s, M, cols, w, cw)
-        found, losses = _solve(s, p, n, d, solver)
+        if rows > n:
+            pad = [ctx.zero] * (rows - n)
+            p = dataclasses.replace(p, c=dataclasses.replace(p.c, cols=[list(col) + pad for col in p.c.cols]))
+        found, losses = _solve(s, p, rows, d, solver)
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below
         # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
         if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
             found = solve_svd(data_matrix(p.c, p.sd, p.e, ctx), p.div, ctx)
             solver, losses = "svd", []
+        if min(shape, d) < len(found.values):
+            r = min(shape, d)
+            found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
     if not found.total > 0 and any(max(col) != min(col) for col in cols):
         raise PurePCAError(f"X: {UNDERFLOW}")
     parallel_sd = None
     if s.n_components == "parallel" and p.sd is None:
         parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
-    state = finish(s, n, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
+    state = finish(s, shape, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
                    scaled=p.scaled, parallel_sd=parallel_sd)
     if p.weighted:
-        state = state.replace(sample_weight=w, column_weight=cw)
+        state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
     if s.solver in ("covariance", "jacobi", "gram") and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state.replace(feature_names_in_=feature_names)
+
+
+def _frequency_rows(w: list[float]) -> int:
+    """The number of rows the sample weights stand for: their sum when every weight is an integer
+    (frequencies: the rows repeated), else the number of rows of positive weight.
+
+    >>> _frequency_rows([2.0, 2.0, 2.0]), _frequency_rows([1.0, 0.0, 3.0]), _frequency_rows([0.5, 0.0, 1.5])
+    (6, 4, 2)
+    """
+    if all(v.is_integer() for v in w):
+        try:
+            return int(math.fsum(w))
+        except OverflowError:  # weights near the float range: as many rows as anyone could repeat
+            return len(w) + 2 ** 62
+    return sum(1 for v in w if v > 0)
 
 
 def _warn_losses(losses: list[float], solver: str, k: int) -> None:
@@ -616,7 +643,9 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
-        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1)
+        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1,
+                          dim=max(n, d) if solver in ("covariance", "jacobi", "gram", "svd") else 0,
+                          svd=solver == "svd", eps=ctx.to_float(ctx.eps))
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = [_unscale(v, scale_exp, ctx) for v in sd] if sd is not None else None
