@@ -96,6 +96,8 @@ class Reference:
     all_components: list[list[float]] = field(default_factory=list)
     computed: str = "float, refined"
     exact: dict[str, Any] = field(default_factory=dict)
+    #: :func:`fingerprint` of the data it is the reference of ("" when unknown).
+    data: str = ""
 
 
 def fingerprint(rows: list[list[float]]) -> str:
@@ -281,7 +283,8 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
                                      or n_components < 0):
         raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
-    key = (fingerprint(rows), convention, n_components, digits, scaled, ddof_v, sddof)
+    mark = fingerprint(rows)
+    key = (mark, convention, n_components, digits, scaled, ddof_v, sddof)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
@@ -313,7 +316,8 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
         mean_=mean, noise_variance_=_ldexp2(_noise(unit, k), e, scaled),
         spectrum=spectrum, clusters=clusters, gaps=[_ldexp2(g, e, scaled) if g != math.inf else g for g in gaps],
         condition=condition, sign_rule=conv.sign, n_samples=n, ddof=ddof_v, scaled=scaled, scale_=scales,
-        exponent=0 if scaled else e, unit_spectrum=unit, all_components=comps, computed=computed, exact=exact)
+        exponent=0 if scaled else e, unit_spectrum=unit, all_components=comps, computed=computed, exact=exact,
+        data=mark)
     _CACHE[key] = ref
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)

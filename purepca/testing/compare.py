@@ -44,7 +44,7 @@ from ..errors import PurePCAError
 from ..params import as_real
 from ..numeric import FLOAT
 from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
-from .answer import Reference, reference
+from .answer import Reference, fingerprint, reference
 
 __all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
 
@@ -173,7 +173,11 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     if variance is not None:
         out["explained_variance_"] = _vector(variance, "explained_variance_")
     elif sdev is not None:  # R: standard deviations of the components
-        out["explained_variance_"] = [float(v) ** 2 for v in _vector(sdev, "sdev")]
+        sd = _vector(sdev, "sdev")
+        if any(v < 0 for v in sd):
+            i = next(i for i, v in enumerate(sd) if v < 0)
+            raise PurePCAError(f"sdev[{i}] is {sd[i]!r}: a standard deviation is never negative")
+        out["explained_variance_"] = [v * v for v in sd]  # v ** 2 would raise past 1e154
     for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
         value = get(name)
         if value is not None:
@@ -328,6 +332,11 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
     rows = _rows(X, "X")
     n, d = len(rows), len(rows[0])
+    if ref is not None and not isinstance(ref, Reference):
+        raise PurePCAError(f"ref must be a Reference (purepca.testing.reference(X)), got {type(ref).__name__}")
+    if ref is not None and ref.data and ref.data != fingerprint(rows):
+        raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
+                           f"not of X ({n} x {d}): pass reference(X)")
     r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
                                               scale_ddof=scale_ddof)
     theirs = _extract(result, d, n, n - r.ddof)

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 from ..conventions import SIGN_RULES
 from ..errors import PurePCAError
 from ..linalg.jacobi import jacobi_svd
-from ..linalg.matrix import as_matrix
+from ..linalg.matrix import as_matrix, as_vector
 from ..numeric import FLOAT
 
 __all__ = ["align_signs", "angle_from", "angle_inside", "eigen_clusters", "residual_bound", "sign_determined",
@@ -106,6 +106,9 @@ def align_signs(components: Any, reference: Any) -> list[list[float]]:
     rows, ref = _rows(components, "components"), _rows(reference, "reference")
     if len(rows) > len(ref):
         raise PurePCAError(f"align_signs: {len(rows)} components but {len(ref)} reference rows")
+    if len(rows[0]) != len(ref[0]):
+        raise PurePCAError(f"align_signs: the components have {len(rows[0])} entries but the reference rows "
+                           f"{len(ref[0])}")
     return [[-x for x in v] if _dot(v, r) < 0 else list(v) for v, r in zip(rows, ref)]
 
 
@@ -159,7 +162,7 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     """
     M = _rows(A_or_X, "A_or_X")
     vecs = _rows(vectors, "vectors")
-    vals = [float(v) for v in values]
+    vals = [float(v) for v in as_vector(values, name="residual_bound: values")]
     if len(vals) != len(vecs):
         raise PurePCAError(f"residual_bound: {len(vals)} values but {len(vecs)} vectors")
     if kind not in ("auto", "matrix", "data"):
