@@ -1,0 +1,241 @@
+"""The last lines of issue 20: what was silently wrong, raw or blamed on the wrong thing (lines 11, 12, 14,
+20, 26, 27, 29 and 30), each the right answer or one clear PurePCAError naming what and where.
+
+A non-symmetric kernel callable is refused as a non-symmetric precomputed K is; integer sample weights
+are the repeated rows, down to how many components exist; ``verify`` names the result file and field for
+a fault of the result and the option for a bad --rtol or --residual; the oracle's helpers name a bad
+argument; a float beyond the float range is not called infinite; a kernel callable may return a Decimal;
+ties between eigenvalues far below the largest are reported when the solver cannot separate them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+import warnings
+from decimal import Decimal
+
+import pytest
+
+from purepca import PCA, KernelPCA, PurePCAError
+from purepca.cli import main
+from purepca.errors import DegenerateEigenvalueWarning
+from purepca.testing import align_signs, assert_pca_close, compare_pca, reference, residual_bound
+
+X = [[1.0, 2.0, 3.0], [2.0, 1.0, 0.0], [0.0, 3.0, 1.0], [4.0, 1.0, 2.0], [5.0, 5.0, 1.0]]
+
+
+# ----------------------------------------------------------------- line 11: a non-symmetric kernel callable
+
+
+def test_never_silent_a_non_symmetric_kernel_callable_is_refused_naming_the_pair() -> None:
+    with pytest.raises(PurePCAError, match=r"the kernel callable is not symmetric: k\(X\[0\], X\[1\]\) = 4.0 but "
+                                           r"k\(X\[1\], X\[0\]\) = 5.0"):
+        KernelPCA(2, kernel=lambda a, b: 2 * a[0] + b[0]).fit(X)
+    with pytest.raises(PurePCAError, match="not symmetric"):
+        KernelPCA(2, kernel=lambda a, b: 2 * a[0] + b[0], precision=30).fit(X)
+
+
+def test_never_silent_a_symmetric_kernel_callable_gives_the_builtin_kernel() -> None:
+    # Rounding that differs in the last bits between k(x, y) and k(y, x) is not asymmetry.
+    def dot(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b)) * (1.0 + (1e-15 if a < b else 0.0))
+
+    mine = KernelPCA(2, kernel=dot).fit(X)
+    builtin = KernelPCA(2, kernel="linear").fit(X)
+    assert all(math.isclose(a, b, rel_tol=1e-12) for a, b in zip(mine.eigenvalues_, builtin.eigenvalues_))
+
+
+# ------------------------------------------------------- line 29: a kernel callable returning a Decimal
+
+
+def test_never_silent_a_kernel_callable_may_return_a_decimal() -> None:
+    # numpy (and so scikit-learn's pairwise_kernels) stores a Decimal as its float: so does purepca.
+    def as_decimal(a: list[float], b: list[float]) -> Decimal:
+        return Decimal(sum(x * y for x, y in zip(a, b)))
+
+    got = KernelPCA(2, kernel=as_decimal).fit(X).eigenvalues_
+    assert got == KernelPCA(2, kernel="linear").fit(X).eigenvalues_
+    with pytest.raises(PurePCAError, match=r"the kernel callable returned Decimal\('NaN'\)"):
+        KernelPCA(2, kernel=lambda a, b: Decimal("nan")).fit(X)
+    with pytest.raises(PurePCAError, match=r"overflows a float"):
+        KernelPCA(2, kernel=lambda a, b: Decimal("1e400")).fit(X)
+
+
+# ------------------------------------------------------------------ line 29: np.longdouble beyond floats
+
+
+def test_never_silent_a_longdouble_beyond_the_float_range_is_not_called_infinite() -> None:
+    np = pytest.importorskip("numpy", reason="numpy's longdouble is the case")
+    if np.finfo(np.longdouble).max <= 1e308:
+        pytest.skip("longdouble is a double on this machine")
+    rows = [[1.0, 2.0], [np.longdouble("1e400"), 3.0], [2.0, 2.0]]
+    with pytest.raises(PurePCAError, match=r"X: row 1, column 0 \(np.longdouble\('1e\+400'\)\) is beyond the float "
+                                           r"range"):
+        PCA().fit(rows)
+    with pytest.raises(PurePCAError, match=r"X: row 1, column 0 is infinite"):
+        PCA().fit([[1.0, 2.0], [np.longdouble("inf"), 3.0], [2.0, 2.0]])
+
+
+# ------------------------------------------------------------- line 14: integer weights are repeated rows
+
+
+@pytest.mark.parametrize("weights", [[2, 2, 2], [1, 3, 2], [1, 0, 2, 1]])
+def test_never_silent_integer_weights_are_the_repeated_rows(weights: list[int]) -> None:
+    rows = [[1.0, 2.0, 3.0, 4.0], [2.0, 1.0, 0.0, 5.0], [0.0, 3.0, 1.0, 1.0], [3.0, 3.0, 3.0, 2.0]][:len(weights)]
+    repeated = [row for row, w in zip(rows, weights) for _ in range(w)]
+    a, b = PCA().fit(rows, sample_weight=weights), PCA().fit(repeated)
+    assert a.n_components_ == b.n_components_ == min(len(repeated), 4)
+    for name in ("explained_variance_", "singular_values_", "mean_", "explained_variance_ratio_"):
+        for x, y in zip(getattr(a, name), getattr(b, name)):
+            assert abs(x - y) <= 1e-12 * max(1.0, abs(y)), name
+    assert abs(a.noise_variance_ - b.noise_variance_) <= 1e-12
+    kept = sum(1 for s in b.singular_values_ if s > 1e-8 * b.singular_values_[0])  # the others span a null space
+    for u, v in zip(a.transform(rows), b.transform(rows)):
+        assert all(abs(abs(x) - abs(y)) <= 1e-12 for x, y in zip(u[:kept], v[:kept]))
+    # n_components the repeated rows allow is allowed with the weights too.
+    assert PCA(4).fit(rows[:3], sample_weight=[2, 2, 2]).n_components_ == 4
+
+
+def test_never_silent_fractional_weights_count_the_rows_they_weigh() -> None:
+    rows = [[1.0, 2.0, 3.0, 4.0], [2.0, 1.0, 0.0, 5.0], [0.0, 3.0, 1.0, 1.0], [9.0, 9.0, 9.0, 9.0]]
+    # A weight of 0 takes the row out, as dropping it does: 3 components, as of the 3 rows.
+    assert PCA().fit(rows, sample_weight=[0.5, 1.5, 1.0, 0.0]).n_components_ == 3
+    with pytest.raises(PurePCAError, match=r"n_components=4 must be at most min\(n_samples, n_features\)"):
+        PCA(4).fit(rows, sample_weight=[0.5, 1.5, 1.0, 0.0])
+
+
+# ----------------------------------------------------------- lines 20, 26, 12: verify's files and options
+
+
+@pytest.fixture()
+def data(tmp_path: pathlib.Path) -> pathlib.Path:
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,c\n" + "\n".join(",".join(str(v) for v in row) for row in X) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("document, message", [
+    ('{"explained_variance_": [[2.0], [0.5]]}', "explained_variance_: expected a list of numbers (one per "
+                                                "component or column), got a list of rows"),
+    ('{"mean_": [[1, 2, 3]]}', "mean_: expected a list of numbers (one per component or column), got a list of rows"),
+    ('{"explained_variance_": [' + "9" * 400 + "]}", "explained_variance_[0]: 99999"),
+    ('{"explained_variance_": ' + "[" * 100000 + "]" * 100000 + "}", "its JSON is nested too deeply"),
+    ('{"components_": [[1, 2, 3], [1, 2]]}', "components_: expected a non-empty rectangular table of numbers"),
+    ('{"components_": []}', "components_: expected a non-empty list of rows of numbers"),
+    ('{"components_": [1, 2, 3]}', "components_: expected a non-empty list of rows of numbers"),
+    ('{"components_": [[1, 2], [3, 4]]}', "components_: 2 entries per component, but the data have 3 columns"),
+    ('{"rotation": [[1, 2], [3, 4]]}', "rotation: 2 rows (one per column of the data), but the data have 3"),
+    ('{"components_": [[]]}', "components_: expected a non-empty rectangular table of numbers"),
+    ('{"explained_variance_": []}', "explained_variance_: empty; there is nothing to compare"),
+    ('{"mean_": [1, 2]}', "mean_: 2 entries, but the data have 3 columns"),
+    ('{"mean_": [1, 2, 3]}', "neither components_ (or rotation) nor explained_variance_ (or sdev)"),
+    ('{"explained_variance_": [1], "noise_variance_": [1]}', "noise_variance_: not a number: [1]"),
+])
+def test_never_silent_verify_names_the_result_file_and_field(document: str, message: str, data: pathlib.Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    result = data.parent / "theirs.json"
+    result.write_text(document, encoding="utf-8")
+    assert main(["verify", "--data", str(data), "--result", str(result)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"purepca: error: {result}: "), err
+    assert message in err, err
+
+
+def test_never_silent_verify_directory_noise_variance_is_one_number(data: pathlib.Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    folder = data.parent / "theirs"
+    folder.mkdir()
+    (folder / "explained_variance_.csv").write_text("4.86,2.27,1.27\n", encoding="utf-8")
+    (folder / "noise_variance_.csv").write_text("1,2\n", encoding="utf-8")
+    assert main(["verify", "--data", str(data), "--result", str(folder)]) == 1
+    assert "noise_variance_.csv: noise_variance_: expected one number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option, value", [("--rtol", "nan"), ("--rtol", "-1"), ("--rtol", "inf"), ("--rtol", "0"),
+                                           ("--residual", "nan"), ("--residual", "-1"), ("--residual", "inf")])
+def test_never_silent_verify_names_a_bad_tolerance_option(option: str, value: str, data: pathlib.Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    result = data.parent / "theirs.json"
+    result.write_text(json.dumps({"explained_variance_": PCA().fit(X).explained_variance_}), encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", "--data", str(data), "--result", str(result), option, value])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"verify: error: {option} must be a finite number" in err and str(data) not in err, err
+
+
+def test_never_silent_verify_still_passes_a_good_result(data: pathlib.Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    result = data.parent / "theirs.json"
+    fitted = PCA().fit(X)
+    result.write_text(json.dumps({"explained_variance_": fitted.explained_variance_, "mean_": fitted.mean_,
+                                  "components_": fitted.components_}), encoding="utf-8")
+    assert main(["verify", "--data", str(data), "--result", str(result), "--rtol", "1e-9"]) == 0
+    assert "0 failed" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------ lines 12, 27: the oracle's helpers
+
+
+def test_never_silent_align_signs_refuses_rows_of_another_width() -> None:
+    with pytest.raises(PurePCAError, match="align_signs: the components have 2 entries but the reference rows 3"):
+        align_signs([[1.0, 2.0]], [[1.0, 2.0, 3.0]])
+
+
+@pytest.mark.parametrize("values, message", [([math.nan, 1.0], r"values: entry 0 is NaN"),
+                                             ([math.inf, 1.0], r"values: entry 0 is infinite"),
+                                             (["a", 1.0], r"values: entry 0 is a string")])
+def test_never_silent_residual_bound_names_bad_values(values: list[object], message: str) -> None:
+    with pytest.raises(PurePCAError, match=r"residual_bound: " + message):
+        residual_bound([[2.0, 0.0], [0.0, 1.0]], values, [[1.0, 0.0], [0.0, 1.0]])  # type: ignore[arg-type]
+
+
+def test_never_silent_assert_pca_close_refuses_a_ref_of_other_data() -> None:
+    fitted = PCA().fit(X)
+    doubled = [[2 * v for v in row] for row in X]
+    with pytest.raises(PurePCAError, match=r"ref is the reference of other data \(5 rows, 3 columns\), not of X"):
+        assert_pca_close(PCA().fit(doubled), doubled, ref=reference(X))
+    with pytest.raises(PurePCAError, match=r"ref is the reference of other data \(4 rows, 2 columns\)"):
+        compare_pca(fitted, X, ref=reference([[1.0, 2.0], [2.0, 1.0], [0.0, 3.0], [4.0, 1.0]]))
+    with pytest.raises(PurePCAError, match=r"ref must be a Reference .*got str"):
+        assert_pca_close(fitted, X, ref="abc")  # type: ignore[arg-type]
+    assert_pca_close(fitted, X, ref=reference(X))  # its own reference still passes
+
+
+def test_never_silent_a_negative_sdev_does_not_pass() -> None:
+    fitted = PCA(convention="prcomp").fit(X)
+    sdev = [math.sqrt(v) for v in fitted.explained_variance_]
+    assert_pca_close({"sdev": sdev}, X, convention="prcomp")
+    with pytest.raises(PurePCAError, match=r"sdev\[0\] is -2.20.*: a standard deviation is never negative"):
+        assert_pca_close({"sdev": [-v for v in sdev]}, X, convention="prcomp")
+
+
+# ---------------------------------------------------------- line 30: ties far below the largest eigenvalue
+
+
+@pytest.mark.parametrize("solver", ["auto", "svd", "covariance"])
+@pytest.mark.parametrize("scale", [1e-6, 1e-7])
+def test_never_silent_a_tie_below_1e_10_of_the_largest_is_reported(solver: str, scale: float) -> None:
+    # Orthogonal columns of equal norm, two of them scaled by 1e-6: eigenvalues 4/3, and twice 4/3·1e-12.
+    H = [[1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]]
+    rows = [[a, b * scale, c * scale] for a, b, c in H]
+    if solver == "covariance" and scale < 1e-6:
+        pytest.skip("the covariance path loses these eigenvalues (it says so: AccuracyWarning)")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        PCA(solver=solver).fit(rows)
+    ties = [w for w in caught if issubclass(w.category, DegenerateEigenvalueWarning)]
+    assert len(ties) == 1 and "eigenvalues 2 and 3" in str(ties[0].message), [str(w.message) for w in caught]
+    assert "within the rounding errors of the solver" in str(ties[0].message)
+
+
+def test_never_silent_small_distinct_or_noise_eigenvalues_are_not_ties() -> None:
+    H = [[1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]]
+    distinct = [[a, b * 1e-6, c * 2e-6] for a, b, c in H]  # 4/3e-12 and 16/3e-12: separated
+    rank_one = [[a, 2 * a, 3 * a] for a, _, _ in H]  # the other eigenvalues are rounding noise
+    for rows in (distinct, rank_one):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", DegenerateEigenvalueWarning)
+            PCA().fit(rows)
