@@ -674,10 +674,13 @@ def gamma_hint(kernel: str, gamma: float, rows: Sequence[Sequence[float]], scale
     dists = []
     for i, a in enumerate(sample):
         for b in sample[i + 1:]:
-            if kernel == "rbf":
-                dists.append(math.fsum((x - y) ** 2 for x, y in zip(a, b)))
-            else:
-                dists.append(math.fsum(abs(x - y) for x, y in zip(a, b)))
+            try:
+                if kernel == "rbf":
+                    dists.append(math.fsum((x - y) * (x - y) for x, y in zip(a, b)))
+                else:
+                    dists.append(math.fsum(abs(x - y) for x, y in zip(a, b)))
+            except (OverflowError, ValueError):  # a distance beyond the float range
+                dists.append(math.inf)
     dists.sort()
     typical = dists[len(dists) // 2]
     if typical <= 0:

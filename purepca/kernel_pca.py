@@ -249,7 +249,7 @@ class KernelPCA(Estimator):
     def _settings(self) -> tuple[Context, KernelSpec, str, Optional[float]]:
         kernel = canonical_kernel(self.kernel)
         gamma = check_kernel_params(self.gamma, self.degree, self.coef0)[0]
-        if self.convention not in _CONVENTIONS:
+        if not isinstance(self.convention, str) or self.convention not in _CONVENTIONS:
             raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {self.convention!r}")
         sign = _CONVENTIONS[self.convention] if self.sign is None else self.sign
         if sign not in SIGN_RULES:

@@ -374,6 +374,9 @@ class DecimalContext(Context):
     def __init__(self, digits: int) -> None:
         if isinstance(digits, bool) or not isinstance(digits, int) or digits < 17:
             raise PurePCAError(f"precision: need an int of at least 17 digits, got {digits!r}")
+        if digits > decimal.MAX_PREC:
+            shown = f"an int of {digits.bit_length()} bits" if digits.bit_length() > 64 else repr(digits)
+            raise PurePCAError(f"precision: at most decimal.MAX_PREC = {decimal.MAX_PREC} digits, got {shown}")
         self.digits = digits
         self.name = f"decimal({digits})"
         self._context = decimal.Context(

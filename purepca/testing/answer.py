@@ -107,9 +107,12 @@ def fingerprint(rows: list[list[float]]) -> str:
     (True, False)
     """
     h = hashlib.blake2b(digest_size=20)
-    h.update(struct.pack("<qq", len(rows), len(rows[0]) if rows else 0))
-    for row in rows:
-        h.update(struct.pack(f"<{len(row)}d", *row))
+    try:
+        h.update(struct.pack("<qq", len(rows), len(rows[0]) if rows else 0))
+        for row in rows:
+            h.update(struct.pack(f"<{len(row)}d", *row))
+    except (TypeError, struct.error, KeyError, IndexError):
+        raise PurePCAError(f"fingerprint: expected rows of floats, got {rows!r:.80}") from None
     return h.hexdigest()
 
 
@@ -312,7 +315,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
         convention=convention, digits=digits, components_=[list(v) for v in comps[:k]],
         explained_variance_=spectrum[:k],
         explained_variance_ratio_=[v / total if total > 0 else 0.0 for v in unit[:k]],
-        singular_values_=[math.ldexp(math.sqrt(v * (n - ddof_v)), lift) for v in unit[:k]],
+        singular_values_=[_lift_safe(math.sqrt(v * (n - ddof_v)), lift) for v in unit[:k]],
         mean_=mean, noise_variance_=_ldexp2(_noise(unit, k), e, scaled),
         spectrum=spectrum, clusters=clusters, gaps=[_ldexp2(g, e, scaled) if g != math.inf else g for g in gaps],
         condition=condition, sign_rule=conv.sign, n_samples=n, ddof=ddof_v, scaled=scaled, scale_=scales,
@@ -322,6 +325,14 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return ref
+
+
+def _lift_safe(v: float, e: int) -> float:
+    """``v * 2**e``, inf where that overflows a float (as a correctly rounded float must)."""
+    try:
+        return math.ldexp(v, e)
+    except OverflowError:
+        return math.inf
 
 
 def _ldexp2(v: float, e: int, scaled: bool) -> float:

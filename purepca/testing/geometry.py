@@ -27,6 +27,7 @@ from ..errors import PurePCAError
 from ..linalg.jacobi import jacobi_svd
 from ..linalg.matrix import as_matrix, as_vector
 from ..numeric import FLOAT
+from ..params import as_real
 
 __all__ = ["align_signs", "angle_from", "angle_inside", "eigen_clusters", "residual_bound", "sign_determined",
            "subspace_distance"]
@@ -127,7 +128,7 @@ def eigen_clusters(values: Sequence[float], tol: float = 1e-10) -> list[list[int
         raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {type(values).__name__}")
     try:
         vals = [float(v) for v in values]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {values!r:.80}") from None
     if not all(math.isfinite(v) for v in vals):
         raise PurePCAError(f"eigen_clusters: values: {vals!r:.80} holds a NaN or an infinity")
@@ -198,7 +199,9 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
             return [_dot(row, v) for row in M]
 
     out = []
-    for lam, v in zip(vals, vecs):
+    for i, (lam, v) in enumerate(zip(vals, vecs)):
+        if not any(v):
+            raise PurePCAError(f"residual_bound: vectors: row {i} is zero, not an eigenvector")
         w = times(v)
         r = [FLOAT.sum([a, -lam * b]) for a, b in zip(w, v)]
         out.append(math.sqrt(_dot(r, r)) / math.sqrt(_dot(v, v)))
@@ -225,7 +228,9 @@ def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
     """
     if rule not in SIGN_RULES:
         raise PurePCAError(f"rule must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
-    vals = [float(x) for x in v]
+    empty = isinstance(v, (list, tuple)) and not v
+    vals = [] if empty else [float(x) for x in as_vector(v, name="sign_determined: v")]
+    angle = as_real(angle, "sign_determined: angle", low=0.0)
     if rule == "none" or not vals:
         return False
     if rule == "max_abs_positive":

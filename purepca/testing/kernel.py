@@ -41,7 +41,8 @@ from typing import Any, Optional
 
 from ..errors import PurePCAError
 from ..numeric import FLOAT
-from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters
+from ..params import as_real
+from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters, _vector
 from .geometry import _rows, subspace_distance
 from .answer import fingerprint
 
@@ -158,13 +159,16 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: str = "linear", gamma: Op
     """
     if convention not in ("sklearn", "kernlab"):
         raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {convention!r}")
+    rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
+    if ref is not None and not isinstance(ref, KernelReference):
+        raise PurePCAError(f"ref must be a KernelReference (kernel_reference(X)), got {type(ref).__name__}")
     rows = _rows(X, "X")
     n = len(rows)
     r = ref if ref is not None else kernel_reference(rows, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
     # Their answer as μ (raw eigenvalues) and unit eigenvectors (rows of n entries).
     if convention == "kernlab" or _get(result, "eig") is not None:
         eig = _get(result, "eig")
-        mu = [float(v) * n for v in eig] if eig is not None else None
+        mu = [v * n for v in _vector(eig, "eig")] if eig is not None else None
         pcv = _get(result, "pcv")
         vecs = None
         if pcv is not None and mu is not None:
@@ -175,7 +179,7 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: str = "linear", gamma: Op
                   if rotated is not None else None)
     else:
         ev = _get(result, "eigenvalues_")
-        mu = [float(v) for v in ev] if ev is not None else None
+        mu = _vector(ev, "eigenvalues_") if ev is not None else None
         vv = _get(result, "eigenvectors_")
         vecs = [list(c) for c in zip(*_rows(vv, "eigenvectors_"))] if vv is not None else None
         scores = None
