@@ -239,3 +239,40 @@ def test_never_silent_small_distinct_or_noise_eigenvalues_are_not_ties() -> None
         with warnings.catch_warnings():
             warnings.simplefilter("error", DegenerateEigenvalueWarning)
             PCA().fit(rows)
+
+
+# ------------------------------------------------------- what the extended fuzz harness found (fixed)
+
+
+def test_never_silent_fuzz_findings_are_clear_errors_or_answers(tmp_path: pathlib.Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.distributed import covariance_error
+    from purepca.testing import eigen_clusters, fingerprint, sign_determined
+
+    with pytest.raises(PurePCAError, match=r"precision: at most decimal.MAX_PREC"):
+        PCA(precision=10**400).fit(X)
+    for estimator in (PCA(convention=["sklearn"]), KernelPCA(convention={"a": 1})):  # type: ignore[arg-type]
+        with pytest.raises(PurePCAError, match="convention must be"):
+            estimator.fit(X)
+    with pytest.raises(PurePCAError, match=r"covariance_error: reference\[0\]\[0\] is -1.0"):
+        covariance_error([[1.0]], [[-1.0]])
+    with pytest.raises(PurePCAError, match="covariance_error: C is 1 x 1, the reference 2 x 2"):
+        covariance_error([[1.0]], [[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(PurePCAError, match="fingerprint: expected rows of floats"):
+        fingerprint(None)  # type: ignore[arg-type]
+    with pytest.raises(PurePCAError, match="sign_determined: angle"):
+        sign_determined([0.6, 0.8], "max_abs_positive", math.nan)
+    with pytest.raises(PurePCAError, match="eigen_clusters: values"):
+        eigen_clusters([10**400, 1.0])
+    with pytest.raises(PurePCAError, match="residual_bound: vectors: row 0 is zero"):
+        residual_bound([[2.0, 0.0], [0.0, 1.0]], [2.0], [[0.0, 0.0]])
+    # The reference of data at the edges of the float range: inf where a float cannot hold the value.
+    big = [[0.0] * 4] * 3 + [[0.0, 0.0, 1.4678102981723262e308, 1.4678102981723262e308]]
+    assert reference(big).singular_values_[0] == math.inf  # sqrt(3) * 2.08e308 (an OverflowError before)
+    tiny = [[0.0, 0.0], [0.0, 0.0], [0.0, 1e-320]]
+    assert all(c.passed for c in compare_pca({"explained_variance_": [0.0, 0.0]}, tiny))
+    assert not all(c.passed for c in compare_pca({"explained_variance_": [1.0, 0.0]}, tiny))
+    # kernel --kernel rbf on rows 1e308 apart: the gamma hint no longer overflows.
+    (tmp_path / "d.csv").write_text("c0\n1\n1e308\n-1e308\n", encoding="utf-8")
+    assert main(["kernel", str(tmp_path / "d.csv"), "--kernel", "rbf"]) in (0, 1)
+    assert "Traceback" not in capsys.readouterr().err

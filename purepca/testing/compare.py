@@ -220,10 +220,13 @@ def _ulp_in_units(v: float, lift: int) -> float:
 
 
 def _unit(x: float, e: int) -> float:
-    """x divided by 2**e, with infinities and NaN kept."""
+    """x divided by 2**e, with infinities and NaN kept (and inf where the quotient overflows)."""
     if x != x or math.isinf(x):
         return x
-    return math.ldexp(x, -e)
+    try:
+        return math.ldexp(x, -e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
