@@ -276,3 +276,14 @@ def test_never_silent_fuzz_findings_are_clear_errors_or_answers(tmp_path: pathli
     (tmp_path / "d.csv").write_text("c0\n1\n1e308\n-1e308\n", encoding="utf-8")
     assert main(["kernel", str(tmp_path / "d.csv"), "--kernel", "rbf"]) in (0, 1)
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_never_silent_kernel_reference_at_the_edges() -> None:
+    from purepca.testing import compare_kernel_pca
+
+    with pytest.raises(PurePCAError, match=r"gamma must be a positive finite number"):
+        compare_kernel_pca({"eigenvalues_": [1.0]}, [[1.0], [2.0]], gamma=[1])  # type: ignore[arg-type]
+    # rbf on rows 1.34e154 apart: the squared distance rounds to the float limit (an OverflowError before).
+    rows = [[0.0, 0.0], [0.0, 0.0], [0.0, 1.3407807929942597e154]]
+    checks = compare_kernel_pca({"eigenvalues_": [1.5]}, rows, kernel="rbf")
+    assert checks and checks[0].passed

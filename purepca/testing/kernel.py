@@ -73,6 +73,18 @@ class KernelReference:
 def _entry_errors(X: list[list[float]], kernel: str, gamma: float, degree: int, coef0: float,
                   K: list[list[float]]) -> list[list[float]]:
     """A few roundings of a stable evaluation of each kernel entry."""
+    try:
+        out = _entry_errors_of(X, kernel, gamma, degree, coef0, K)
+    except (OverflowError, ValueError):
+        out = [[math.inf]]
+    if not all(math.isfinite(e) for row in out for e in row):
+        raise PurePCAError("kernel_reference: the rounding errors of the kernel entries are beyond the float range "
+                           "(the data are too large for this kernel); scale the data down")
+    return out
+
+
+def _entry_errors_of(X: list[list[float]], kernel: str, gamma: float, degree: int, coef0: float,
+                     K: list[list[float]]) -> list[list[float]]:
     n = len(X)
     out = [[0.0] * n for _ in range(n)]
     norms = [math.sqrt(math.fsum(x * x for x in row)) for row in X]
@@ -86,11 +98,11 @@ def _entry_errors(X: list[list[float]], kernel: str, gamma: float, degree: int, 
                 base = gamma * math.fsum(a * b for a, b in zip(X[i], X[j])) + coef0
                 e = degree * _EPS * (d * gamma * norms[i] * norms[j] + abs(coef0)) * abs(base) ** (degree - 1)
             elif kernel == "rbf":
-                s = math.fsum((a - b) ** 2 for a, b in zip(X[i], X[j]))
-                e = _EPS * (1 + d * gamma * s) * k
+                s = math.fsum((a - b) * (a - b) for a, b in zip(X[i], X[j]))
+                e = _EPS * (1 + d * gamma * s) * k if k > 0 else 0.0  # exp(-s) underflowed to 0: exact
             elif kernel == "laplacian":
                 s = math.fsum(abs(a - b) for a, b in zip(X[i], X[j]))
-                e = _EPS * (1 + d * gamma * s) * k
+                e = _EPS * (1 + d * gamma * s) * k if k > 0 else 0.0
             elif kernel == "sigmoid":
                 e = _EPS * (d * gamma * norms[i] * norms[j] + abs(coef0) + 1)
             else:  # cosine
@@ -108,11 +120,12 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
     [2.868517091821, 0.464816241512]
     """
     from ..kernel_pca import KernelPCA
-    from ..kernels import kernel_matrix
+    from ..kernels import check_kernel_params, kernel_matrix
 
     if kernel not in _KERNELS:
         raise PurePCAError(f"kernel must be one of {', '.join(map(repr, _KERNELS))}; got {kernel!r}")
     rows = _rows(X, "X")
+    gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
     key = (fingerprint(rows), kernel, gamma, degree, coef0, digits)
     hit = _CACHE.get(key)
     if hit is not None:
