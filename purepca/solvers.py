@@ -136,9 +136,9 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2, *, dim
 
     Below ``DEGENERATE_GAP`` of the largest, ties are judged against the
     errors of the path that found them (given ``dim``, the larger side of
-    the problem): a formed matrix (``svd=False``) gives every eigenvalue to
-    about ``dim·eps·λ₁``, absolute; the SVD of the data to about
-    ``dim·eps·sqrt(λ₁·λᵢ)``.  A pair both of whose values stand above their
+    the problem; :func:`squared_path_errors`): a formed matrix
+    (``svd=False``) gives every eigenvalue to about ``sqrt(dim)·eps·λ₁``,
+    absolute; the SVD of the data to about ``sqrt(dim)·eps·sqrt(λ₁·λᵢ)``.  A pair both of whose values stand above their
     errors (with a margin of 16: what is below is rounding noise, a tie or
     not) and whose gap is within the sum of their errors, or within
     ``DEGENERATE_GAP`` of themselves, is reported too, however small.
