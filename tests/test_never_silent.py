@@ -287,3 +287,15 @@ def test_never_silent_kernel_reference_at_the_edges() -> None:
     rows = [[0.0, 0.0], [0.0, 0.0], [0.0, 1.3407807929942597e154]]
     checks = compare_kernel_pca({"eigenvalues_": [4 / 3]}, rows, kernel="rbf")  # K: blocks [[1, 1], [1, 1]], [1]
     assert checks and all(c.passed for c in checks)
+
+
+def test_never_silent_a_weighted_model_file_loads_back() -> None:
+    from purepca.model_io import pca_from_json, pca_to_json
+
+    rows = [[1.0, 2.0, 3.0, 4.0], [2.0, 1.0, 0.0, 5.0], [0.0, 3.0, 1.0, 1.0]]
+    fitted = PCA().fit(rows, sample_weight=[2, 2, 2])  # 4 components of 3 rows standing for 6
+    loaded = pca_from_json(pca_to_json(fitted))
+    assert loaded.n_components_ == 4 and loaded.transform(rows) == fitted.transform(rows)
+    with pytest.raises(PurePCAError, match=r"n_components_: expected a whole number between 0 and 3, got 4"):
+        pca_from_json(pca_to_json(PCA().fit(rows + rows)).replace('"n_samples_": 6', '"n_samples_": 3')
+                      .replace('"div": 5.0', '"div": 2.0'))
