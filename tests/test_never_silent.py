@@ -299,3 +299,8 @@ def test_never_silent_a_weighted_model_file_loads_back() -> None:
     with pytest.raises(PurePCAError, match=r"n_components_: expected a whole number between 0 and 3, got 4"):
         pca_from_json(pca_to_json(PCA().fit(rows + rows)).replace('"n_samples_": 6', '"n_samples_": 3')
                       .replace('"div": 5.0', '"div": 2.0'))
+
+
+def test_never_silent_a_parameter_beyond_the_float_range_says_so() -> None:
+    with pytest.raises(PurePCAError, match=r"alpha must be .*got Decimal\('1E\+400'\) \(beyond the float range\)"):
+        KernelPCA(alpha=Decimal("1e400")).fit(X)
