@@ -179,6 +179,13 @@ def test_never_silent_verify_still_passes_a_good_result(data: pathlib.Path,
 # ------------------------------------------------------------------------ lines 12, 27: the oracle's helpers
 
 
+def test_never_silent_align_signs_of_rows_near_the_float_limit() -> None:
+    # Products of 9e307 and 2 overflow with opposite signs: fsum raised ValueError (fuzz harness, round 5).
+    assert align_signs([[8.98846567431158e307, 2.0, 1.0]], [[-2.0, 8.98846567431158e307, 1.0]]) == \
+        [[8.98846567431158e307, 2.0, 1.0]]
+    assert align_signs([[1e308, 1e308]], [[-1e308, -1e308]]) == [[-1e308, -1e308]]
+
+
 def test_never_silent_align_signs_refuses_rows_of_another_width() -> None:
     with pytest.raises(PurePCAError, match="align_signs: the components have 2 entries but the reference rows 3"):
         align_signs([[1.0, 2.0]], [[1.0, 2.0, 3.0]])

@@ -110,7 +110,13 @@ def align_signs(components: Any, reference: Any) -> list[list[float]]:
     if len(rows[0]) != len(ref[0]):
         raise PurePCAError(f"align_signs: the components have {len(rows[0])} entries but the reference rows "
                            f"{len(ref[0])}")
-    return [[-x for x in v] if _dot(v, r) < 0 else list(v) for v, r in zip(rows, ref)]
+    return [[-x for x in v] if _dot(_unit_max(v), _unit_max(r)) < 0 else list(v) for v, r in zip(rows, ref)]
+
+
+def _unit_max(v: list[float]) -> list[float]:
+    """``v`` divided by its largest magnitude (the sign of a dot product is kept; no product overflows)."""
+    top = max(map(abs, v), default=0.0)
+    return [x / top for x in v] if top > 0 else list(v)
 
 
 def eigen_clusters(values: Sequence[float], tol: float = 1e-10) -> list[list[int]]:
