@@ -648,12 +648,17 @@ def standardised(rows: Sequence[Sequence[float]]) -> list[list[float]]:
         raise PurePCAError(f"--scale needs at least 2 rows, got {n}")
     out = [list(map(float, row)) for row in rows]
     for j in range(len(out[0])):
-        mean = math.fsum(row[j] for row in out) / n
-        sd = math.sqrt(math.fsum((row[j] - mean) ** 2 for row in out) / (n - 1))
+        # Near the ends of the float range the column is first divided by a power of two (exact, and
+        # the standardised values do not depend on it): no sum or square overflows or underflows.
+        top = max(abs(row[j]) for row in out)
+        e = math.frexp(top)[1] if top > 0 and not 1e-140 < top < 1e140 else 0
+        col = [math.ldexp(row[j], -e) for row in out]
+        mean = math.fsum(col) / n
+        sd = math.sqrt(math.fsum((x - mean) * (x - mean) for x in col) / (n - 1))
         if sd == 0:
             raise PurePCAError(f"X: column {j} is constant (standard deviation 0); it cannot be scaled")
-        for row in out:
-            row[j] = (row[j] - mean) / sd
+        for row, x in zip(out, col):
+            row[j] = (x - mean) / sd
     return out
 
 

@@ -281,7 +281,12 @@ def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequ
     under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
     if convention == "factominer":
         floor = ctx.convert(FACTOMINER_SD_FLOOR)
-        one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+        try:
+            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+        except OverflowError:  # the spread is below 2**-1023: every sd is below the floor and becomes 1
+            raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
+                               "leaves the data unscaled, and their variances (the data are below about 1e-308) "
+                               "underflow a float; multiply the data by a large constant") from None
         return [one if not ctx.ldexp(s, e) > floor else s for s in sds]
     for j, s in enumerate(sds):
         if not s > 0:

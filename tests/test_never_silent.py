@@ -311,3 +311,18 @@ def test_never_silent_a_weighted_model_file_loads_back() -> None:
 def test_never_silent_a_parameter_beyond_the_float_range_says_so() -> None:
     with pytest.raises(PurePCAError, match=r"alpha must be .*got Decimal\('1E\+400'\) \(beyond the float range\)"):
         KernelPCA(alpha=Decimal("1e400")).fit(X)
+
+
+def test_never_silent_fuzz_round_9_findings() -> None:
+    from purepca.cli import standardised
+
+    # residual_bound: a vector at 1e-231 squared to 0 (ZeroDivisionError); a residual of 1.34e154 to inf.
+    assert residual_bound([[0.0] * 3] * 3, [0.0, 0.0, 1.3407807929942597e154], [[0.0, 0.0, 1.0]] * 3) == \
+        [0.0, 0.0, 1.3407807929942597e154]
+    assert residual_bound([[2.0, 0.0], [0.0, 1.0]], [2.0], [[1.4247035852554455e-231, 0.0]]) == [0.0]
+    # FactoMineR's sd rule on data below 1e-308: a clear error (an OverflowError from ldexp before).
+    with pytest.raises(PurePCAError, match="FactoMineR's rule leaves the data unscaled"):
+        PCA(convention="factominer").fit([[0.0, 0.0, 0.0], [0.0, 0.0, 1e-320]])
+    # kernel --scale on a column reaching 1.9e154 (its squares overflowed fsum): the standardised column.
+    got = standardised([[1.0], [1.0], [1.8961503816218355e154]])
+    assert [round(row[0], 12) for row in got] == [round(-1 / math.sqrt(3), 12)] * 2 + [round(2 / math.sqrt(3), 12)]

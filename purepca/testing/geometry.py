@@ -113,6 +113,12 @@ def align_signs(components: Any, reference: Any) -> list[list[float]]:
     return [[-x for x in v] if _dot(_unit_max(v), _unit_max(r)) < 0 else list(v) for v, r in zip(rows, ref)]
 
 
+def _norm(v: list[float]) -> float:
+    """The Euclidean norm, with no square to overflow or underflow."""
+    top = max(map(abs, v), default=0.0)
+    return top * math.sqrt(_dot(_unit_max(v), _unit_max(v))) if top > 0 else 0.0
+
+
 def _unit_max(v: list[float]) -> list[float]:
     """``v`` divided by its largest magnitude (the sign of a dot product is kept; no product overflows)."""
     top = max(map(abs, v), default=0.0)
@@ -208,9 +214,10 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     for i, (lam, v) in enumerate(zip(vals, vecs)):
         if not any(v):
             raise PurePCAError(f"residual_bound: vectors: row {i} is zero, not an eigenvector")
+        v = _unit_max(v)  # the bound does not depend on v's length; 1e-231 would square to 0
         w = times(v)
         r = [FLOAT.sum([a, -lam * b]) for a, b in zip(w, v)]
-        out.append(math.sqrt(_dot(r, r)) / math.sqrt(_dot(v, v)))
+        out.append(_norm(r) / _norm(v))
     return [_lift(x, power) for x in out]
 
 
