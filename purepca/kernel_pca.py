@@ -313,10 +313,14 @@ class KernelPCA(Estimator):
             Kc, stats = center_kernel(K, overwrite=True, context=ctx)
             k_top = None if nc is None else k_wanted
             values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=as_int(self.seed, "seed"))
-            if len(values) < n:
-                total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
-            else:
-                total = ctx.sum(v for v in values if v > 0)
+            try:
+                if len(values) < n:
+                    total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
+                else:
+                    total = ctx.sum(v for v in values if v > 0)
+            except OverflowError:
+                raise PurePCAError("the kernel's eigenvalues add up to more than a float can hold; scale the data "
+                                   "down (or use precision=N)") from None
             if kernel == "linear" and M is not None and not total > 0 and any(row != M[0] for row in M):
                 # The rows differ, but every product of two of them underflows: the kernel is all
                 # zeros, and zero scores would be silently wrong (the exact ones are representable).

@@ -478,7 +478,10 @@ def test_oracle_inputs(X: Any, result: dict[str, Any], kw: dict[str, Any]) -> No
         check(lambda: testing.compare_pca(fitted, X, ref=own), fitted, X)
 
 
-def _inf_as_none(x: float) -> Any:
+def _inf_as_none(x: Any) -> Any:
+    """A number beyond the float range is inf where that is documented (never NaN): left out of the check."""
+    if isinstance(x, list):
+        return [_inf_as_none(v) for v in x]
     return None if x == math.inf else x
 
 
@@ -494,7 +497,7 @@ def test_oracle_geometry(A: Any, B: Any, values: Any, tol: Any, kind: str, rule:
     check(lambda: testing.angle_inside(A, B), A, B)
     check(lambda: testing.angle_from(A, B), A, B)
     check(lambda: testing.eigen_clusters(values, tol), values)
-    check(lambda: testing.residual_bound(A, values, B, kind=kind), A, values, B)
+    check(lambda: _inf_as_none(testing.residual_bound(A, values, B, kind=kind)), A, values, B)
     check(lambda: testing.sign_determined(values, rule, tol), values)
     # An error beyond the float range is inf (documented), never NaN.
     check(lambda: _inf_as_none(testing.covariance_error(A, B)), A, B)

@@ -326,3 +326,18 @@ def test_never_silent_fuzz_round_9_findings() -> None:
     # kernel --scale on a column reaching 1.9e154 (its squares overflowed fsum): the standardised column.
     got = standardised([[1.0], [1.0], [1.8961503816218355e154]])
     assert [round(row[0], 12) for row in got] == [round(-1 / math.sqrt(3), 12)] * 2 + [round(2 / math.sqrt(3), 12)]
+
+
+def test_never_silent_fuzz_second_run_findings() -> None:
+    from purepca.testing import compare_kernel_pca
+
+    # The kernel's eigenvalues of rows near 1e154 add up past the float range (OverflowError in fsum before).
+    rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 9.480751908109173e153], [0.0, 0.0, 0.0],
+            [6.703903964971306e153, 9.480751908109173e153, 0.0]]
+    with pytest.raises(PurePCAError, match="the kernel's eigenvalues add up to more than a float can hold"):
+        KernelPCA().fit(rows)
+    # The kernel oracle's error norm of entries near 1e307 (OverflowError in fsum before): a verdict.
+    one = [[0.0], [0.0], [0.0], [0.0], [2390569132272548.0], [1e154]]
+    assert not compare_kernel_pca({"eigenvalues_": [1e308]}, one)[0].passed
+    # A residual bound beyond the float range is inf (documented), not an error.
+    assert residual_bound([[0.0, 0.0], [1.0, 1.8961503816218355e154]], [0.0], [[0.0, 1.0]]) == [math.inf]

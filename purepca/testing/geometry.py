@@ -168,7 +168,9 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     ``"matrix"`` (``A_or_X`` is C), ``"data"`` (``A_or_X`` is n x d data;
     C is its covariance with divisor ``n - ddof``, never formed: ``C·v`` is
     ``Zᵀ·(Z·v)/(n - ddof)`` with Z the centred data) or ``"auto"`` (a
-    square, symmetric input is a matrix).  Computed with compensated sums.
+    square, symmetric input is a matrix).  Computed with compensated sums, on
+    the input divided by a power of two; a bound beyond the float range is
+    ``inf``.
 
     >>> residual_bound([[2.0, 1.0], [1.0, 2.0]], [3.0], [[2 ** -0.5, 2 ** -0.5]])[0] < 1e-15
     True

@@ -143,7 +143,8 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
     K = kernel_matrix(rows, kernel=kernel, gamma=g, degree=degree, coef0=coef0)
     E = _entry_errors(rows, kernel, g, degree, coef0, K)
     n = len(rows)
-    frob = math.sqrt(math.fsum(e * e for r in E for e in r))
+    top_e = max(e for r in E for e in r)  # the norm without a square to overflow
+    frob = top_e * math.sqrt(math.fsum((e / top_e) ** 2 for r in E for e in r)) if top_e > 0 else 0.0
     top_k = max(abs(x) for r in K for x in r)
     perturbation = frob + n * _EPS * top_k + math.sqrt(n) * _EPS * (values[0] if values else 0.0)
     ref = KernelReference(kernel, {"gamma": g, "degree": degree, "coef0": coef0}, values, vectors, perturbation,
