@@ -437,19 +437,15 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
                            "'broken_stick'")
     # Integer sample weights are frequencies: the fit is that of the rows repeated (zero weights
     # dropped), so the shape (how many components exist) is that of W rows.  Other weights count
-    # the rows they give a positive weight.  The solvers see the weighted rows padded with rows of
-    # zeros (which add nothing to any sum) up to that shape where it is larger.
+    # the rows they give a positive weight.  Where that shape is larger than the rows given, the
+    # eigenvalues past theirs are zeros, with axes completing the basis (_complete).
     shape = n if w is None else _frequency_rows(w)
-    rows = max(n, min(shape, d))
-    solver = s.choose_solver(rows, d)
+    solver = s.choose_solver(n, d)
     check_k(s, shape, d, solver)
     with ctx.local():
         cols = list(zip(*M))
         p = _prepare(s, M, cols, w, cw)
-        if rows > n:
-            pad = [ctx.zero] * (rows - n)
-            p = dataclasses.replace(p, c=dataclasses.replace(p.c, cols=[list(col) + pad for col in p.c.cols]))
-        found, losses = _solve(s, p, rows, d, solver)
+        found, losses = _solve(s, p, n, d, solver)
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below
         # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
         if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
@@ -458,6 +454,8 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         if min(shape, d) < len(found.values):
             r = min(shape, d)
             found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
+        elif min(shape, d) > len(found.values) == min(n, d):
+            found = _complete(found, min(shape, d), s.wanted(), d, ctx)
     if not found.total > 0 and any(max(col) != min(col) for col in cols):
         raise PurePCAError(f"X: {UNDERFLOW}")
     parallel_sd = None
@@ -470,6 +468,37 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
     if s.solver in ("covariance", "jacobi", "gram") and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state.replace(feature_names_in_=feature_names)
+
+
+def _complete(found: Spectrum, r: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:
+    """The whole spectrum of rows weighted to stand for more rows than given: ``r`` values, the
+    missing ones 0 (the data have no spread there), and as many axes as the fit keeps (``wanted``,
+    or all ``r``), the missing ones an orthonormal completion of those found.
+
+    >>> from purepca import FLOAT
+    >>> s = _complete(Spectrum([2.0], [[0.6, 0.8]], 2.0, "covariance"), 2, None, 2, FLOAT)
+    >>> s.values, [[round(x, 12) for x in v] for v in s.components]
+    ([2.0, 0.0], [[0.6, 0.8], [0.8, -0.6]])
+    """
+    values = list(found.values) + [ctx.zero] * (r - len(found.values))
+    need = r if wanted is None else min(wanted, r)
+    comps = list(found.components)
+    # Gram-Schmidt, twice, on the coordinate axes in turn: an axis with a tenth of its length
+    # off the span so far gives the next axis (the squared lengths off the span add up to
+    # d - len(comps) over the d axes, so enough of them do).
+    for least in (ctx.convert(0.1), ctx.convert(1e-6)):  # a second pass should the first fall short
+        for j in range(d):
+            if len(comps) >= need:
+                break
+            v = [ctx.one if i == j else ctx.zero for i in range(d)]
+            for _ in range(2):
+                for u in comps:
+                    c = ctx.dot(u, v)
+                    v = [a - c * b for a, b in zip(v, u)]
+            nv = ctx.norm(v)
+            if nv > least:
+                comps.append([a / nv for a in v])
+    return dataclasses.replace(found, values=values, components=comps)
 
 
 def _frequency_rows(w: list[float]) -> int:

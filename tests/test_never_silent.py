@@ -341,3 +341,16 @@ def test_never_silent_fuzz_second_run_findings() -> None:
     assert not compare_kernel_pca({"eigenvalues_": [1e308]}, one)[0].passed
     # A residual bound beyond the float range is inf (documented), not an error.
     assert residual_bound([[0.0, 0.0], [1.0, 1.8961503816218355e154]], [0.0], [[0.0, 1.0]]) == [math.inf]
+
+
+def test_never_silent_weighted_wide_data_complete_their_axes() -> None:
+    import random
+
+    rng = random.Random(1)
+    rows = [[rng.gauss(0.0, 1.0) for _ in range(12)] for _ in range(4)]
+    fitted = PCA().fit(rows, sample_weight=[5, 5, 5, 5])  # 20 rows over 12 columns: 12 components
+    assert fitted.n_components_ == 12 and fitted.explained_variance_[3:] == [0.0] * 9
+    C = fitted.components_
+    assert max(abs(math.fsum(a * b for a, b in zip(C[i], C[j])) - (i == j)) for i in range(12) for j in range(12)) < 1e-14
+    top = PCA(2).fit(rows, sample_weight=[5, 5, 5, 5])
+    assert top.noise_variance_ == pytest.approx(math.fsum(fitted.explained_variance_[2:]) / 10, rel=1e-12)
