@@ -354,3 +354,10 @@ def test_never_silent_weighted_wide_data_complete_their_axes() -> None:
     assert max(abs(math.fsum(a * b for a, b in zip(C[i], C[j])) - (i == j)) for i in range(12) for j in range(12)) < 1e-14
     top = PCA(2).fit(rows, sample_weight=[5, 5, 5, 5])
     assert top.noise_variance_ == pytest.approx(math.fsum(fitted.explained_variance_[2:]) / 10, rel=1e-12)
+
+
+def test_never_silent_a_400_digit_int_in_a_result_is_named() -> None:
+    with pytest.raises(PurePCAError, match=r"components_: expected rows of numbers"):
+        compare_pca({"components_": [(10**400, 1.0)]}, [[0.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(PurePCAError, match=r"explained_variance_: expected a list of numbers"):
+        compare_pca({"explained_variance_": [10**400]}, [[0.0, 0.0], [0.0, 1.0]])

@@ -108,7 +108,7 @@ def _vector(values: Any, name: str = "result") -> list[float]:
         raise PurePCAError(f"{name}: expected a list of numbers, got {type(values).__name__}")
     try:
         out = [float(v) for v in values]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (an int beyond the float range)
         raise PurePCAError(f"{name}: expected a list of numbers (one per component), got {values!r:.80}") from None
     if not out:
         raise PurePCAError(f"{name}: empty; there is nothing to compare")
@@ -120,7 +120,7 @@ def _theirs(value: Any, name: str) -> list[list[float]]:
     value = value.tolist() if hasattr(value, "tolist") else value
     try:
         rows = [[float(x) for x in row] for row in value]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PurePCAError(f"{name}: expected rows of numbers") from None
     if not rows or len({len(r) for r in rows}) != 1 or not rows[0]:
         raise PurePCAError(f"{name}: expected a non-empty rectangular table of numbers")
@@ -188,7 +188,7 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     if noise is not None:
         try:
             out["noise_variance_"] = float(noise)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise PurePCAError(f"noise_variance_: expected a number, got {noise!r:.80}") from None
     whiten = get("whiten")
     if isinstance(whiten, bool):
