@@ -1304,6 +1304,8 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     except BrokenPipeError:  # e.g. piped into head
         pass
     except PurePCAError as err:
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        # One line, whatever a file's names hold (a quoted header may carry a newline).
+        text = str(err).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"{parser.prog}: error: {text}", file=sys.stderr)
         return 1
     return 0

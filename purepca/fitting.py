@@ -287,7 +287,10 @@ def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequ
             raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
                                "leaves the data unscaled, and their variances (the data are below about 1e-308) "
                                "underflow a float; multiply the data by a large constant") from None
-        return [one if not ctx.ldexp(s, e) > floor else s for s in sds]
+        # Compared in the units of 2**e: a deviation beyond the float range in the data's unit is
+        # above the floor, and its ldexp would overflow.
+        limit = ctx.ldexp(floor, -e) if e else floor
+        return [one if not s > limit else s for s in sds]
     for j, s in enumerate(sds):
         if not s > 0:
             if cols is not None and max(cols[j]) != min(cols[j]):

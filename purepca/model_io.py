@@ -92,7 +92,8 @@ def _rows_weighed(state: dict[str, Any], n: int) -> int:
     """How many rows a fit stood for: ``n``, or more for integer sample weights (the rows repeated: the
     divisor plus ddof), which bounds how many components it can keep (``div`` is checked later)."""
     div, ddof = state.get("div"), state.get("ddof")
-    if isinstance(div, float) and math.isfinite(div) and isinstance(ddof, int) and not isinstance(ddof, bool):
+    if isinstance(div, float) and math.isfinite(div) and isinstance(ddof, int) and not isinstance(ddof, bool) \
+            and 0 <= ddof < 2 ** 62:
         return max(n, int(min(div + ddof, 2.0 ** 62)))
     return n
 
@@ -198,7 +199,7 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
     sign = state["sign"]
     if sign not in SIGN_RULES:
         raise PurePCAError(f"sign: expected one of {', '.join(SIGN_RULES)}, got {sign!r}")
-    ddof = _count(state["ddof"], "ddof", 0)
+    ddof = _count(state["ddof"], "ddof", 0, 2 ** 31)
     scale, sd = attributes["scale_"], state.get("sd")
     inner = {
         "mean_hi": _vector(state["mean_hi"], d, ctx, "mean_hi"),

@@ -361,3 +361,22 @@ def test_never_silent_a_400_digit_int_in_a_result_is_named() -> None:
         compare_pca({"components_": [(10**400, 1.0)]}, [[0.0, 0.0], [0.0, 1.0]])
     with pytest.raises(PurePCAError, match=r"explained_variance_: expected a list of numbers"):
         compare_pca({"explained_variance_": [10**400]}, [[0.0, 0.0], [0.0, 1.0]])
+
+
+def test_never_silent_fuzz_third_run_findings(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.model_io import pca_from_json, pca_to_json
+
+    # FactoMineR's sd floor compared in the data's unit overflowed for a deviation beyond the float range.
+    rows = [[0.0, 0.0], [0.0, 7.870861036294492e307], [0.0, -1.7e308]]
+    fitted = PCA(ddof=2, convention="factominer").fit(rows)
+    assert fitted.scale_ == [1.0, math.inf] and fitted.explained_variance_[0] == pytest.approx(1.0)
+    # A model file whose ddof is a 400-digit int: named, not an OverflowError.
+    text = pca_to_json(PCA().fit([[0.0], [1.0], [3.0]])).replace('"ddof": 1,', '"ddof": ' + "9" * 400 + ",")
+    assert "9" * 400 in text
+    with pytest.raises(PurePCAError, match="ddof"):
+        pca_from_json(text)
+    # An error quoting a header with a newline stays one line.
+    (tmp_path / "nl.csv").write_text('1,"a\nb"\n1,1\n1,2\n', encoding="utf-8")
+    assert main(["fit", str(tmp_path / "nl.csv"), "--columns", "c0"]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "a\\nb" in err, err
