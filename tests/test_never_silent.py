@@ -380,3 +380,11 @@ def test_never_silent_fuzz_third_run_findings(tmp_path: pathlib.Path, capsys: py
     assert main(["fit", str(tmp_path / "nl.csv"), "--columns", "c0"]) == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "a\\nb" in err, err
+
+
+def test_never_silent_teach_on_a_matrix_beyond_the_float_range(tmp_path: pathlib.Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "m.csv").write_text("1e308\n", encoding="utf-8")
+    assert main(["teach", "--matrix", str(tmp_path / "m.csv"), "-o", str(tmp_path / "t.html")]) == 1
+    assert "the run holds a number beyond the float range" in capsys.readouterr().err
+    assert not (tmp_path / "t.html").exists()
