@@ -650,12 +650,17 @@ def standardised(rows: Sequence[Sequence[float]]) -> list[list[float]]:
         raise PurePCAError(f"--scale needs at least 2 rows, got {n}")
     out = [list(map(float, row)) for row in rows]
     for j in range(len(out[0])):
-        mean = math.fsum(row[j] for row in out) / n
-        sd = math.sqrt(math.fsum((row[j] - mean) ** 2 for row in out) / (n - 1))
+        # Near the ends of the float range the column is first divided by a power of two (exact, and
+        # the standardised values do not depend on it): no sum or square overflows or underflows.
+        top = max(abs(row[j]) for row in out)
+        e = math.frexp(top)[1] if top > 0 and not 1e-140 < top < 1e140 else 0
+        col = [math.ldexp(row[j], -e) for row in out]
+        mean = math.fsum(col) / n
+        sd = math.sqrt(math.fsum((x - mean) * (x - mean) for x in col) / (n - 1))
         if sd == 0:
             raise PurePCAError(f"X: column {j} is constant (standard deviation 0); it cannot be scaled")
-        for row in out:
-            row[j] = (row[j] - mean) / sd
+        for row, x in zip(out, col):
+            row[j] = (x - mean) / sd
     return out
 
 
@@ -676,10 +681,13 @@ def gamma_hint(kernel: str, gamma: float, rows: Sequence[Sequence[float]], scale
     dists = []
     for i, a in enumerate(sample):
         for b in sample[i + 1:]:
-            if kernel == "rbf":
-                dists.append(math.fsum((x - y) ** 2 for x, y in zip(a, b)))
-            else:
-                dists.append(math.fsum(abs(x - y) for x, y in zip(a, b)))
+            try:
+                if kernel == "rbf":
+                    dists.append(math.fsum((x - y) * (x - y) for x, y in zip(a, b)))
+                else:
+                    dists.append(math.fsum(abs(x - y) for x, y in zip(a, b)))
+            except (OverflowError, ValueError):  # a distance beyond the float range
+                dists.append(math.inf)
     dists.sort()
     typical = dists[len(dists) // 2]
     if typical <= 0:
@@ -891,21 +899,68 @@ RESULT_KEYS = ("components_", "explained_variance_", "explained_variance_ratio_"
                "noise_variance_", "sdev", "rotation")
 
 
-def _numbers(value: object, where: str) -> object:
-    """A JSON value as nested lists of floats (a list, or a list of lists), or an error naming ``where``."""
+#: The result's attributes that are tables (rows); the others are vectors, except the number below.
+_TABLES = ("components_", "rotation")
+
+
+def _numbers(value: object, where: str, key: str = "") -> object:
+    """A JSON value as nested lists of floats (a list of lists for ``components_`` and ``rotation``, a
+    list for the other attributes, a number for ``noise_variance_``), or an error naming ``where``."""
+    if key == "noise_variance_":
+        return _number(value, where)
+    if key not in _TABLES and key and isinstance(value, list) and any(isinstance(v, list) for v in value):
+        raise PurePCAError(f"{where}: expected a list of numbers (one per component or column), got a list "
+                           "of rows")
     if isinstance(value, list) and all(isinstance(v, list) for v in value) and value:
         return [[_number(x, f"{where}[{i}][{j}]") for j, x in enumerate(row)] for i, row in enumerate(value)]
     if isinstance(value, list):
+        if key in _TABLES:
+            raise PurePCAError(f"{where}: expected a non-empty list of rows of numbers")
         return [_number(x, f"{where}[{i}]") for i, x in enumerate(value)]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not key:
+        return _number(value, where)
     raise PurePCAError(f"{where}: expected a list of numbers (or of rows), got {type(value).__name__}")
 
 
 def _number(x: object, where: str) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise PurePCAError(f"{where}: not a number: {x!r}")
-    return float(x)
+        raise PurePCAError(f"{where}: not a number: {_short(x)}")
+    try:
+        return float(x)
+    except OverflowError:
+        raise PurePCAError(f"{where}: {_short(x)} is beyond the float range") from None
+
+
+def _short(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_result(result: dict[str, object], d: int, path: str) -> None:
+    """The result's shapes against the data's ``d`` columns, each fault naming the result file and field
+    (the data file is not to blame for them)."""
+    for key in _TABLES:
+        rows = result.get(key)
+        if not isinstance(rows, list):
+            continue
+        widths = {len(row) for row in rows}
+        if not rows or 0 in widths or len(widths) != 1:
+            raise PurePCAError(f"{path}: {key}: expected a non-empty rectangular table of numbers"
+                               + (f" (rows of {sorted(widths)} entries)" if len(widths) > 1 else ""))
+        width = len(rows) if key == "rotation" else widths.pop()
+        if width != d:
+            what = "rows (one per column of the data)" if key == "rotation" else "entries per component"
+            raise PurePCAError(f"{path}: {key}: {width} {what}, but the data have {d} columns")
+    for key, value in result.items():
+        if key in _TABLES or not isinstance(value, list):
+            continue
+        if not value:
+            raise PurePCAError(f"{path}: {key}: empty; there is nothing to compare")
+        if key == "mean_" and len(value) != d:
+            raise PurePCAError(f"{path}: mean_: {len(value)} entries, but the data have {d} columns")
+    if not any(key in result for key in ("components_", "rotation", "explained_variance_", "sdev")):
+        raise PurePCAError(f"{path}: neither components_ (or rotation) nor explained_variance_ (or sdev); "
+                           "nothing to compare")
 
 
 def read_result(path: str) -> dict[str, object]:
@@ -929,6 +984,10 @@ def read_result(path: str) -> dict[str, object]:
             rows = read_table(_lines(_read_text(file)), source=file, header=False).rows
             if key in ("components_", "rotation"):
                 found[key] = rows
+            elif key == "noise_variance_":
+                if len(rows) != 1 or len(rows[0]) != 1:
+                    raise PurePCAError(f"{file}: noise_variance_: expected one number")
+                found[key] = rows[0][0]
             else:
                 found[key] = [v for row in rows for v in row]
         if not found:
@@ -939,9 +998,11 @@ def read_result(path: str) -> dict[str, object]:
         document = json.loads(text)
     except ValueError as err:
         raise PurePCAError(f"{path}: not JSON ({err})") from None
+    except RecursionError:
+        raise PurePCAError(f"{path}: its JSON is nested too deeply to be a result") from None
     if not isinstance(document, dict):
         raise PurePCAError(f"{path}: expected a JSON object of attributes, got {type(document).__name__}")
-    found = {key: _numbers(document[key], f"{path}: {key}") for key in RESULT_KEYS if key in document}
+    found = {key: _numbers(document[key], f"{path}: {key}", key) for key in RESULT_KEYS if key in document}
     if not found:
         raise PurePCAError(f"{path}: none of the attributes {', '.join(RESULT_KEYS)}")
     return found
@@ -974,6 +1035,7 @@ def verify_report(checks: list[Check], title: str) -> str:
 def _verify_command(args: argparse.Namespace) -> int:
     source, table = _read_args_table(args, args.columns)
     result = read_result(args.result)
+    _check_result(result, len(table.rows[0]), args.result)
     with _about(source):
         checks = compare_pca(result, table.rows, convention=args.convention, method=args.method, rtol=args.rtol,
                              residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
@@ -1274,6 +1336,10 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     if getattr(args, "missing", None) == "em" and not isinstance(args.components, int):
         parser.exit(2, f"{parser.prog} {args.command}: error: --missing em imputes with the model's own components: "
                     "give their number as an int, --components K\n")
+    if args.command == "verify":
+        for option, value, low in (("--rtol", args.rtol, "> 0"), ("--residual", args.residual, ">= 0")):
+            if value is not None and not (math.isfinite(value) and (value > 0 if low == "> 0" else value >= 0)):
+                parser.exit(2, f"{parser.prog} verify: error: {option} must be a finite number {low}, got {value}\n")
     if getattr(args, "weights", None) is not None and getattr(args, "stream", "never") == "always":
         parser.exit(2, f"{parser.prog} {args.command}: error: --weights is not read by --stream always\n")
 
@@ -1305,6 +1371,8 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     except BrokenPipeError:  # e.g. piped into head
         pass
     except PurePCAError as err:
-        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        # One line, whatever a file's names hold (a quoted header may carry a newline).
+        text = str(err).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"{parser.prog}: error: {text}", file=sys.stderr)
         return 1
     return 0

@@ -31,6 +31,7 @@ from typing import Any, List, Optional, Sequence
 
 from .covariance import Moments
 from .errors import PurePCAError
+from .linalg.matrix import as_matrix
 from .linalg.eigen import eigh
 from .linalg.matrix import as_matrix, as_vector
 
@@ -73,18 +74,26 @@ def offset_rows(n: int, *, seed: int = 0) -> List[List[float]]:
 
 def covariance_error(C: Sequence[Sequence[float]], reference: Sequence[Sequence[Any]]) -> float:
     """``max |C_ij - T_ij| / sqrt(T_ii·T_jj)``: the error relative to the scale
-    of each entry (columns of constant value are skipped).
+    of each entry (columns of constant value are skipped); ``inf`` when it is
+    beyond the float range.
 
     >>> covariance_error([[1.0, 0.5], [0.5, 4.0]], [[1.0, 0.5], [0.5, 4.0000000004]])
     1e-10
     """
+    C = as_matrix(C, name="covariance_error: C")
+    reference = as_matrix(reference, name="covariance_error: reference")
     d = len(reference)
-    if len(C) != d or any(len(r) != d for r in C):
-        raise PurePCAError(f"covariance_error: C is {len(C)} x {len(C[0]) if C else 0}, the reference {d} x {d}")
+    if len(C) != d or len(C[0]) != d or len(reference[0]) != d:
+        raise PurePCAError(f"covariance_error: C is {len(C)} x {len(C[0])}, the reference {d} x {len(reference[0])}; "
+                           "both must be the same square matrix size")
+    for i in range(d):
+        if reference[i][i] < 0:
+            raise PurePCAError(f"covariance_error: reference[{i}][{i}] is {reference[i][i]!r}: a variance is never "
+                               "negative")
     worst = 0.0
     for i in range(d):
         for j in range(d):
-            scale = math.sqrt(float(reference[i][i]) * float(reference[j][j]))
+            scale = math.sqrt(reference[i][i]) * math.sqrt(reference[j][j])  # no product to overflow
             if scale > 0:
                 worst = max(worst, abs(float(C[i][j]) - float(reference[i][j])) / scale)
     return float(f"{worst:.3g}")

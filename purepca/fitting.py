@@ -281,8 +281,16 @@ def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequ
     under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
     if convention == "factominer":
         floor = ctx.convert(FACTOMINER_SD_FLOOR)
-        one = ctx.ldexp(ctx.one, -e) if e else ctx.one
-        return [one if not ctx.ldexp(s, e) > floor else s for s in sds]
+        try:
+            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+        except OverflowError:  # the spread is below 2**-1023: every sd is below the floor and becomes 1
+            raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
+                               "leaves the data unscaled, and their variances (the data are below about 1e-308) "
+                               "underflow a float; multiply the data by a large constant") from None
+        # Compared in the units of 2**e: a deviation beyond the float range in the data's unit is
+        # above the floor, and its ldexp would overflow.
+        limit = ctx.ldexp(floor, -e) if e else floor
+        return [one if not s > limit else s for s in sds]
     for j, s in enumerate(sds):
         if not s > 0:
             if cols is not None and max(cols[j]) != min(cols[j]):
@@ -430,8 +438,13 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
                            "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
                            "'broken_stick'")
+    # Integer sample weights are frequencies: the fit is that of the rows repeated (zero weights
+    # dropped), so the shape (how many components exist) is that of W rows.  Other weights count
+    # the rows they give a positive weight.  Where that shape is larger than the rows given, the
+    # eigenvalues past theirs are zeros, with axes completing the basis (_complete).
+    shape = n if w is None else _frequency_rows(w)
     solver = s.choose_solver(n, d)
-    check_k(s, n, d, solver)
+    check_k(s, shape, d, solver)
     with ctx.local():
         cols = list(zip(*M))
         p = _prepare(s, M, cols, w, cw)
@@ -441,6 +454,11 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
             found = solve_svd(data_matrix(p.c, p.sd, p.e, ctx), p.div, ctx)
             solver, losses = "svd", []
+        if min(shape, d) < len(found.values):
+            r = min(shape, d)
+            found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
+        elif min(shape, d) > len(found.values) == min(n, d):
+            found = _complete(found, min(shape, d), s.wanted(), d, ctx)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
     counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
     if not found.total > 0 and any(max(col) != min(col) for col in counted):
@@ -452,13 +470,59 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
     parallel_sd = None
     if s.n_components == "parallel" and p.sd is None:
         parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
-    state = finish(s, n, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
+    state = finish(s, shape, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
                    scaled=p.scaled, parallel_sd=parallel_sd, rest=rest)
     if p.weighted:
-        state = state.replace(sample_weight=w, column_weight=cw)
+        state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
     if s.solver in ("covariance", "jacobi", "gram") and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state.replace(feature_names_in_=feature_names)
+
+
+def _complete(found: Spectrum, r: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:
+    """The whole spectrum of rows weighted to stand for more rows than given: ``r`` values, the
+    missing ones 0 (the data have no spread there), and as many axes as the fit keeps (``wanted``,
+    or all ``r``), the missing ones an orthonormal completion of those found.
+
+    >>> from purepca import FLOAT
+    >>> s = _complete(Spectrum([2.0], [[0.6, 0.8]], 2.0, "covariance"), 2, None, 2, FLOAT)
+    >>> s.values, [[round(x, 12) for x in v] for v in s.components]
+    ([2.0, 0.0], [[0.6, 0.8], [0.8, -0.6]])
+    """
+    values = list(found.values) + [ctx.zero] * (r - len(found.values))
+    need = r if wanted is None else min(wanted, r)
+    comps = list(found.components)
+    # Gram-Schmidt, twice, on the coordinate axes in turn: an axis with a tenth of its length
+    # off the span so far gives the next axis (the squared lengths off the span add up to
+    # d - len(comps) over the d axes, so enough of them do).
+    for least in (ctx.convert(0.1), ctx.convert(1e-6)):  # a second pass should the first fall short
+        for j in range(d):
+            if len(comps) >= need:
+                break
+            v = [ctx.one if i == j else ctx.zero for i in range(d)]
+            for _ in range(2):
+                for u in comps:
+                    c = ctx.dot(u, v)
+                    v = [a - c * b for a, b in zip(v, u)]
+            nv = ctx.norm(v)
+            if nv > least:
+                comps.append([a / nv for a in v])
+    return dataclasses.replace(found, values=values, components=comps)
+
+
+def _frequency_rows(w: list[float]) -> int:
+    """The number of rows the sample weights stand for: their sum when every weight is an integer
+    (frequencies: the rows repeated), else the number of rows of positive weight.
+
+    >>> _frequency_rows([2.0, 2.0, 2.0]), _frequency_rows([1.0, 0.0, 3.0]), _frequency_rows([0.5, 0.0, 1.5])
+    (6, 4, 2)
+    """
+    if all(v.is_integer() for v in w):
+        try:
+            return int(math.fsum(w))
+        except OverflowError:  # weights near the float range: as many rows as anyone could repeat
+            return len(w) + 2 ** 62
+    return sum(1 for v in w if v > 0)
 
 
 def _warn_losses(losses: list[float], solver: str, k: int) -> None:
@@ -649,7 +713,9 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
-        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1)
+        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1,
+                          dim=max(n, d) if solver in ("covariance", "jacobi", "gram", "svd") else 0,
+                          svd=solver == "svd", eps=ctx.to_float(ctx.eps))
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = [_unscale(v, scale_exp, ctx) for v in sd] if sd is not None else None

@@ -116,6 +116,27 @@ def _precomputed(X: Any, ctx: Context) -> list[list[Scalar]]:
         return [[(K[i][j] + K[j][i]) / two for j in range(n)] for i in range(n)]
 
 
+def _symmetric_callable(K: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
+    """The training kernel of a callable, computed on both triangles: refused, naming the pair,
+    where ``k(x_i, x_j)`` and ``k(x_j, x_i)`` differ by more than 1e-10 of the largest entry (the
+    rounding a symmetric function may show); else its upper triangle, mirrored.
+
+    >>> _symmetric_callable([[1.0, 2.0], [2.0, 5.0]], FLOAT)
+    [[1.0, 2.0], [2.0, 5.0]]
+    """
+    n = len(K)
+    with ctx.local():
+        limit = ctx.convert(1e-10) * max(abs(v) for row in K for v in row)
+        for i in range(n):
+            for j in range(i + 1, n):
+                if abs(K[i][j] - K[j][i]) > limit:
+                    raise PurePCAError(
+                        f"the kernel callable is not symmetric: k(X[{i}], X[{j}]) = {ctx.to_float(K[i][j])!r} but "
+                        f"k(X[{j}], X[{i}]) = {ctx.to_float(K[j][i])!r}; a kernel must give k(x, y) = k(y, x)")
+                K[j][i] = K[i][j]
+    return K
+
+
 @dataclass(frozen=True)
 class KernelErrorBounds:
     """Rigorous bounds on a fitted KernelPCA's float result (``KernelPCA.error_bounds_``).
@@ -230,7 +251,7 @@ class KernelPCA(Estimator):
     def _settings(self) -> tuple[Context, KernelSpec, str, Optional[float]]:
         kernel = canonical_kernel(self.kernel)
         gamma = check_kernel_params(self.gamma, self.degree, self.coef0)[0]
-        if self.convention not in _CONVENTIONS:
+        if not isinstance(self.convention, str) or self.convention not in _CONVENTIONS:
             raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {self.convention!r}")
         sign = _CONVENTIONS[self.convention] if self.sign is None else self.sign
         if sign not in SIGN_RULES:
@@ -286,11 +307,16 @@ class KernelPCA(Estimator):
             # gamma=None is 1/n_features of X, for the kernel on X and, as in
             # scikit-learn >= 1.3, for the pre-image kernel on the scores.
             self.gamma_ = 1.0 / len(M[0]) if gamma is None else gamma
-            # Row i of the triangle is n - i entries long: report the share of the n²/2 entries done.
-            rows_done = None if progress is None else (lambda i, n: progress("kernel matrix", i * (2 * n - i), n * n))
-            # Rows packed as array('d') with floats: a quarter of the memory of lists of floats, and the
-            # products with them stream through memory (the objects of a mirrored list are scattered).
-            K = _kernel_matrix(M, None, kernel, self.gamma_, self.degree, self.coef0, ctx, rows_done, packed=True)
+            if callable(kernel):
+                # Both triangles: a kernel must be symmetric, and mirroring one triangle (as
+                # scikit-learn does) would silently fit another function.
+                K = _symmetric_callable(self._kernel(M, M, ctx, kernel, self.gamma_), ctx)
+            else:
+                # Row i of the triangle is n - i entries long: report the share of the n²/2 entries done.
+                rows_done = None if progress is None else (lambda i, n: progress("kernel matrix", i * (2 * n - i), n * n))
+                # Rows packed as array('d') with floats: a quarter of the memory of lists of floats, and
+                # the products with them stream through memory (the objects of a mirrored list are scattered).
+                K = _kernel_matrix(M, None, kernel, self.gamma_, self.degree, self.coef0, ctx, rows_done, packed=True)
         n = len(K)
         if n < 2:
             raise PurePCAError(
@@ -309,10 +335,14 @@ class KernelPCA(Estimator):
             values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=as_int(self.seed, "seed"))
             if progress is not None:
                 progress("eigenvectors", 1, 1)
-            if len(values) < n:
-                total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
-            else:
-                total = ctx.sum(v for v in values if v > 0)
+            try:
+                if len(values) < n:
+                    total = ctx.sum(Kc[i][i] for i in range(n))  # the trace: every eigenvalue
+                else:
+                    total = ctx.sum(v for v in values if v > 0)
+            except OverflowError:
+                raise PurePCAError("the kernel's eigenvalues add up to more than a float can hold; scale the data "
+                                   "down (or use precision=N)") from None
             if kernel == "linear" and M is not None and not total > 0 and any(row != M[0] for row in M):
                 # The rows differ, but every product of two of them underflows: the kernel is all
                 # zeros, and zero scores would be silently wrong (the exact ones are representable).
@@ -320,7 +350,8 @@ class KernelPCA(Estimator):
                     "X: the rows differ, but the linear kernel's values (products of the data) underflow a float "
                     "(a spread below about 1e-154 squares to below 1e-308); multiply X by a large constant (the "
                     "components do not change), or use PCA, which rescales such data itself")
-            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=4)
+            report_degenerate([ctx.to_float(v) for v in values[: k_wanted + 1]], k_wanted, stacklevel=4,
+                              dim=n if solver in ("jacobi", "tridiagonal") else 0, eps=ctx.to_float(ctx.eps))
             values, vectors, negatives = self._check_spectrum(values, vectors, k_wanted, ctx)
             if M is not None and kernel == "linear":
                 # The sign rule acts on the axis in feature space, Xcᵀu, as PCA's does.

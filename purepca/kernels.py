@@ -130,6 +130,8 @@ def kernel_function(
 
         def call(x: Row, y: Row) -> Scalar:
             value = user(list(x), list(y))
+            if isinstance(value, Decimal) and value.is_finite():
+                return ctx.convert(value)  # as numpy stores it (its float), or exactly at precision=N
             if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
                 raise PurePCAError(f"the kernel callable returned {value!r}; expected a finite real number")
             return ctx.convert(value)

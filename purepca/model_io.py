@@ -88,6 +88,16 @@ def _matrix(value: Any, rows: int, cols: int, ctx: Context, where: str) -> list[
     return [_vector(row, cols, ctx, f"{where}[{i}]") for i, row in enumerate(value)]
 
 
+def _rows_weighed(state: dict[str, Any], n: int) -> int:
+    """How many rows a fit stood for: ``n``, or more for integer sample weights (the rows repeated: the
+    divisor plus ddof), which bounds how many components it can keep (``div`` is checked later)."""
+    div, ddof = state.get("div"), state.get("ddof")
+    if isinstance(div, float) and math.isfinite(div) and isinstance(ddof, int) and not isinstance(ddof, bool) \
+            and 0 <= ddof < 2 ** 62:
+        return max(n, int(min(div + ddof, 2.0 ** 62)))
+    return n
+
+
 def _count(value: Any, where: str, low: int = 0, high: Optional[int] = None) -> int:
     """A whole number between ``low`` and ``high``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
@@ -178,7 +188,7 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
     floats = get_context(None)
     d = _count(attributes["n_features_in_"], "n_features_in_", 1)
     n = _count(attributes["n_samples_"], "n_samples_", 2)
-    k = _count(attributes["n_components_"], "n_components_", 0, min(n, d))
+    k = _count(attributes["n_components_"], "n_components_", 0, min(_rows_weighed(state, n), d))
     solver = attributes["solver_"]
     if solver not in SOLVERS[1:]:
         raise PurePCAError(f"solver_: expected one of {', '.join(SOLVERS[1:])}, got {solver!r}")
@@ -189,7 +199,7 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
     sign = state["sign"]
     if sign not in SIGN_RULES:
         raise PurePCAError(f"sign: expected one of {', '.join(SIGN_RULES)}, got {sign!r}")
-    ddof = _count(state["ddof"], "ddof", 0)
+    ddof = _count(state["ddof"], "ddof", 0, 2 ** 31)
     scale, sd = attributes["scale_"], state.get("sd")
     inner = {
         "mean_hi": _vector(state["mean_hi"], d, ctx, "mean_hi"),

@@ -385,7 +385,8 @@ class DecimalContext(Context):
         if digits > MAX_DIGITS:
             # decimal could go further, but a fit at a million digits runs for hours
             # (100,000 digits take 4.6 s on 3 x 2 data); the command has the same limit.
-            raise PurePCAError(f"precision: at most {MAX_DIGITS:,} digits, got {digits:,}")
+            shown = f"an int of {digits.bit_length()} bits" if digits.bit_length() > 64 else f"{digits:,}"
+            raise PurePCAError(f"precision: at most {MAX_DIGITS:,} digits, got {shown}")
         self.digits = digits
         self.name = f"decimal({digits})"
         self._context = decimal.Context(

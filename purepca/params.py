@@ -111,7 +111,12 @@ def as_real(
     except (TypeError, ValueError, OverflowError, ArithmeticError):
         raise PurePCAError(f"{name} must be {wanted}, got {_show(value)}") from None
     if not math.isfinite(number):
-        raise PurePCAError(f"{name} must be {wanted}, got {_show(value)}")
+        try:  # finite in its own type (Decimal("1e400"), np.longdouble("1e400")) but not as a float
+            beyond = number == number and value == value and value * 2 != value
+        except (TypeError, ArithmeticError):
+            beyond = False
+        raise PurePCAError(f"{name} must be {wanted}, got {_show(value)}"
+                           + (" (beyond the float range)" if beyond else ""))
     if low is not None and (number <= low if low_open else number < low):
         raise PurePCAError(f"{name} must be {wanted}, got {_show(value)}")
     if high is not None and number > high:

@@ -234,7 +234,7 @@ class PCA(Estimator):
 
     def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
-        if self.convention not in CONVENTIONS:
+        if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
             raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
         conv = CONVENTIONS[self.convention]
         ddof = conv.ddof if self.ddof is None else self.ddof

@@ -423,7 +423,11 @@ def to_json(run: dict[str, Any]) -> str:
     >>> json.loads(text)["frames"][1]["c"] == jacobi_run([[2.0, 1.0], [1.0, 2.0]])["frames"][1]["c"]
     True
     """
-    return json.dumps(run, separators=(",", ":"), allow_nan=False)
+    try:
+        return json.dumps(run, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # an inf or NaN in the run: a step overflowed the float range
+        raise PurePCAError("the run holds a number beyond the float range (a step overflowed): scale the matrix "
+                           "down") from None
 
 
 def _escape(text: str) -> str:

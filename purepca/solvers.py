@@ -135,12 +135,20 @@ def squared_path_errors(values: list[float], dim: int, eps: float) -> list[float
     return [absolute / v if v > 0 else math.inf for v in values]
 
 
-def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2) -> None:
+def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2, *, dim: int = 0, svd: bool = False,
+                      eps: float = 2.0 ** -52) -> None:
     """Warn (:class:`~purepca.errors.DegenerateEigenvalueWarning`) when kept
     eigenvalues, or the k-th and the next, are equal to within
     ``DEGENERATE_GAP`` of the largest: their vectors are then not unique.
-    Eigenvalues negligible against the largest are left out (they are noise,
-    degenerate or not).
+
+    Below ``DEGENERATE_GAP`` of the largest, ties are judged against the
+    errors of the path that found them (given ``dim``, the larger side of
+    the problem; :func:`squared_path_errors`): a formed matrix
+    (``svd=False``) gives every eigenvalue to about ``sqrt(dim)·eps·λ₁``,
+    absolute; the SVD of the data to about ``sqrt(dim)·eps·sqrt(λ₁·λᵢ)``.  A pair both of whose values stand above their
+    errors (with a margin of 16: what is below is rounding noise, a tie or
+    not) and whose gap is within the sum of their errors, or within
+    ``DEGENERATE_GAP`` of themselves, is reported too, however small.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -158,10 +166,23 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2) -> Non
         for i in range(last - 1)
         if spectrum[i + 1] > limit and spectrum[i] - spectrum[i + 1] <= limit
     ]
-    if pairs:
-        listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs)
+    small = []
+    if dim > 0:
+        top = spectrum[0]
+
+        def error(v: float) -> float:
+            return math.sqrt(dim) * eps * (math.sqrt(top * v) if svd else top)
+
+        for i in range(last - 1):
+            a, b = spectrum[i], spectrum[i + 1]
+            if not b > limit and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
+                small.append((i, a, b))
+    if pairs or small:
+        listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs + small)
+        within = f"within {DEGENERATE_GAP:g} of the largest" if not small else (
+            f"within {DEGENERATE_GAP:g} of the largest or" if pairs else "") + " within the rounding errors of the solver"
         warnings.warn(
-            f"eigenvalues {listed} are equal to within {DEGENERATE_GAP:g} of the largest: the "
+            f"eigenvalues {listed} are equal to {within.strip()}: the "
             "corresponding components are not unique (any rotation within their span is as valid); "
             "compare subspaces, not individual components",
             DegenerateEigenvalueWarning,

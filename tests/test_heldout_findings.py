@@ -28,7 +28,7 @@ def test_precision_beyond_the_limit_is_named():
 
 
 def test_fingerprint_checks_its_rows():
-    with pytest.raises(PurePCAError, match="rows: got None"):
+    with pytest.raises(PurePCAError, match="fingerprint: rows: got None"):
         T.fingerprint(None)
     with pytest.raises(PurePCAError, match="row 0, column 1 is a string"):
         T.fingerprint([[1.0, "x"]])

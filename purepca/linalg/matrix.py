@@ -84,7 +84,13 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
             raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
     if not finite:
         nan = value.is_nan() if isinstance(value, Decimal) else value != value  # sNaN != sNaN would raise
-        kind = "NaN" if nan else "infinite"
+        if not nan and value == value * 2 and value != 0:
+            kind = "infinite"
+        elif not nan:  # finite in its own type (np.longdouble('1e400')), but not as a float
+            raise PurePCAError(f"{name}: {where} ({_describe(value)}) is beyond the float range (about 1.8e308); "
+                               "scale the data down, or give it as a Decimal with precision=N")
+        else:
+            kind = "NaN"
         raise PurePCAError(f"{name}: {where} is {kind} ({value!r}); only finite numbers are allowed")
     try:
         converted = context.convert(value)

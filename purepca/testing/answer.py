@@ -98,6 +98,8 @@ class Reference:
     all_components: list[list[float]] = field(default_factory=list)
     computed: str = "float, refined"
     exact: dict[str, Any] = field(default_factory=dict)
+    #: :func:`fingerprint` of the data it is the reference of ("" when unknown).
+    data: str = ""
 
 
 def fingerprint(rows: list[list[float]]) -> str:
@@ -106,7 +108,7 @@ def fingerprint(rows: list[list[float]]) -> str:
     >>> fingerprint([[1.0, 2.0]]) == fingerprint([[1.0, 2.0]]), fingerprint([[1.0, 2.0]]) == fingerprint([[2.0, 1.0]])
     (True, False)
     """
-    return _fingerprint(_rows(rows, "rows"))
+    return _fingerprint(_rows(rows, "fingerprint: rows"))
 
 
 def _fingerprint(rows: list[list[float]]) -> str:
@@ -302,7 +304,8 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
                                      or n_components < 0):
         raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
-    key = (_fingerprint(rows), convention, n_components, digits, scaled, ddof_v, sddof)
+    mark = _fingerprint(rows)
+    key = (mark, convention, n_components, digits, scaled, ddof_v, sddof)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
@@ -330,15 +333,24 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
         convention=convention, digits=digits, components_=[list(v) for v in comps[:k]],
         explained_variance_=spectrum[:k],
         explained_variance_ratio_=[v / total if total > 0 else 0.0 for v in unit[:k]],
-        singular_values_=[math.ldexp(math.sqrt(v * (n - ddof_v)), lift) for v in unit[:k]],
+        singular_values_=[_lift_safe(math.sqrt(v * (n - ddof_v)), lift) for v in unit[:k]],
         mean_=mean, noise_variance_=_ldexp2(_noise(unit, k), e, scaled),
         spectrum=spectrum, clusters=clusters, gaps=[_ldexp2(g, e, scaled) if g != math.inf else g for g in gaps],
         condition=condition, sign_rule=conv.sign, n_samples=n, ddof=ddof_v, scaled=scaled, scale_=scales,
-        exponent=0 if scaled else e, unit_spectrum=unit, all_components=comps, computed=computed, exact=exact)
+        exponent=0 if scaled else e, unit_spectrum=unit, all_components=comps, computed=computed, exact=exact,
+        data=mark)
     _CACHE[key] = ref
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return ref
+
+
+def _lift_safe(v: float, e: int) -> float:
+    """``v * 2**e``, inf where that overflows a float (as a correctly rounded float must)."""
+    try:
+        return math.ldexp(v, e)
+    except OverflowError:
+        return math.inf
 
 
 def _ldexp2(v: float, e: int, scaled: bool) -> float:

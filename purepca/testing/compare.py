@@ -44,7 +44,7 @@ from ..errors import PurePCAError
 from ..params import as_real
 from ..numeric import FLOAT
 from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
-from .answer import Reference, reference
+from .answer import Reference, fingerprint, reference
 
 __all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
 
@@ -129,7 +129,7 @@ def _vector(values: Any, name: str = "result") -> list[float]:
         raise PurePCAError(f"{name}: expected a list of numbers, got {type(values).__name__}")
     try:
         out = [_number(v) for v in values]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (an int beyond the float range)
         raise PurePCAError(f"{name}: expected a list of numbers (one per component), got {values!r:.80}") from None
     if not out:
         raise PurePCAError(f"{name}: empty; there is nothing to compare")
@@ -141,7 +141,7 @@ def _theirs(value: Any, name: str) -> list[list[float]]:
     value = value.tolist() if hasattr(value, "tolist") else value
     try:
         rows = [[_number(x) for x in row] for row in value]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PurePCAError(f"{name}: expected rows of numbers") from None
     if not rows or len({len(r) for r in rows}) != 1 or not rows[0]:
         raise PurePCAError(f"{name}: expected a non-empty rectangular table of numbers")
@@ -194,7 +194,11 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     if variance is not None:
         out["explained_variance_"] = _vector(variance, "explained_variance_")
     elif sdev is not None:  # R: standard deviations of the components
-        out["explained_variance_"] = [float(v) ** 2 for v in _vector(sdev, "sdev")]
+        sd = _vector(sdev, "sdev")
+        if any(v < 0 for v in sd):
+            i = next(i for i, v in enumerate(sd) if v < 0)
+            raise PurePCAError(f"sdev[{i}] is {sd[i]!r}: a standard deviation is never negative")
+        out["explained_variance_"] = [v * v for v in sd]  # v ** 2 would raise past 1e154
     for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
         value = get(name)
         if value is not None:
@@ -205,7 +209,7 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     if noise is not None:
         try:
             out["noise_variance_"] = float(noise)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise PurePCAError(f"noise_variance_: expected a number, got {noise!r:.80}") from None
     whiten = get("whiten")
     if isinstance(whiten, bool):
@@ -226,11 +230,24 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     return out
 
 
+def _ulp_in_units(v: float, lift: int) -> float:
+    """One ulp of ``v`` in units of ``4**lift``; 2**1000 where that overflows (data so small that their
+    variances underflow: a result of 0 passes, any other is inf in those units and fails; sums of
+    such tolerances stay finite)."""
+    try:
+        return min(math.ldexp(math.ulp(v), -2 * lift), 2.0 ** 1000)
+    except OverflowError:
+        return 2.0 ** 1000
+
+
 def _unit(x: float, e: int) -> float:
-    """x divided by 2**e, with infinities and NaN kept."""
+    """x divided by 2**e, with infinities and NaN kept (and inf where the quotient overflows)."""
     if x != x or math.isinf(x):
         return x
-    return math.ldexp(x, -e)
+    try:
+        return math.ldexp(x, -e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
@@ -380,6 +397,11 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
     rows = _rows(X, "X")
     n, d = len(rows), len(rows[0])
+    if ref is not None and not isinstance(ref, Reference):
+        raise PurePCAError(f"ref must be a Reference (purepca.testing.reference(X)), got {type(ref).__name__}")
+    if ref is not None and ref.data and ref.data != fingerprint(rows):
+        raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
+                           f"not of X ({n} x {d}): pass reference(X)")
     r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
                                               scale_ddof=scale_ddof)
     theirs = _extract(result, d, n, n - r.ddof)
@@ -395,7 +417,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     spectrum = list(r.spectrum) + [0.0] * (len(unit) - len(r.spectrum))
     tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size)
     # A result rounded to a float (subnormal ones keep few digits): one ulp of the value in data units.
-    rounded = [math.ldexp(math.ulp(v), -2 * lift) if math.isfinite(v) else 0.0 for v in spectrum]
+    rounded = [_ulp_in_units(v, lift) if math.isfinite(v) else 0.0 for v in spectrum]
     tol = [t + u for t, u in zip(tol, rounded)]
     # What is not the method's own error, for the per-component angles of the svd model.
     extra = [_centre_allowance(r, n, d, eps) + u for u in rounded] if method == "svd" and rtol is None else None

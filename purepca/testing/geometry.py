@@ -25,8 +25,9 @@ from typing import Any, Sequence
 from ..conventions import SIGN_RULES
 from ..errors import PurePCAError
 from ..linalg.jacobi import jacobi_svd
-from ..linalg.matrix import as_matrix
+from ..linalg.matrix import as_matrix, as_vector
 from ..numeric import FLOAT
+from ..params import as_real
 
 __all__ = ["align_signs", "angle_from", "angle_inside", "eigen_clusters", "residual_bound", "sign_determined",
            "subspace_distance"]
@@ -108,7 +109,22 @@ def align_signs(components: Any, reference: Any) -> list[list[float]]:
     rows, ref = _rows(components, "components"), _rows(reference, "reference")
     if len(rows) > len(ref):
         raise PurePCAError(f"align_signs: {len(rows)} components but {len(ref)} reference rows")
-    return [[-x for x in v] if _dot(v, r) < 0 else list(v) for v, r in zip(rows, ref)]
+    if len(rows[0]) != len(ref[0]):
+        raise PurePCAError(f"align_signs: the components have {len(rows[0])} entries but the reference rows "
+                           f"{len(ref[0])}")
+    return [[-x for x in v] if _dot(_unit_max(v), _unit_max(r)) < 0 else list(v) for v, r in zip(rows, ref)]
+
+
+def _norm(v: list[float]) -> float:
+    """The Euclidean norm, with no square to overflow or underflow."""
+    top = max(map(abs, v), default=0.0)
+    return top * math.sqrt(_dot(_unit_max(v), _unit_max(v))) if top > 0 else 0.0
+
+
+def _unit_max(v: list[float]) -> list[float]:
+    """``v`` divided by its largest magnitude (the sign of a dot product is kept; no product overflows)."""
+    top = max(map(abs, v), default=0.0)
+    return [x / top for x in v] if top > 0 else list(v)
 
 
 def eigen_clusters(values: Sequence[float], tol: float = 1e-10) -> list[list[int]]:
@@ -126,7 +142,7 @@ def eigen_clusters(values: Sequence[float], tol: float = 1e-10) -> list[list[int
         raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {type(values).__name__}")
     try:
         vals = [float(v) for v in values]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {values!r:.80}") from None
     if not all(math.isfinite(v) for v in vals):
         raise PurePCAError(f"eigen_clusters: values: {vals!r:.80} holds a NaN or an infinity")
@@ -154,14 +170,16 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     ``"matrix"`` (``A_or_X`` is C), ``"data"`` (``A_or_X`` is n x d data;
     C is its covariance with divisor ``n - ddof``, never formed: ``C·v`` is
     ``Zᵀ·(Z·v)/(n - ddof)`` with Z the centred data) or ``"auto"`` (a
-    square, symmetric input is a matrix).  Computed with compensated sums.
+    square, symmetric input is a matrix).  Computed with compensated sums, on
+    the input divided by a power of two; a bound beyond the float range is
+    ``inf``.
 
     >>> residual_bound([[2.0, 1.0], [1.0, 2.0]], [3.0], [[2 ** -0.5, 2 ** -0.5]])[0] < 1e-15
     True
     """
     M = _rows(A_or_X, "A_or_X")
     vecs = _rows(vectors, "vectors")
-    vals = [float(v) for v in values]
+    vals = [float(v) for v in as_vector(values, name="residual_bound: values")]
     if len(vals) != len(vecs):
         raise PurePCAError(f"residual_bound: {len(vals)} values but {len(vecs)} vectors")
     if kind not in ("auto", "matrix", "data"):
@@ -197,10 +215,13 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
             return [_dot(row, v) for row in M]
 
     out = []
-    for lam, v in zip(vals, vecs):
+    for i, (lam, v) in enumerate(zip(vals, vecs)):
+        if not any(v):
+            raise PurePCAError(f"residual_bound: vectors: row {i} is zero, not an eigenvector")
+        v = _unit_max(v)  # the bound does not depend on v's length; 1e-231 would square to 0
         w = times(v)
         r = [FLOAT.sum([a, -lam * b]) for a, b in zip(w, v)]
-        out.append(math.sqrt(_dot(r, r)) / math.sqrt(_dot(v, v)))
+        out.append(_norm(r) / _norm(v))
     return [_lift(x, power) for x in out]
 
 
@@ -224,7 +245,9 @@ def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
     """
     if rule not in SIGN_RULES:
         raise PurePCAError(f"rule must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
-    vals = [float(x) for x in v]
+    empty = isinstance(v, (list, tuple)) and not v
+    vals = [] if empty else [float(x) for x in as_vector(v, name="sign_determined: v")]
+    angle = as_real(angle, "sign_determined: angle", low=0.0)
     if rule == "none" or not vals:
         return False
     if rule == "max_abs_positive":

@@ -41,7 +41,8 @@ from typing import Any, Optional
 
 from ..errors import PurePCAError
 from ..numeric import FLOAT
-from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters
+from ..params import as_real
+from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters, _vector
 from .geometry import _rows, subspace_distance
 from .answer import _fingerprint
 
@@ -72,6 +73,18 @@ class KernelReference:
 def _entry_errors(X: list[list[float]], kernel: str, gamma: float, degree: int, coef0: float,
                   K: list[list[float]]) -> list[list[float]]:
     """A few roundings of a stable evaluation of each kernel entry."""
+    try:
+        out = _entry_errors_of(X, kernel, gamma, degree, coef0, K)
+    except (OverflowError, ValueError):
+        out = [[math.inf]]
+    if not all(math.isfinite(e) for row in out for e in row):
+        raise PurePCAError("kernel_reference: the rounding errors of the kernel entries are beyond the float range "
+                           "(the data are too large for this kernel); scale the data down")
+    return out
+
+
+def _entry_errors_of(X: list[list[float]], kernel: str, gamma: float, degree: int, coef0: float,
+                     K: list[list[float]]) -> list[list[float]]:
     n = len(X)
     out = [[0.0] * n for _ in range(n)]
     norms = [math.sqrt(math.fsum(x * x for x in row)) for row in X]
@@ -85,11 +98,11 @@ def _entry_errors(X: list[list[float]], kernel: str, gamma: float, degree: int, 
                 base = gamma * math.fsum(a * b for a, b in zip(X[i], X[j])) + coef0
                 e = degree * _EPS * (d * gamma * norms[i] * norms[j] + abs(coef0)) * abs(base) ** (degree - 1)
             elif kernel == "rbf":
-                s = math.fsum((a - b) ** 2 for a, b in zip(X[i], X[j]))
-                e = _EPS * (1 + d * gamma * s) * k
+                s = math.fsum((a - b) * (a - b) for a, b in zip(X[i], X[j]))
+                e = _EPS * (1 + d * gamma * s) * k if k > 0 else 0.0  # exp(-s) underflowed to 0: exact
             elif kernel == "laplacian":
                 s = math.fsum(abs(a - b) for a, b in zip(X[i], X[j]))
-                e = _EPS * (1 + d * gamma * s) * k
+                e = _EPS * (1 + d * gamma * s) * k if k > 0 else 0.0
             elif kernel == "sigmoid":
                 e = _EPS * (d * gamma * norms[i] * norms[j] + abs(coef0) + 1)
             else:  # cosine
@@ -107,11 +120,12 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
     [2.868517091821, 0.464816241512]
     """
     from ..kernel_pca import KernelPCA
-    from ..kernels import kernel_matrix
+    from ..kernels import check_kernel_params, kernel_matrix
 
     if kernel not in _KERNELS:
         raise PurePCAError(f"kernel must be one of {', '.join(map(repr, _KERNELS))}; got {kernel!r}")
     rows = _rows(X, "X")
+    gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
     key = (_fingerprint(rows), kernel, gamma, degree, coef0, digits)
     hit = _CACHE.get(key)
     if hit is not None:
@@ -129,7 +143,8 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
     K = kernel_matrix(rows, kernel=kernel, gamma=g, degree=degree, coef0=coef0)
     E = _entry_errors(rows, kernel, g, degree, coef0, K)
     n = len(rows)
-    frob = math.sqrt(math.fsum(e * e for r in E for e in r))
+    top_e = max(e for r in E for e in r)  # the norm without a square to overflow
+    frob = top_e * math.sqrt(math.fsum((e / top_e) ** 2 for r in E for e in r)) if top_e > 0 else 0.0
     top_k = max(abs(x) for r in K for x in r)
     perturbation = frob + n * _EPS * top_k + math.sqrt(n) * _EPS * (values[0] if values else 0.0)
     ref = KernelReference(kernel, {"gamma": g, "degree": degree, "coef0": coef0}, values, vectors, perturbation,
@@ -158,13 +173,16 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: str = "linear", gamma: Op
     """
     if convention not in ("sklearn", "kernlab"):
         raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {convention!r}")
+    rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
+    if ref is not None and not isinstance(ref, KernelReference):
+        raise PurePCAError(f"ref must be a KernelReference (kernel_reference(X)), got {type(ref).__name__}")
     rows = _rows(X, "X")
     n = len(rows)
     r = ref if ref is not None else kernel_reference(rows, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
     # Their answer as μ (raw eigenvalues) and unit eigenvectors (rows of n entries).
     if convention == "kernlab" or _get(result, "eig") is not None:
         eig = _get(result, "eig")
-        mu = [float(v) * n for v in eig] if eig is not None else None
+        mu = [v * n for v in _vector(eig, "eig")] if eig is not None else None
         pcv = _get(result, "pcv")
         vecs = None
         if pcv is not None and mu is not None:
@@ -175,7 +193,7 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: str = "linear", gamma: Op
                   if rotated is not None else None)
     else:
         ev = _get(result, "eigenvalues_")
-        mu = [float(v) for v in ev] if ev is not None else None
+        mu = _vector(ev, "eigenvalues_") if ev is not None else None
         vv = _get(result, "eigenvectors_")
         vecs = [list(c) for c in zip(*_rows(vv, "eigenvectors_"))] if vv is not None else None
         scores = None
