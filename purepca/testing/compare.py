@@ -44,7 +44,7 @@ from ..errors import PurePCAError
 from ..params import as_real
 from ..numeric import FLOAT
 from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
-from .answer import Reference, fingerprint, reference
+from .answer import Reference, _fingerprint, reference
 
 __all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
 
@@ -399,7 +399,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     n, d = len(rows), len(rows[0])
     if ref is not None and not isinstance(ref, Reference):
         raise PurePCAError(f"ref must be a Reference (purepca.testing.reference(X)), got {type(ref).__name__}")
-    if ref is not None and ref.data and ref.data != fingerprint(rows):
+    if ref is not None and ref.data and ref.data != _fingerprint(rows):
         raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
                            f"not of X ({n} x {d}): pass reference(X)")
     r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
