@@ -405,3 +405,8 @@ def test_never_silent_inverse_transform_past_the_float_range() -> None:
     scores = [[3.0, 0.0, 4.4989137945431964e161, 0.0, 0.0]] + [[0.0] * 5] * 6
     with pytest.raises(PurePCAError, match="beyond the float range"):  # ValueError from fsum before
         pca.inverse_transform(scores)
+
+
+def test_never_silent_residual_bound_of_a_value_dwarfing_a_subnormal_matrix() -> None:
+    # 1.0 against a matrix at 2.2e-309: in the matrix's units it overflowed (OverflowError from ldexp).
+    assert residual_bound([[2.225073858507203e-309]], [1.0], [[1.0]]) == [1.0]
