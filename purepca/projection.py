@@ -253,7 +253,11 @@ def _reconstruct_rows(
                 # Scores near the largest float: the same sums at a scale of 2**-k.
                 k = _exponent(z, hi, *([scale] if scale is not None else []))
                 zk = [ctx.ldexp(v, -k) for v in z]
-                x = dots(columns, zk)
+                try:
+                    x = dots(columns, zk)
+                except (OverflowError, ValueError):  # an infinite score (unwhitened past the float range)
+                    raise PurePCAError(f"the reconstruction of row {i} is beyond the float range; rescale the "
+                                       "scores or the data") from None
                 if scale is not None:
                     x = [a * s for a, s in zip(x, scale)]
                 if lo is not None:

@@ -171,7 +171,7 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2, *, dim
         top = spectrum[0]
 
         def error(v: float) -> float:
-            return math.sqrt(dim) * eps * (math.sqrt(top * v) if svd else top)
+            return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)  # top * v may underflow
 
         for i in range(last - 1):
             a, b = spectrum[i], spectrum[i + 1]

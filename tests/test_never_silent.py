@@ -388,3 +388,25 @@ def test_never_silent_teach_on_a_matrix_beyond_the_float_range(tmp_path: pathlib
     assert main(["teach", "--matrix", str(tmp_path / "m.csv"), "-o", str(tmp_path / "t.html")]) == 1
     assert "the run holds a number beyond the float range" in capsys.readouterr().err
     assert not (tmp_path / "t.html").exists()
+
+
+def test_never_silent_oracle_on_data_near_the_float_limit() -> None:
+    # A mean of columns summing past the float range, a singular value past it: verdicts, not OverflowError.
+    near = [[0.0, 1.7e308]] + [[0.0, 0.0]] * 5 + [[0.0, 9.769313486231587e306]]
+    checks = compare_pca({"explained_variance_": [0.0], "mean_": [0.0, 0.0]}, near)
+    assert [c.passed for c in checks] == [False, True, False]
+    far = [[0.0, 0.0]] * 6 + [[1.3730108111348365e308, 1.3730108111348365e308]]
+    assert not any(c.passed for c in compare_pca({"explained_variance_": [0.0], "singular_values_": [0.0]}, far))
+
+
+def test_never_silent_inverse_transform_past_the_float_range() -> None:
+    rows = [[0.0] * 5] * 6 + [[0.0, 0.0, 4.676563269260598e204, 5.3193311223535996e162, 1.7e308]]
+    pca = PCA(whiten=True).fit(rows)
+    scores = [[3.0, 0.0, 4.4989137945431964e161, 0.0, 0.0]] + [[0.0] * 5] * 6
+    with pytest.raises(PurePCAError, match="beyond the float range"):  # ValueError from fsum before
+        pca.inverse_transform(scores)
+
+
+def test_never_silent_residual_bound_of_a_value_dwarfing_a_subnormal_matrix() -> None:
+    # 1.0 against a matrix at 2.2e-309: in the matrix's units it overflowed (OverflowError from ldexp).
+    assert residual_bound([[2.225073858507203e-309]], [1.0], [[1.0]]) == [1.0]

@@ -240,6 +240,14 @@ def _ulp_in_units(v: float, lift: int) -> float:
         return 2.0 ** 1000
 
 
+def _times_power(x: float, e: int) -> float:
+    """``x * 2**e``, inf where that overflows a float."""
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
 def _unit(x: float, e: int) -> float:
     """x divided by 2**e, with infinities and NaN kept (and inf where the quotient overflows)."""
     if x != x or math.isinf(x):
@@ -463,17 +471,18 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         got = _unit(a, lift)
         err = abs(got - b)
         ok = err <= allowed or (math.isinf(a) and i < len(r.singular_values_) and math.isinf(r.singular_values_[i]))
-        real = math.ldexp(err, lift) if err == err and not math.isinf(err) and lift < 1000 else err
-        note = "" if ok else (f"singular_values_[{i}]: {a!r} off by {real:.3g} from {math.ldexp(b, lift)!r} "
-                              f"(tolerance {math.ldexp(allowed, lift):.3g}; {_digits_lost(err, b)} digits lost)")
-        checks.append(Check(f"singular_values_[{i}]", ok, real, math.ldexp(allowed, lift), _digits_lost(err, b), note))
+        real = _times_power(err, lift) if err == err and not math.isinf(err) and lift < 1000 else err
+        note = "" if ok else (f"singular_values_[{i}]: {a!r} off by {real:.3g} from {_times_power(b, lift)!r} "
+                              f"(tolerance {_times_power(allowed, lift):.3g}; {_digits_lost(err, b)} digits lost)")
+        checks.append(Check(f"singular_values_[{i}]", ok, real, _times_power(allowed, lift), _digits_lost(err, b),
+                            note))
     mean = theirs.get("mean_")
     if mean is not None:
         pipeline = r.scaled and scale_ddof is not None  # their PCA saw scaled columns: its mean is ~0
         spread = r.scale_ or [1.0] * d
         growth = _K_MEAN * (1 + (math.log2(n) if eps == _EPS32 else 0.0))
         for j, a in enumerate(mean[:d]):
-            mabs = math.fsum(abs(row[j]) for row in rows) / n
+            mabs = math.fsum(abs(row[j]) / n for row in rows)  # (a sum of the values may overflow)
             b = 0.0 if pipeline else r.mean_[j]
             magnitude = mabs / spread[j] if pipeline else mabs
             allowed = growth * eps * magnitude + math.ulp(b) + math.ulp(0.0)

@@ -194,7 +194,9 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     e = math.frexp(top)[1] if top > 0 else 0
     M = [[math.ldexp(x, -e) for x in row] for row in M]
     power = 2 * e if as_data else e
-    vals = [math.ldexp(v, -power) for v in vals]
+    given = vals
+    # A value beyond the float range in those units dwarfs the matrix (by 2**1024): its residual is |λ|.
+    vals = [_lift(v, -power) for v in vals]
     if as_data:
         n = len(M)
         if n - ddof <= 0:
@@ -218,11 +220,14 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
     for i, (lam, v) in enumerate(zip(vals, vecs)):
         if not any(v):
             raise PurePCAError(f"residual_bound: vectors: row {i} is zero, not an eigenvector")
+        if math.isinf(lam):
+            out.append(0.0)  # replaced by |λ| below
+            continue
         v = _unit_max(v)  # the bound does not depend on v's length; 1e-231 would square to 0
         w = times(v)
         r = [FLOAT.sum([a, -lam * b]) for a, b in zip(w, v)]
         out.append(_norm(r) / _norm(v))
-    return [_lift(x, power) for x in out]
+    return [abs(g) if math.isinf(lam) else _lift(x, power) for x, lam, g in zip(out, vals, given)]
 
 
 def _lift(x: float, power: int) -> float:
