@@ -334,8 +334,15 @@ def test_never_silent_fuzz_second_run_findings() -> None:
     # The kernel's eigenvalues of rows near 1e154 add up past the float range (OverflowError in fsum before).
     rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 9.480751908109173e153], [0.0, 0.0, 0.0],
             [6.703903964971306e153, 9.480751908109173e153, 0.0]]
-    with pytest.raises(PurePCAError, match="the kernel's eigenvalues add up to more than a float can hold"):
-        KernelPCA().fit(rows)
+    # The two eigenvalues (1.2e308 and 6.1e307) sit at the edge: their sum overflows on CPython <= 3.11
+    # and fits (1.79e308) on 3.12+, whose kernel differs in the last bit.  Either is right; a raw
+    # OverflowError is not.
+    try:
+        fitted = KernelPCA().fit(rows)
+    except PurePCAError as err:
+        assert "the kernel's eigenvalues add up to more than a float can hold" in str(err)
+    else:
+        assert all(math.isfinite(v) and v > 0 for v in fitted.eigenvalues_)
     # The kernel oracle's error norm of entries near 1e307 (OverflowError in fsum before): a verdict.
     one = [[0.0], [0.0], [0.0], [0.0], [2390569132272548.0], [1e154]]
     assert not compare_kernel_pca({"eigenvalues_": [1e308]}, one)[0].passed
@@ -349,7 +356,10 @@ def test_never_silent_weighted_wide_data_complete_their_axes() -> None:
     rng = random.Random(1)
     rows = [[rng.gauss(0.0, 1.0) for _ in range(12)] for _ in range(4)]
     fitted = PCA().fit(rows, sample_weight=[5, 5, 5, 5])  # 20 rows over 12 columns: 12 components
-    assert fitted.n_components_ == 12 and fitted.explained_variance_[3:] == [0.0] * 9
+    # 4 rows centred leave rank 3: the fourth eigenvalue is rounding (0.0 on 3.11, 3.5e-17 on 3.13),
+    # the eight past the rows given are the exact zeros of the completion.
+    ev = fitted.explained_variance_
+    assert fitted.n_components_ == 12 and abs(ev[3]) <= 1e-14 * ev[0] and ev[4:] == [0.0] * 8
     C = fitted.components_
     assert max(abs(math.fsum(a * b for a, b in zip(C[i], C[j])) - (i == j)) for i in range(12) for j in range(12)) < 1e-14
     top = PCA(2).fit(rows, sample_weight=[5, 5, 5, 5])
