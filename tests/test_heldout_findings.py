@@ -158,3 +158,11 @@ def test_subspace_distance_names_a_zero_row():
     # said "row 0 lies in the span of the rows before it" of the first row
     with pytest.raises(PurePCAError, match="A: row 0 is all zeros"):
         T.subspace_distance([[0.0, 0.0]], [[1.0, 0.0]])
+
+
+def test_a_nan_in_the_result_is_named_where_it_was_given():
+    # issue 20, line 27: sdev NaN said "explained_variance_[0]: nan off by nan" (a field the caller
+    # did not give); it stays a failed check (a NaN is another library's defect), named as given.
+    X = [[1, 2], [2, 1], [3, 5.0], [4, 4]]
+    with pytest.raises(AssertionError, match=r"sdev\[0\] is NaN in the result \(the reference has 2\.08"):
+        T.assert_pca_close({"sdev": [math.nan, 1.0]}, X)

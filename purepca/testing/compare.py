@@ -199,6 +199,7 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
             i = next(i for i, v in enumerate(sd) if v < 0)
             raise PurePCAError(f"sdev[{i}] is {sd[i]!r}: a standard deviation is never negative")
         out["explained_variance_"] = [v * v for v in sd]  # v ** 2 would raise past 1e154
+        out["variance given as"] = "sdev"  # for the messages (a NaN is named where it was given)
     for name in ("explained_variance_ratio_", "singular_values_", "mean_"):
         value = get(name)
         if value is not None:
@@ -445,6 +446,10 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         note = "" if ok else (f"explained_variance_[{i}]: {value!r} off by {real_err:.3g} from {want!r} "
                               f"(tolerance {math.ldexp(tol[i], 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
                               f"{_digits_lost(err, abs(unit[i]))} digits lost)")
+        if value != value:
+            given = theirs.get("variance given as", "explained_variance_")
+            shown = math.sqrt(want) if given == "sdev" and want >= 0 else want
+            note = f"{given}[{i}] is NaN in the result (the reference has {shown!r})"
         checks.append(Check(f"explained_variance_[{i}]", ok, real_err, tol[i], _digits_lost(err, abs(unit[i])), note))
     if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
         hint = _divisor_hint(values, unit, tol, n, r.ddof, lift, r.scaled)
