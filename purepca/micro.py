@@ -46,7 +46,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 __all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "build", "transform", "main"]
 
@@ -143,15 +143,19 @@ class _Rewriter(ast.NodeTransformer):
             if v is not None:
                 v.annotation = None
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        self._strip_args(node.args)
-        node.returns = None
+    def _nested(self, node: Union[ast.FunctionDef, ast.ClassDef]) -> ast.AST:
+        """Visit a def or class body one level deeper; an emptied body gets a ``pass``."""
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1
         if not node.body:
             node.body = [ast.Pass()]
         return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self._strip_args(node.args)
+        node.returns = None
+        return self._nested(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Optional[ast.AST]:
         if node.value is None:
@@ -173,12 +177,7 @@ class _Rewriter(ast.NodeTransformer):
             node.decorator_list = decorators
         if len(node.bases) > 1 and all(isinstance(b, ast.Name) and b.id.endswith("Error") for b in node.bases):
             node.bases = node.bases[:1]  # MicroPython: one built-in exception base (see the docstring)
-        self.depth += 1
-        self.generic_visit(node)
-        self.depth -= 1
-        if not node.body:
-            node.body = [ast.Pass()]
-        return node
+        return self._nested(node)
 
     # typing at run time ------------------------------------------------------
     def visit_Assign(self, node: ast.Assign) -> Optional[ast.AST]:
