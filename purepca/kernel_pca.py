@@ -506,7 +506,14 @@ class KernelPCA(Estimator):
     def _transform_matrix(self, Kc: list[list[Scalar]]) -> list[list[Scalar]]:
         ctx = self._ctx
         with ctx.local():
-            return [[ctx.dot(row, a) for a in self._alphas] for row in Kc]
+            out = []
+            for i, row in enumerate(Kc):
+                try:
+                    out.append([ctx.dot(row, a) for a in self._alphas])
+                except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                    raise PurePCAError(f"the score of row {i} is beyond the float range (its centred kernel "
+                                       "entries overflow); rescale the data") from None
+            return out
 
     def _test_kernel(self, X: Any) -> list[list[Scalar]]:
         ctx = self._ctx
