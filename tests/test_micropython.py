@@ -357,3 +357,11 @@ def test_the_compat_math_gives_cpythons_bits() -> None:
     with pytest.raises(OverflowError):
         mp.fsum([1e308, 1e308])
     assert math.isnan(mp.fsum([1.0, math.nan])) and mp.fsum([math.inf, 1.0]) == math.inf
+
+
+def test_build_into_a_bad_place_is_one_line(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # OUT an existing file, or under a missing root: a traceback before (NotADirectoryError)
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert micro.main(["build", str(afile)]) == 1
+    assert capsys.readouterr().err.strip() == f"python -m purepca.micro: error: {afile}: Not a directory"
