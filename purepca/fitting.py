@@ -331,6 +331,11 @@ class _Prepared:
     weighted: bool = False
 
 
+def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequence[Sequence[Scalar]]:
+    """The columns on the rows that count: those of positive weight (all rows when unweighted)."""
+    return cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
+
+
 def _prepare(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]], w: Optional[list[float]],
              cw: Optional[list[float]]) -> _Prepared:
     """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
@@ -340,7 +345,7 @@ def _prepare(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]
         # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½ (purepca.weights), already
         # centred: the solvers take its columns with no mean to remove and no scale to apply.  A
         # constant column is judged on the rows of positive weight.
-        counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
+        counted = _counted(cols, w)
         wd = weighted_data(M, w, cw, s.ddof, s.center,
                            (lambda sds: scales(sds, s.convention, ctx, counted)) if s.scale else None, ctx)
         if any(not math.isfinite(ctx.to_float(v)) for col in wd.cols for v in col):
@@ -460,8 +465,7 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         elif min(shape, d) > len(found.values) == min(n, d):
             found = _complete(found, min(shape, d), s.wanted(), d, ctx)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
-    counted = cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
-    if not found.total > 0 and any(max(col) != min(col) for col in counted):
+    if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
     rest = None
     if solver in ("power", "krylov") and len(found.values) < min(n, d):
