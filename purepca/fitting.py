@@ -305,6 +305,8 @@ def _scale_exponent(c: Centred, ctx: Context) -> int:
     if not ctx.needs_scaling:
         return 0
     try:
+        if c.spreads is not None:  # measured while centring (no column scaled)
+            return ctx.scale_exponent(max(c.spreads))
         spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
         return ctx.scale_exponent(spread)
     except OverflowError:  # a spread beyond the float range: its exponent
