@@ -48,7 +48,7 @@ from typing import Any, Optional, Sequence
 from .conventions import CONVENTIONS, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
-from .numeric import FLOAT, Context, Scalar
+from .numeric import _PYPY, FLOAT, Context, Scalar
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
@@ -333,6 +333,18 @@ class _Prepared:
     weighted: bool = False
 
 
+def _columns(M: list[list[Scalar]], d: int) -> Sequence[Sequence[Scalar]]:
+    """The columns of the rows ``M``: ``zip(*M)`` (one C call), but on PyPy a comprehension per
+    column, which its JIT runs about six times as fast as ``zip`` with 10,000 arguments.
+
+    >>> [list(c) for c in _columns([[1.0, 2.0], [3.0, 4.0]], 2)]
+    [[1.0, 3.0], [2.0, 4.0]]
+    """
+    if _PYPY:
+        return [[row[j] for row in M] for j in range(d)]
+    return list(zip(*M))
+
+
 def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequence[Sequence[Scalar]]:
     """The columns on the rows that count: those of positive weight (all rows when unweighted)."""
     return cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
@@ -453,7 +465,7 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
     solver = s.choose_solver(n, d)
     check_k(s, shape, d, solver)
     with ctx.local():
-        cols = list(zip(*M))
+        cols = _columns(M, d)
         p = _prepare(s, M, cols, w, cw)
         found, losses = _solve(s, p, n, d, solver)
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below

@@ -32,7 +32,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import _PYPY, FLOAT, Context, Scalar
 from ..params import as_real
 
 __all__ = [
@@ -109,6 +109,13 @@ _FLOATS_ONLY = {float}
 
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
     kind = type(row)
+    if _PYPY and kind is list and context is FLOAT:
+        # A loop PyPy's JIT compiles: every entry a float, and finite (x - x is 0 only then).
+        for x in row:
+            if type(x) is not float or x - x != 0.0:
+                break
+        else:
+            return list(row)
     # Lists and tuples skip the abstract-base-class check (slow per row).
     if kind is not list and kind is not tuple and (isinstance(row, (str, bytes)) or not isinstance(row, Iterable)):
         raise PurePCAError(
