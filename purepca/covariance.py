@@ -264,9 +264,11 @@ def _safe_spread(c: list[float]) -> float:
     ``sqrt(Σc²/n)`` and ``sqrt(Σc²)``), else 0 (then the largest itself must be found).  One
     ``math.sumprod`` pass (Python 3.12+), about a third of the cost of ``max`` and ``min``.
 
-    >>> _safe_spread([3.0, -4.0]), _safe_spread([1e-200, 0.0]), _safe_spread([1e200, 1.0])
-    (5.0, 0.0, 0.0)
+    >>> _safe_spread([3.0, -4.0]) == (5.0 if _SUMPROD else 0.0), _safe_spread([1e-200, 0.0]), _safe_spread([1e200, 1.0])
+    (True, 0.0, 0.0)
     """
+    if _SUMPROD is None:
+        return 0.0
     ss = _SUMPROD(c, c)
     if _SAFE_LOW * len(c) <= ss <= _SAFE_HIGH:
         return math.sqrt(ss)

@@ -1,0 +1,141 @@
+"""The loops written for PyPy's JIT (issue 24): each against exact arithmetic.
+
+They are plain Python, so they run, and are checked, on every interpreter; under PyPy the fit
+takes them (``FloatContext.sum``, ``GramWork(fast=True)``, the centring, the rows' validation).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from fractions import Fraction
+
+import pytest
+
+from purepca import FLOAT, PCA, PurePCAError
+from purepca.covariance import _centre_compensated
+from purepca.linalg.matrix import as_matrix
+from purepca.numeric import _U, GramWork, _blocked_dot, _dot2, _fsum_by_sum2
+
+PYPY = sys.implementation.name == "pypy"
+
+
+def _lists(seed: int, count: int) -> list[list[float]]:
+    """Ordinary, offset, cancelling, wide-range, tiny and tie-making lists of floats."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = rng.choice([2, 3, 7, 100, 1000])
+        kind = rng.randrange(7)
+        if kind == 0:
+            v = [rng.gauss(0, 1) for _ in range(n)]
+        elif kind == 1:
+            off = 10.0 ** rng.uniform(0, 15)
+            v = [off + rng.gauss(0, 1) for _ in range(n)]
+        elif kind == 2:  # cancelling: x, -x pairs plus a small remainder
+            half = [rng.gauss(0, 1) * 10.0 ** rng.uniform(-5, 15) for _ in range(n // 2)]
+            v = half + [-x for x in half] + [rng.gauss(0, 1e-9)]
+            rng.shuffle(v)
+        elif kind == 3:
+            v = [rng.choice([-1, 1]) * 10.0 ** rng.uniform(-300, 300) for _ in range(n)]
+        elif kind == 4:
+            v = [rng.gauss(0, 1) * 1e-310 for _ in range(n)]
+        elif kind == 5:  # exact ties and near ties of the final rounding
+            v = [1.0, 2.0 ** -53, rng.choice([0.0, 2.0 ** -110, -(2.0 ** -110)])] + [0.0] * (n - 3 if n > 3 else 0)
+        else:  # integers: exact sums
+            v = [float(rng.randrange(-10 ** 6, 10 ** 6)) for _ in range(n)]
+        out.append(v)
+    return out
+
+
+def test_pypy_fsum_by_sum2_gives_fsums_bits_everywhere() -> None:
+    for v in _lists(1, 600):
+        assert repr(_fsum_by_sum2(v)) == repr(math.fsum(v)), v[:5]
+        assert repr(_fsum_by_sum2(iter(v))) == repr(math.fsum(v))
+    for v in ([], [0.0], [-0.0, -0.0], [1e308, 1e308, -1e308], [math.inf, 1.0], [math.nan, 1.0], [5e-324] * 3):
+        try:
+            want: object = math.fsum(v)
+        except (OverflowError, ValueError) as exc:
+            with pytest.raises(type(exc)):
+                _fsum_by_sum2(v)
+            continue
+        got = _fsum_by_sum2(v)
+        assert repr(got) == repr(want), v
+
+
+def test_pypy_fsum_by_sum2_certifies_ordinary_sums_without_fsum(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The point of the loop: on ordinary data the certificate holds and fsum is not called.
+    import purepca.numeric as numeric
+
+    calls = []
+    real = math.fsum
+
+    class Spy:
+        def __getattr__(self, name: str) -> object:
+            return getattr(math, name)
+
+        @staticmethod
+        def fsum(values: object) -> float:
+            calls.append(1)
+            return real(values)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(numeric, "math", Spy())
+    rng = random.Random(2)
+    for _ in range(50):
+        v = [rng.gauss(5, 1) for _ in range(1000)]
+        assert numeric._fsum_by_sum2(v) == real(v)
+    assert not calls
+    assert numeric._fsum_by_sum2([1.0, 2.0 ** -53]) == 1.0 and calls  # an exact tie: fsum decides
+
+
+def test_pypy_blocked_dot_within_its_bound_of_the_exact_dot() -> None:
+    rng = random.Random(3)
+    for a in _lists(4, 300):
+        b = [rng.gauss(0, 1) * 10.0 ** rng.uniform(-3, 3) for _ in a]
+        if any(abs(x) > 1e150 or abs(x) < 1e-150 for x in a if x):
+            continue  # products beyond the range: fsum's fallback (below)
+        exact = sum((Fraction(x) * Fraction(y) for x, y in zip(a, b)), Fraction(0))
+        bound = (_BLOCK_BOUND * _U) * math.fsum(abs(x * y) for x, y in zip(a, b))
+        got = _blocked_dot(a, b)
+        assert abs(Fraction(got) - exact) <= Fraction(bound) * (1 + 1e-12), (len(a), got, float(exact))
+    # Overflowing products: the fsum of the products answers, as it does for Dot2.
+    assert _blocked_dot([1e300, 1.0], [1e10, 1.0]) == _dot2([1e300, 1.0], [1e10, 1.0]) == math.inf
+    with pytest.raises(ValueError):
+        _blocked_dot([1e300, 1e300], [1e10, -1e10])
+
+
+_BLOCK_BOUND = 34  # 32 plain products and sums per block, then TwoSum: (32 + 2)·u·Σ|a_k·b_k|
+
+
+def test_pypy_gram_work_takes_the_blocked_dot_only_on_pypy() -> None:
+    vectors = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
+    assert GramWork(vectors, FLOAT, fast=True).blocked is PYPY
+    assert not GramWork(vectors, FLOAT).blocked
+    assert GramWork(vectors, FLOAT, fast=True).compute() == [[14.0, 32.0, 53.0], [32.0, 77.0, 128.0],
+                                                             [53.0, 128.0, 213.0]]
+
+
+def test_pypy_centre_compensated_sums_within_their_bounds() -> None:
+    rng = random.Random(5)
+    for n, off in ((10, 0.0), (1000, 1e12), (1000, 1e-3), (5000, 3.0), (200, -7e15)):
+        col = [off + rng.gauss(0, 1) for _ in range(n)]
+        m = math.fsum(col) / n
+        c, s, low = _centre_compensated(col, m)
+        assert c == [x - m for x in col]
+        g = n * _U / (1 - n * _U)
+        spread = math.fsum(map(abs, c))
+        exact_s = sum(map(Fraction, c), Fraction(0))
+        exact_low = sum((Fraction(x) - Fraction(m) for x in col), Fraction(0))
+        assert abs(Fraction(s) - exact_s) <= Fraction(_U) * abs(exact_s) + Fraction(3 * g * g * spread)
+        assert abs(Fraction(low) - exact_low) <= Fraction(_U) * abs(exact_low) + Fraction(3 * g * g * spread)
+
+
+def test_pypy_row_validation_names_the_cell_and_copies() -> None:
+    rows = [[1.0, 2.0], [3.0, 4.0]]
+    M = as_matrix(rows)
+    assert M == rows and all(a is not b for a, b in zip(M, rows))
+    for bad, what in ((True, "boolean"), (math.nan, "NaN"), (math.inf, "inf"), ("1", "string")):
+        with pytest.raises(PurePCAError, match=r"row 1, column 0"):
+            as_matrix([[1.0, 2.0], [bad, 4.0]])
+    assert as_matrix([[1, 2.0], [3.0, 4.0]]) == [[1.0, 2.0], [3.0, 4.0]]  # ints are taken as floats
