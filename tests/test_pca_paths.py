@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 from purepca import PCA, AccuracyWarning, KernelPCA
+from purepca.linalg.eigen import JACOBI_MAX_N
 
 
 def lowrank(n: int, d: int, rank: int, noise: float, seed: int) -> list[list[float]]:
@@ -92,8 +93,10 @@ def test_kernel_pca_tridiagonal_and_krylov_equal_jacobi() -> None:
     rng = random.Random(4)
     X = [[rng.gauss(0.0, 1.0) for _ in range(3)] for _ in range(60)]
     ref = KernelPCA(kernel="rbf", gamma=0.3, eigen_solver="jacobi").fit(X)
-    tri = KernelPCA(kernel="rbf", gamma=0.3).fit(X)
+    tri = KernelPCA(kernel="rbf", gamma=0.3, eigen_solver="tridiagonal").fit(X)
     assert tri._solver == "tridiagonal"
+    # "auto" takes Jacobi up to JACOBI_MAX_N (16 on CPython, 128 under PyPy), else the tridiagonal path.
+    assert KernelPCA(kernel="rbf", gamma=0.3).fit(X)._solver == ("jacobi" if JACOBI_MAX_N >= 60 else "tridiagonal")
     top = ref.eigenvalues_[0]
     assert max(abs(a - b) for a, b in zip(tri.eigenvalues_, ref.eigenvalues_)) < 1e-12 * top
     kry = KernelPCA(5, kernel="rbf", gamma=0.3, eigen_solver="krylov").fit(X)

@@ -29,7 +29,7 @@ import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
 from ..numeric import _PYPY, FLOAT, Context, Scalar
@@ -107,15 +107,31 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
 _FLOATS_ONLY = {float}
 
 
+def _float_rows(data: list[Any]) -> Optional[list[list[Scalar]]]:
+    """Copies of the rows when every row is a list of the first row's length holding finite
+    floats only, else None (then the general loop validates, and names what is wrong): one loop
+    PyPy's JIT compiles, half the time of the general one there.
+
+    >>> _float_rows([[1.0, 2.0], [3.0, 4.0]]), _float_rows([[1.0, 2.0], [3.0, True]])
+    ([[1.0, 2.0], [3.0, 4.0]], None)
+    """
+    first = data[0]
+    if type(first) is not list or not first:
+        return None
+    width = len(first)
+    out = []
+    for row in data:
+        if type(row) is not list or len(row) != width:
+            return None
+        for x in row:
+            if type(x) is not float or x - x != 0.0:  # x - x is 0 for finite floats only
+                return None
+        out.append(row[:])
+    return out
+
+
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
     kind = type(row)
-    if _PYPY and kind is list and context is FLOAT:
-        # A loop PyPy's JIT compiles: every entry a float, and finite (x - x is 0 only then).
-        for x in row:
-            if type(x) is not float or x - x != 0.0:
-                break
-        else:
-            return list(row)
     # Lists and tuples skip the abstract-base-class check (slow per row).
     if kind is not list and kind is not tuple and (isinstance(row, (str, bytes)) or not isinstance(row, Iterable)):
         raise PurePCAError(
@@ -193,6 +209,10 @@ def as_matrix(
             f"{name}: got a {type(data).__name__}, whose order is not the order of rows; "
             "expected a sequence of rows (a list or tuple)"
         )
+    if _PYPY and context is FLOAT and type(data) is list and data:
+        fast = _float_rows(data)
+        if fast is not None:
+            return fast
     rows: list[list[Scalar]] = []
     width = -1
     for i, row in enumerate(data, start=row_offset):
