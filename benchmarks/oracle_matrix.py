@@ -3,7 +3,7 @@
 Run from the repository root (needs numpy, scikit-learn, scipy, statsmodels):
 
     python benchmarks/oracle_matrix.py                 # the matrix, the detection ratios, 1,000 random fits
-    python benchmarks/oracle_matrix.py --random 200    # fewer random fits
+    python benchmarks/oracle_matrix.py --random 200    # fewer random fits (--random-larger: of larger data)
     python benchmarks/oracle_matrix.py --before REV    # also the comparison as it was at git revision REV
 
 Every implementation is fitted on every kind of data and compared with
@@ -94,6 +94,14 @@ def random_ordinary(rng: random.Random) -> list[list[float]]:
     n, d = rng.randint(5, 40), rng.randint(2, 8)
     spread = [math.exp(rng.uniform(-3, 3)) for _ in range(d)]
     shift = [rng.uniform(-10, 10) for _ in range(d)]
+    return [[shift[j] + rng.gauss(0, 1) * spread[j] for j in range(d)] for _ in range(n)]
+
+
+def random_larger(rng: random.Random) -> list[list[float]]:
+    """Like random_ordinary, with n log-uniform in 5..2,000, up to 30 columns and offsets up to 1e6."""
+    n, d = int(math.exp(rng.uniform(math.log(5), math.log(2000)))), rng.randint(2, 30)
+    spread = [math.exp(rng.uniform(-3, 3)) for _ in range(d)]
+    shift = [rng.uniform(-1, 1) * 10 ** rng.uniform(0, 6) for _ in range(d)]
     return [[shift[j] + rng.gauss(0, 1) * spread[j] for j in range(d)] for _ in range(n)]
 
 
@@ -270,6 +278,7 @@ def flagged(checks: list[Any]) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--random", type=int, default=1000, help="correct float64 fits of random ordinary data")
+    parser.add_argument("--random-larger", type=int, default=400, help="correct float64 fits of larger random data")
     parser.add_argument("--before", default=None, help="git revision of the comparison to measure side by side")
     parser.add_argument("--verbose", action="store_true", help="print every false alarm and miss")
     args = parser.parse_args()
@@ -415,36 +424,39 @@ def main() -> None:
     if old is not None:
         print(f"| before | {statistics.median(old_v):.0f}x | {statistics.median(old_a):.0f}x |")
     print(f"| after | {statistics.median(ratios_v):.1f}x | {statistics.median(ratios_a):.1f}x |")
-    # Random ordinary data: correct float64 fits.
-    rng = random.Random(12345)
-    alarms = 0
-    fits = 0
-    t0 = time.process_time()
-    makers: list[tuple[str, str, Callable[[np.ndarray], Any]]] = [
-        ("sklearn", "svd", lambda A: SkPCA(svd_solver="full").fit(A)),
-        ("numpy", "covariance", lambda A: np.linalg.eigh(np.cov(A, rowvar=False))),
-        ("numpy", "covariance", lambda A: __import__("scipy.linalg").linalg.eigh(np.cov(A, rowvar=False))),
-        ("numpy", "svd", lambda A: np.linalg.svd(A - A.mean(axis=0), full_matrices=False)),
-    ]
-    while fits < args.random:
-        X = random_ordinary(rng)
-        A = np.array(X)
-        for conv, method, make in makers:
-            if fits >= args.random:
-                break
-            fit = make(A)
-            if len(fit) == 3 if isinstance(fit, tuple) else False:
-                _, s_, vt = fit
-                fit = {"explained_variance_": s_ ** 2 / (len(X) - 1), "components_": vt}
-            fits += 1
-            checks = compare_pca(fit, X, method=method, convention=conv)
-            if flagged(checks):
-                alarms += 1
-                if args.verbose:
-                    print(f"  random false alarm ({conv}, {method}, {len(X)}x{len(X[0])}):", "; ".join(c.line() for c in checks if not c.passed)[:300])
-    print(f"\n## {fits} correct float64 fits of random ordinary data (scikit-learn full, numpy eigh(cov) and svd, scipy eigh(cov)): "
-          f"{alarms} false alarms ({time.process_time() - t0:.0f} s CPU)")
-
+    # Random ordinary data (and larger random data): correct float64 fits.
+    for label, make_data, count in (("random ordinary data", random_ordinary, args.random),
+                                    ("larger random data (n 5-2,000, d 2-30, offsets to 1e6)", random_larger,
+                                     args.random_larger)):
+        rng = random.Random(12345)
+        alarms = 0
+        fits = 0
+        t0 = time.process_time()
+        makers: list[tuple[str, str, Callable[[np.ndarray], Any]]] = [
+            ("sklearn", "svd", lambda A: SkPCA(svd_solver="full").fit(A)),
+            ("numpy", "covariance", lambda A: np.linalg.eigh(np.cov(A, rowvar=False))),
+            ("numpy", "covariance", lambda A: __import__("scipy.linalg").linalg.eigh(np.cov(A, rowvar=False))),
+            ("numpy", "svd", lambda A: np.linalg.svd(A - A.mean(axis=0), full_matrices=False)),
+        ]
+        while fits < count:
+            X = make_data(rng)
+            A = np.array(X)
+            for conv, method, make in makers:
+                if fits >= count:
+                    break
+                fit = make(A)
+                if len(fit) == 3 if isinstance(fit, tuple) else False:
+                    _, s_, vt = fit
+                    fit = {"explained_variance_": s_ ** 2 / (len(X) - 1), "components_": vt}
+                fits += 1
+                checks = compare_pca(fit, X, method=method, convention=conv)
+                if flagged(checks):
+                    alarms += 1
+                    if args.verbose:
+                        print(f"  random false alarm ({conv}, {method}, {len(X)}x{len(X[0])}):",
+                              "; ".join(c.line() for c in checks if not c.passed)[:300])
+        print(f"\n## {fits} correct float64 fits of {label} (scikit-learn full, numpy eigh(cov) and svd, scipy "
+              f"eigh(cov)): {alarms} false alarms ({time.process_time() - t0:.0f} s CPU)")
 
 if __name__ == "__main__":
     main()
