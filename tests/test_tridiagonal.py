@@ -161,7 +161,7 @@ def test_eigh_auto_rule_and_methods_agree() -> None:
     assert choose_eigh_method(3, "tridiagonal") == "tridiagonal"
     A = random_symmetric(20, 4)
     a, j, t = eigh(A), eigh(A, method="jacobi"), eigh(A, method="tridiagonal")
-    assert a.values == t.values
+    assert a.values == (j.values if 20 <= JACOBI_MAX_N else t.values)  # PyPy: Jacobi up to 128
     assert max(abs(x - y) for x, y in zip(j.values, t.values)) < 1e-13
     with pytest.raises(PurePCAError, match="method must be one of 'auto', 'jacobi', 'tridiagonal'; got 'qr'"):
         eigh(A, method="qr")
