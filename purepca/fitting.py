@@ -380,8 +380,9 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
     """The spectrum on the path ``solver``, and the estimated losses of a formed matrix."""
     ctx = s.ctx
     c, sd, e, div = p.c, p.sd, p.e, p.div
-    # The sums of products: compensated dot products, or where those are slow (CPython < 3.12) the
-    # polarization Gram, whose error is below what the eigensolver adds (numeric.GramWork).
+    # The sums of products: compensated dot products, or where those are slow the polarization Gram
+    # (CPython < 3.12) or blocks of plain products (PyPy), whose error is below what the eigensolver
+    # adds (numeric.GramWork).
     gram = parallel_gram(ctx, s.jobs, fast=True) or ctx.fast_gram
     k = s.wanted() or 0
     if solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, k) == "covariance"):

@@ -252,14 +252,19 @@ def _fsum_by_sum2(values: Iterable[float]) -> float:
     s = 0.0
     c = 0.0
     a = 0.0
-    for x in xs:
-        t = s + x
-        z = t - s
-        c += (s - (t - z)) + (x - z)
-        s = t
-        a += x if x >= 0.0 else -x
-    r = s + c
-    if r != 0.0 and r - r == 0.0 and a - a == 0.0:
+    try:
+        for x in xs:
+            t = s + x
+            z = t - s
+            c += (s - (t - z)) + (x - z)
+            s = t
+            a += x if x >= 0.0 else -x
+        r = s + c
+    except (TypeError, OverflowError):  # Decimals, ints beyond the float range: fsum converts or says why
+        return math.fsum(xs)
+    # Only a float (not a Fraction or a numpy scalar the loop turned the sum into), finite and not
+    # the largest float, whose neighbour away from zero is infinite: fsum decides an overflow.
+    if type(r) is float and r != 0.0 and abs(r) < _LARGEST and a - a == 0.0:
         z = r - s
         e = (s - (r - z)) + (c - z)
         g = (n - 1) * _U / (1.0 - (n - 1) * _U)
@@ -270,6 +275,9 @@ def _fsum_by_sum2(values: Iterable[float]) -> float:
     return math.fsum(xs)
 
 
+_LARGEST = sys.float_info.max
+
+
 _PYPY = sys.implementation.name == "pypy"
 _BLOCK = 32
 
@@ -278,7 +286,8 @@ def _blocked_dot(a: Sequence[float], b: Sequence[float]) -> float:
     """``a·b`` for a Gram matrix on PyPy (``GramWork(fast=True)``): plain sums of 32 products at a
     time, the blocks' sums added with Knuth's TwoSum.  Each block's sum is within
     ``γ_32·Σ_block|a_k·b_k|`` of its products' exact sum and the compensated total adds about
-    ``u`` more, so the result is within ``(32 + 2)·u·Σ|a_k·b_k| <= 17·eps·‖a‖·‖b‖``: below the
+    ``u`` more, so the result is within ``(32 + 2)·u·Σ|a_k·b_k| <= 17·eps·‖a‖·‖b‖`` (products
+    that underflow aside: the fit's columns are scaled so that their squares do not): below the
     polar Gram's ``32·eps·‖a‖·‖b‖`` and the eigensolver's backward error, at the cost of a plain
     product and sum (Dot2 costs four times as much under PyPy's JIT).  Should a product or a
     sum overflow, the exactly rounded ``fsum`` of the products answers.
@@ -623,7 +632,7 @@ class GramWork:
     """The entries of a Gram matrix as rows of independent work, so that
     processes can share them out and give the same bits as one process.
 
-    ``row(i)`` is ``[v_i·v_j for j >= i]``.  Two methods:
+    ``row(i)`` is ``[v_i·v_j for j >= i]``.  Three methods:
 
     * *exact* (default): each entry a compensated dot product (``fsum`` of
       the products, ``math.sumprod``, Dot2 or guarded decimals), within
@@ -637,7 +646,9 @@ class GramWork:
       at most about ``16·eps`` in the scaled units, so each entry is within
       ``32·eps·‖v_i‖·‖v_j‖`` of the true value: smaller than the backward
       error ``n·eps·‖G‖`` of any eigensolver applied to G afterwards, which
-      is why the PCA paths may use it and :func:`covariance_matrix` does not.
+      is why the PCA paths may use it and :func:`covariance_matrix` does not;
+    * *blocked* (``fast=True`` on PyPy, where Dot2 costs four plain products):
+      :func:`_blocked_dot`, within ``17·eps·‖v_i‖·‖v_j‖``, the same class.
 
     >>> w = GramWork([[1.0, 0.0], [1.0, 1.0]], FLOAT)
     >>> w.row(0), w.row(1)

@@ -38,7 +38,6 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -83,11 +82,6 @@ MIN_PARALLEL_PRODUCT = 1_000_000
 #: From this size on the Gram path finds its eigenvectors by inverse iteration (linalg.stein): QL's
 #: rotations of the n x n vectors cost 3n³ interpreted multiplications (31 s of a 64 s fit at n = 500).
 INVERSE_ITERATION_MIN_N = 150
-#: The same for the d x d covariance, where no completion follows: from d = 40 on inverse
-#: iteration is the faster on CPython (50 x 50: 11.7 ms against QL's 18.7 ms on 3.13; 100 x 100:
-#: 67 against 150 ms), and its vectors pass the same residual check or QL answers.  Under PyPy's
-#: JIT QL's rotations are as fast (3.0 against 3.5 ms at 50 x 50), so QL stays there.
-INVERSE_ITERATION_MIN_D = 40 if sys.implementation.name != "pypy" else 10 ** 9
 #: From this width on, the rows that complete an orthonormal set try the least represented axes
 #: first (below it, e_0, e_1, ... in order, as before: small problems keep their bits).
 COMPLETION_BY_WEIGHT_MIN_D = 128
@@ -262,8 +256,7 @@ def solve_covariance(
             for j in range(len(C)):
                 C[j][j] = ctx.one
         resolved = choose_eigh_method(len(C), method)
-        eig = (eigh_inverse_iteration(C, ctx) if resolved == "tridiagonal" and len(C) >= INVERSE_ITERATION_MIN_D
-               else None) or _eigh(C, resolved, ctx)
+        eig = _eigh(C, resolved, ctx)
         spectrum = _clip(eig.values[:r], ctx)
         return Spectrum(spectrum, [list(v) for v in eig.vectors[:r]], ctx.sum(spectrum), "covariance")
 

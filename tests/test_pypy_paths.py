@@ -15,7 +15,7 @@ import pytest
 
 from purepca import FLOAT, PCA, PurePCAError
 from purepca.covariance import _centre_compensated
-from purepca.linalg.matrix import as_matrix
+from purepca.linalg.matrix import _float_rows, as_matrix
 from purepca.numeric import _U, GramWork, _blocked_dot, _dot2, _fsum_by_sum2
 
 PYPY = sys.implementation.name == "pypy"
@@ -53,7 +53,10 @@ def test_pypy_fsum_by_sum2_gives_fsums_bits_everywhere() -> None:
     for v in _lists(1, 600):
         assert repr(_fsum_by_sum2(v)) == repr(math.fsum(v)), v[:5]
         assert repr(_fsum_by_sum2(iter(v))) == repr(math.fsum(v))
-    for v in ([], [0.0], [-0.0, -0.0], [1e308, 1e308, -1e308], [math.inf, 1.0], [math.nan, 1.0], [5e-324] * 3):
+    big = sys.float_info.max
+    edge = ([big, 2.0 ** 970 - 2.0 ** 917] + [2.0 ** 915] * 4, [big, 2.0 ** 969, 2.0 ** 969, -2.0 ** 969, -2.0 ** 969],
+            [-big, -2.0 ** 969, -2.0 ** 969, 2.0 ** 969, 2.0 ** 969], [big, -1.0], [10 ** 400, 1.0], [1, 2, 3])
+    for v in ([], [0.0], [-0.0, -0.0], [1e308, 1e308, -1e308], [math.inf, 1.0], [math.nan, 1.0], [5e-324] * 3, *edge):
         try:
             want: object = math.fsum(v)
         except (OverflowError, ValueError) as exc:
@@ -62,6 +65,13 @@ def test_pypy_fsum_by_sum2_gives_fsums_bits_everywhere() -> None:
             continue
         got = _fsum_by_sum2(v)
         assert repr(got) == repr(want), v
+    # What fsum converts, the loop leaves to fsum: Decimals (float + Decimal is an error) and
+    # Fractions (the loop would sum them as Fractions) give fsum's float.
+    from decimal import Decimal
+
+    assert _fsum_by_sum2([Decimal("0.1"), Decimal("0.2")]) == math.fsum([Decimal("0.1"), Decimal("0.2")])
+    got = _fsum_by_sum2([Fraction(1, 3), 0.5])
+    assert type(got) is float and got == math.fsum([Fraction(1, 3), 0.5])
 
 
 def test_pypy_fsum_by_sum2_certifies_ordinary_sums_without_fsum(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -91,6 +101,10 @@ def test_pypy_fsum_by_sum2_certifies_ordinary_sums_without_fsum(monkeypatch: pyt
 
 def test_pypy_blocked_dot_within_its_bound_of_the_exact_dot() -> None:
     rng = random.Random(3)
+    # A long vector whose blocks' sums must be compensated: 1e16, then 198 blocks summing to 1.0
+    # each (every one lost against 1e16 by a plain sum, whose ulp there is 2), then -1e16.
+    a = [1e16] + [0.0] * 31 + [1.0 / 32] * (32 * 198) + [-1e16] + [0.0] * 31
+    assert _blocked_dot(a, [1.0] * len(a)) == 198.0
     for a in _lists(4, 300):
         b = [rng.gauss(0, 1) * 10.0 ** rng.uniform(-3, 3) for _ in a]
         if any(abs(x) > 1e150 or abs(x) < 1e-150 for x in a if x):
@@ -133,9 +147,28 @@ def test_pypy_centre_compensated_sums_within_their_bounds() -> None:
 
 def test_pypy_row_validation_names_the_cell_and_copies() -> None:
     rows = [[1.0, 2.0], [3.0, 4.0]]
-    M = as_matrix(rows)
-    assert M == rows and all(a is not b for a, b in zip(M, rows))
-    for bad, what in ((True, "boolean"), (math.nan, "NaN"), (math.inf, "inf"), ("1", "string")):
-        with pytest.raises(PurePCAError, match=r"row 1, column 0"):
+    for M in (as_matrix(rows), _float_rows(rows)):  # _float_rows: PyPy's one loop, checked here too
+        assert M == rows and all(a is not b for a, b in zip(M, rows))  # type: ignore[arg-type]
+    for bad, what in ((True, "bool"), (math.nan, "NaN"), (math.inf, "inf"), ("1", "str")):
+        assert _float_rows([[1.0, 2.0], [bad, 4.0]]) is None  # the general path then names the cell
+        with pytest.raises(PurePCAError, match=r"row 1, column 0") as info:
             as_matrix([[1.0, 2.0], [bad, 4.0]])
+        assert what in str(info.value)
+    assert _float_rows([[1.0, 2.0], [3.0]]) is None and _float_rows([[1.0], (2.0,)]) is None
     assert as_matrix([[1, 2.0], [3.0, 4.0]]) == [[1.0, 2.0], [3.0, 4.0]]  # ints are taken as floats
+
+
+def test_pypy_spreads_give_the_scale_exponent_of_the_columns_themselves() -> None:
+    # Centred.spreads (measured while centring, by one sumprod on 3.12+) must choose the exponent
+    # the largest deviations themselves choose, near both ends of the range as in the middle.
+    from purepca.covariance import _centred_columns, _largest
+    from purepca.fitting import _scale_exponent
+
+    rng = random.Random(7)
+    for scale in (1.0, 1e-140, 1e-146, 1e-150, 1e140, 1e146, 1e150, 1e-300, 1e300):
+        for n in (2, 3, 50):
+            cols = [[scale * rng.gauss(0, 1) * f for _ in range(n)] for f in (1.0, 3.0, 0.5)]
+            cols.append([scale] * n)  # a constant column
+            c = _centred_columns(cols, FLOAT)
+            spread = max(math.ldexp(_largest(col), e) for col, e in zip(c.cols, c.exps))
+            assert _scale_exponent(c, FLOAT) == FLOAT.scale_exponent(spread), (scale, n)
