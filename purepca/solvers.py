@@ -365,41 +365,43 @@ def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: C
     dots = ctx.dots
     basis = _UnitRows(ctx) if _UnitRows.useful(ctx) else None
 
-    def units() -> Any:
-        order: Any = range(d)
-        if d >= COMPLETION_BY_WEIGHT_MIN_D:
-            # The axes least represented in the span first (Σ u_j² over the rows so far, smallest):
-            # one of them keeps most of its length, where e_0, e_1, ... of data whose first columns
-            # carry the variance each took three passes and were refused.
-            dot = ctx.dot
-            weight = [dot(column, column) for column in by_coordinate]
-            order = sorted(range(d), key=weight.__getitem__)
-        for j in order:
-            yield [ctx.one if i == j else ctx.zero for i in range(d)]
-
     def pool() -> Any:
-        for c in candidates:
-            yield True, c
-        for e in units():
-            yield False, e
+        for i, c in enumerate(candidates):
+            yield True, i, c
+        for e in _unit_axes(by_coordinate, d, ctx):
+            yield False, -1, e
 
-    for is_candidate, v in pool():
+    # With compensated products in C loops, the first pass of each block of candidates against
+    # the rows found before it is computed ahead (_first_passes).
+    blocked = basis is None and _in_process_sumprods(ctx, None) and len(candidates) > _CACHE_BLOCK
+    ahead: dict[int, tuple[int, list[Scalar]]] = {}
+
+    for is_candidate, index, v in pool():
         if len(out) >= count:
             break
         if is_candidate and collapsed:
             continue
+        if blocked and is_candidate and index % _CACHE_BLOCK == 0 and out:
+            ahead = _first_passes(candidates, index, out, by_coordinate, ctx)
         if basis is not None:
             # Near unit norm (exactly, by a power of two): the polarization
             # products below are then accurate to a few eps absolute.
             v = basis.unit(v)
         original = ctx.norm(v)
         before = original
-        for _ in range(3):
+        for attempt in range(3):
             if not out:
                 break
             if basis is not None:
                 c = basis.dots(v)
                 v = [a - b for a, b in zip(v, basis.combine(by_coordinate, c))]
+            elif attempt == 0 and index in ahead:
+                k0, combination = ahead.pop(index)
+                if len(out) > k0:  # the rows found within the block, for this candidate alone
+                    recent = out[k0:]
+                    combination = list(map(operator.add, combination, map(
+                        ctx.dot, zip(*recent), itertools.repeat(dots(recent, v)))))
+                v = [a - b for a, b in zip(v, combination)]
             else:
                 v = [a - b for a, b in zip(v, dots(by_coordinate, dots(out, v)))]
             after = ctx.norm(v)
@@ -423,6 +425,38 @@ def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: C
         elif is_candidate:
             collapsed = True
     return out
+
+
+def _unit_axes(by_coordinate: list[list[Scalar]], d: int, ctx: Context) -> Any:
+    """The coordinate axes to complete an orthonormal set with (its rows kept by coordinates): from
+    ``COMPLETION_BY_WEIGHT_MIN_D`` on, the least represented in the span first (Σ u_j² over the
+    rows so far, smallest): one of them keeps most of its length, where e_0, e_1, ... of data whose
+    first columns carry the variance each took three passes and were refused."""
+    order: Any = range(d)
+    if d >= COMPLETION_BY_WEIGHT_MIN_D:
+        dot = ctx.dot
+        weight = [dot(column, column) for column in by_coordinate]
+        order = sorted(range(d), key=weight.__getitem__)
+    for j in order:
+        yield [ctx.one if i == j else ctx.zero for i in range(d)]
+
+
+def _first_passes(candidates: list[list[Scalar]], index: int, out: list[list[Scalar]],
+                  by_coordinate: list[list[Scalar]], ctx: Context) -> dict[int, tuple[int, list[Scalar]]]:
+    """For the block of ``_CACHE_BLOCK`` candidates from ``index``: the combination of the rows found
+    so far that the first Gram–Schmidt pass removes from each, ``{candidate: (rows, combination)}``.
+
+    The same products as one candidate at a time (``out·v``, then one dot per coordinate), by
+    :func:`_blocked_dots`: each row and each coordinate's column read once per block, not once
+    per candidate (at 500 x 2,000 on CPython 3.13 the Gram–Schmidt took 4.5 s instead of 5.3).
+    The rows found within the block are removed one candidate at a time afterwards, their
+    combination added to this one: one more rounding of a quantity of the order of the lost
+    orthogonality, far below eps·‖v‖.
+    """
+    coefficients = _blocked_dots(out, candidates[index:index + _CACHE_BLOCK], ctx)
+    k0 = len(out)
+    return {index + b: (k0, combination)
+            for b, combination in enumerate(_blocked_dots(by_coordinate, coefficients, ctx))}
 
 
 class _UnitRows:
