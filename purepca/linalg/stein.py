@@ -4,13 +4,16 @@ The implicit QL method (:mod:`purepca.linalg.tridiagonal`) applies every plane
 rotation to the n x n matrix of vectors: about ``n²`` rotations of rows of
 length n, ``3n³`` multiplications in interpreted list comprehensions, which at
 n = 500 is most of a minute in CPython.  Its eigenvalues alone cost ``O(n²)``.
-This module keeps the eigenvalues from QL and finds the eigenvectors of the
-tridiagonal matrix T by inverse iteration, as LAPACK's ``dstein`` does: for
-each eigenvalue λ, two or three solves with ``T - λI`` (an LU factorisation
-with partial pivoting of a tridiagonal matrix, ``O(n)``), vectors of
-eigenvalues closer than ``1e-9·‖T‖`` orthogonalised against each other at
-every step (classical Gram–Schmidt, twice), and the back-transformation
-``Q·y`` as ``n`` dot products per vector (one C loop each).
+This module reduces the matrix to T by Householder reflections in panels
+(:func:`_householder`, LAPACK's ``dsytrd``), keeps the eigenvalues from QL and
+finds the eigenvectors of T by inverse iteration, as LAPACK's ``dstein`` does:
+for each eigenvalue λ, two or three solves with ``T - λI`` (an LU
+factorisation with partial pivoting of a tridiagonal matrix, ``O(n)``),
+vectors of eigenvalues closer than ``1e-9·‖T‖`` orthogonalised against each
+other at every step (classical Gram–Schmidt, twice), and the
+back-transformation ``Q·y`` by blocks of reflections in the compact WY form
+(:func:`_back_transform`, LAPACK's ``dormtr``).  Every product in the
+reduction and the back-transformation is a dot product in one C loop.
 
 Every vector is checked: its residual ``‖T·y - λ·y‖`` must be below
 ``n·64·eps·‖T‖`` and its norm one; should any fail (or a solve overflow),
