@@ -38,6 +38,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -88,6 +89,9 @@ COMPLETION_BY_WEIGHT_MIN_D = 128
 #: The columns an orthonormal set is combined by are copied afresh after this many new rows (see
 #: :func:`_laid_out`); below it, the appends since the last copy.
 _RELAYOUT_ROWS = 64
+#: The memory layout and cache blocking below are for CPython's C loops; PyPy's JIT and its
+#: unboxed float lists gain nothing from them (its fit of 500 x 2,000 took 2.4x as long with them).
+_CPYTHON = sys.implementation.name == "cpython"
 
 
 def _laid_out(rows: Any, ctx: Context) -> Any:
@@ -98,14 +102,14 @@ def _laid_out(rows: Any, ctx: Context) -> Any:
     matrix made by ``zip(*rows)`` (or rows made from columns) point into objects allocated in the
     other order, one cache line apart, and a product over them took 16 ns a pair at length 2,000
     against 9.6 ns over objects allocated in order (CPython 3.13).  Not on CPython <= 3.11, whose
-    polarization products copy their vectors into tuples themselves, nor in other contexts (the
-    rows are returned as lists, as they are).
+    polarization products copy their vectors into tuples themselves, nor on PyPy, nor in other
+    contexts (the rows are returned as lists, as they are).
 
     >>> from purepca import FLOAT
     >>> _laid_out(zip([1.0, -0.0], [3.0, 4.0]), FLOAT)
     [[1.0, 3.0], [-0.0, 4.0]]
     """
-    if not isinstance(ctx, FloatContext) or _UnitRows.useful(ctx):
+    if not isinstance(ctx, FloatContext) or _UnitRows.useful(ctx) or not _CPYTHON:
         return rows if isinstance(rows, list) else [list(r) for r in rows]
     mul, one = operator.mul, itertools.repeat(1.0)
     return [list(map(mul, r, one)) for r in rows]
@@ -119,9 +123,9 @@ _CACHE_BLOCK = 16
 
 def _in_process_sumprods(ctx: Context, gram: Optional[Gram]) -> bool:
     """Whether ``gram`` (None: ``ctx.gram``) is computed in this process by compensated dot products
-    in C loops, entry by entry (``math.sumprod``, or PyPy's Dot2): what :func:`_blocked_gram`
+    in C loops, entry by entry (``math.sumprod``, CPython 3.12+): what :func:`_blocked_gram`
     computes with the same bits."""
-    if not isinstance(ctx, FloatContext) or _UnitRows.useful(ctx):
+    if not isinstance(ctx, FloatContext) or _UnitRows.useful(ctx) or not _CPYTHON:
         return False
     return gram is None or gram == ctx.gram or gram == ctx.fast_gram
 

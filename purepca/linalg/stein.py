@@ -34,12 +34,13 @@ import itertools
 import math
 import operator
 import random
+import sys
 from typing import Callable, Optional, Sequence
 
 from ..numeric import Context, Scalar
 from .jacobi import EighResult
 from .matrix import max_abs
-from .tridiagonal import tridiagonal_ql
+from .tridiagonal import tridiagonal_ql, tridiagonalize
 
 __all__ = ["eigh_inverse_iteration"]
 
@@ -71,7 +72,10 @@ def eigh_inverse_iteration(M: list[list[Scalar]], ctx: Context) -> Optional[Eigh
     scale = ctx.scale_exponent(max_abs(M))
     if scale:
         M = [[math.ldexp(x, -scale) for x in row] for row in M]
-    diag, sub, reflections = _householder(M)
+    if _C_LOOPS:
+        diag, sub, reflections = _householder(M)
+    else:  # PyPy: its JIT compiles the step-by-step reduction's loops, and Dot2 (2.4x faster there)
+        diag, sub, Qt = tridiagonalize(M, ctx)
     a, b = list(diag), list(sub[: n - 1])
     values = list(diag)
     e = list(sub)
@@ -81,12 +85,19 @@ def eigh_inverse_iteration(M: list[list[Scalar]], ctx: Context) -> Optional[Eigh
     ys = _tridiagonal_vectors(a, b, lam)
     if ys is None:
         return None
-    vectors = _back_transform(reflections, ys, n)
+    if _C_LOOPS:
+        vectors = _back_transform(reflections, ys, n)
+    else:
+        Q = [list(col) for col in zip(*Qt)]  # rows of Q = columns of Qᵀ: (Q·y)_i = Q[i]·y
+        vectors = [ctx.dots(Q, y) for y in ys]
     if scale:
         lam = [math.ldexp(v, scale) for v in lam]
     return EighResult(lam, vectors, iterations, rotations)
 
 
+#: Whether the reduction and the back-transformation run as dot products in C loops (CPython); on
+#: PyPy the step-by-step reduction and Dot2 are faster (500 x 2,000 fit: 6.3 s against 15 s).
+_C_LOOPS = sys.implementation.name == "cpython"
 #: Steps of the reduction whose rank-two updates are applied together (:func:`_householder`).
 _PANEL = 32
 
