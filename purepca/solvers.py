@@ -86,9 +86,6 @@ INVERSE_ITERATION_MIN_N = 150
 #: From this width on, the rows that complete an orthonormal set try the least represented axes
 #: first (below it, e_0, e_1, ... in order, as before: small problems keep their bits).
 COMPLETION_BY_WEIGHT_MIN_D = 128
-#: The columns an orthonormal set is combined by are copied afresh after this many new rows (see
-#: :func:`_laid_out`); below it, the appends since the last copy.
-_RELAYOUT_ROWS = 64
 #: The memory layout and cache blocking below are for CPython's C loops; PyPy's JIT and its
 #: unboxed float lists gain nothing from them (its fit of 500 x 2,000 took 2.4x as long with them).
 _CPYTHON = sys.implementation.name == "cpython"
@@ -422,10 +419,6 @@ def _orthonormal_rows(candidates: list[list[Scalar]], count: int, d: int, ctx: C
                 basis.add(u)
             for column, x in zip(by_coordinate, u):
                 column.append(x)
-            if basis is None and len(out) % _RELAYOUT_ROWS == 0 and len(out) < count:
-                # Each column's entries come from a different row: copied into objects laid out
-                # column after column, the dots over them run at the speed of contiguous data.
-                by_coordinate = _laid_out(by_coordinate, ctx)
         elif is_candidate:
             collapsed = True
     return out
@@ -529,7 +522,7 @@ def solve_gram(Z: list[list[Scalar]], div: Scalar, ctx: Context, gram: Optional[
         eig = (eigh_inverse_iteration(G, ctx) if method == "tridiagonal" and n >= INVERSE_ITERATION_MIN_N
                else None) or _eigh(G, method, ctx)
         mu = _clip(eig.values[:r], ctx)
-        ZT = _laid_out(zip(*Z), ctx)
+        ZT = [list(c) for c in zip(*Z)]
         negligible = (mu[0] if mu else ctx.zero) * ctx.eps * ctx.convert(max(n, d))
         # v = Zᵀu for the non-negligible eigenvalues, re-orthogonalised (the
         # Gram matrix squares the condition, so small components lose
@@ -607,7 +600,7 @@ def solve_krylov(
     n, d = len(Z), len(Z[0])
     form = form or krylov_form(n, d, k)
     with ctx.local():
-        ZT = _laid_out(zip(*Z), ctx)
+        ZT = [list(c) for c in zip(*Z)]
         total = _total_variance(ZT, div, ctx)
         apply: Callable[[list[list[Scalar]]], list[list[Scalar]]]
         if form == "gram":
