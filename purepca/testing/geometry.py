@@ -301,11 +301,18 @@ def angle_from(B: Any, O: Any) -> float:
 
     >>> angle_from([[0.0, 0.0, 1.0]], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
     0.0
+    >>> angle_from([[1.0]], [[0.0, 1.0]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: angle_from: B has rows of 1 values and O of 2; both must be vectors of the same space (one value per feature)
     """
     QB = _orthonormal(_rows(B, "B"), "B")
     rows_o = _rows(O, "O")
     if not rows_o:
         return 0.0
+    if len(rows_o[0]) != len(QB[0]):
+        raise PurePCAError(f"angle_from: B has rows of {len(QB[0])} values and O of {len(rows_o[0])}; "
+                           "both must be vectors of the same space (one value per feature)")
     QO = _orthonormal(rows_o, "O")
     P = [[_dot(o, b) for b in QB] for o in QO]
     if len(P) < len(P[0]):
