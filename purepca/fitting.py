@@ -331,8 +331,14 @@ class _Prepared:
     scales: Optional[list[Scalar]]  # the scales the record keeps (in the data's units for a weighted fit)
     scaled: bool
     weighted: bool = False
-    #: The rows ((x - hi) - lo)/sd once a solver has built them (data_matrix), for what follows.
-    data: Optional[list[list[Scalar]]] = None
+    _data: Optional[list[list[Scalar]]] = None
+
+    def rows(self, ctx: Context) -> list[list[Scalar]]:
+        """The rows ``((x - hi) - lo)/sd`` (:func:`data_matrix`), built once for every path that
+        needs them (a solver, the discarded variance, auto's switch to the SVD)."""
+        if self._data is None:
+            self._data = data_matrix(self.c, self.sd, self.e, ctx)
+        return self._data
 
 
 def _columns(M: list[list[Scalar]], d: int) -> Sequence[Sequence[Scalar]]:
@@ -402,7 +408,7 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
         else:
             found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
     else:
-        Z = p.data = data_matrix(c, sd, e, ctx)
+        Z = p.rows(ctx)
         if solver == "gram":
             found = solve_gram(Z, div, ctx, gram)
         elif solver == "svd":
@@ -474,7 +480,7 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below
         # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
         if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
-            found = solve_svd(p.data if p.data is not None else data_matrix(p.c, p.sd, p.e, ctx), p.div, ctx)
+            found = solve_svd(p.rows(ctx), p.div, ctx)
             solver, losses = "svd", []
         if min(shape, d) < len(found.values):
             r = min(shape, d)
@@ -487,8 +493,7 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
     rest = None
     if solver in ("power", "krylov") and len(found.values) < min(n, d):
         # The variance the top k leave, from the data themselves (not the total less the kept).
-        rest = discarded_variance(p.data if p.data is not None else data_matrix(p.c, p.sd, p.e, ctx),
-                                  found.components, p.div, ctx)
+        rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx)
     parallel_sd = None
     if s.n_components == "parallel" and p.sd is None:
         parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]

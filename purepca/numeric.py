@@ -49,6 +49,10 @@ __all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "GramWork", "Po
 #: both and Python's type system has no "number of this context" type.
 Scalar = Any
 
+#: The interpreter, for the paths written for it: C loops on CPython, loops the JIT compiles on PyPy.
+_CPYTHON = sys.implementation.name == "cpython"
+_PYPY = sys.implementation.name == "pypy"
+
 
 class Context:
     """The arithmetic an algorithm needs, bound to one kind of number.
@@ -276,9 +280,6 @@ def _fsum_by_sum2(values: Iterable[float]) -> float:
 
 
 _LARGEST = sys.float_info.max
-
-
-_PYPY = sys.implementation.name == "pypy"
 _BLOCK = 32
 
 
@@ -334,7 +335,7 @@ def _best_dots() -> Callable[[Iterable[Sequence[float]], Sequence[float]], list[
 def _best_dot() -> Callable[[Sequence[float], Sequence[float]], float]:
     if hasattr(math, "sumprod"):  # Python 3.12+: accurate and in C
         return getattr(math, "sumprod")  # type: ignore[no-any-return]
-    if sys.implementation.name == "pypy":
+    if _PYPY:
         return _dot2
     return _fsum_dot
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-import sys
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -50,7 +49,7 @@ from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
 from .linalg.power import _subspace_iteration
 from .linalg.stein import eigh_inverse_iteration
-from .numeric import Context, FloatContext, GramWork, PolarRows, Scalar
+from .numeric import _CPYTHON, Context, FloatContext, GramWork, PolarRows, Scalar
 from .parallel import ParallelProducts
 
 __all__ = [
@@ -86,9 +85,8 @@ INVERSE_ITERATION_MIN_N = 150
 #: From this width on, the rows that complete an orthonormal set try the least represented axes
 #: first (below it, e_0, e_1, ... in order, as before: small problems keep their bits).
 COMPLETION_BY_WEIGHT_MIN_D = 128
-#: The memory layout and cache blocking below are for CPython's C loops; PyPy's JIT and its
-#: unboxed float lists gain nothing from them (its fit of 500 x 2,000 took 2.4x as long with them).
-_CPYTHON = sys.implementation.name == "cpython"
+# The memory layout and cache blocking below are for CPython's C loops (_CPYTHON); PyPy's JIT and its
+# unboxed float lists gain nothing from them (its fit of 500 x 2,000 took 2.4x as long with them).
 
 
 def _laid_out(rows: Any, ctx: Context) -> Any:
@@ -162,14 +160,7 @@ def _blocked_gram(Z: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
     >>> _blocked_gram([[1.0, 2.0], [3.0, 4.0]], FLOAT)
     [[5.0, 11.0], [11.0, 25.0]]
     """
-    n = len(Z)
-    G = [[ctx.zero] * n for _ in range(n)]
-    for i, values in enumerate(_blocked_dots(Z, Z, ctx, upper=True)):
-        Gi = G[i]
-        for j, v in enumerate(values, start=i):
-            Gi[j] = v
-            G[j][i] = v
-    return G
+    return GramWork(Z, ctx).assemble(enumerate(_blocked_dots(Z, Z, ctx, upper=True)))
 
 
 @dataclass(frozen=True)

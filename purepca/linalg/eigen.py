@@ -33,11 +33,10 @@ tridiagonal method otherwise.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ..errors import PurePCAError
-from ..numeric import FLOAT, Context, Scalar
+from ..numeric import _PYPY, FLOAT, Context, Scalar
 from .jacobi import EighResult, _jacobi_eigh
 from .matrix import as_symmetric
 from .tridiagonal import _tridiagonal_eigh
@@ -49,7 +48,7 @@ EIGH_METHODS = ("auto", "jacobi", "tridiagonal")
 #: Jacobi's one loop nest compiles sooner than the Householder reduction's and QL's loops and runs
 #: as fast: in a fresh process 18 against 25 ms at 50 x 50, 54 against 71 ms at 120 x 120, and
 #: within 10 % either way when warm; at 200 x 200 QL is the faster.
-JACOBI_MAX_N = 16 if sys.implementation.name != "pypy" else 128
+JACOBI_MAX_N = 128 if _PYPY else 16
 
 
 def choose_eigh_method(n: int, method: str = "auto", relative: bool = False) -> str:

@@ -34,10 +34,9 @@ import itertools
 import math
 import operator
 import random
-import sys
 from typing import Callable, Optional, Sequence
 
-from ..numeric import Context, Scalar
+from ..numeric import _CPYTHON, Context, Scalar
 from .jacobi import EighResult
 from .matrix import max_abs
 from .tridiagonal import tridiagonal_ql, tridiagonalize
@@ -97,7 +96,7 @@ def eigh_inverse_iteration(M: list[list[Scalar]], ctx: Context) -> Optional[Eigh
 
 #: Whether the reduction and the back-transformation run as dot products in C loops (CPython); on
 #: PyPy the step-by-step reduction and Dot2 are faster (500 x 2,000 fit: 6.3 s against 15 s).
-_C_LOOPS = sys.implementation.name == "cpython"
+_C_LOOPS = _CPYTHON
 #: Steps of the reduction whose rank-two updates are applied together (:func:`_householder`).
 _PANEL = 32
 
