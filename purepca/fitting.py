@@ -40,6 +40,7 @@ How a fit of rows goes (:func:`fit_rows`):
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from typing import Any, Optional, Sequence
 from .conventions import CONVENTIONS, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
-from .numeric import _PYPY, FLOAT, Context, Scalar
+from .numeric import _PYPY, FLOAT, Context, FloatContext, Scalar
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
@@ -587,6 +588,10 @@ def discarded_variance(Z: list[list[Scalar]], V: list[list[Scalar]], div: Scalar
     >>> discarded_variance([[1.0, 2.0], [-1.0, -2.0]], [[1.0, 0.0]], 1.0, FLOAT)
     8.0
     """
+    if isinstance(ctx, FloatContext) and _SUMPROD is not None and V:
+        fast = _residual_squares(Z, V)
+        if fast is not None:
+            return ctx.sum(fast) / div
     dot = ctx.dot
     columns = [list(col) for col in zip(*V)]
     squares = []
@@ -595,6 +600,46 @@ def discarded_variance(Z: list[list[Scalar]], V: list[list[Scalar]], div: Scalar
         r = [x - dot(p, col) for x, col in zip(z, columns)]
         squares.append(dot(r, r))
     return ctx.sum(squares) / div
+
+
+_SUMPROD: Any = getattr(math, "sumprod", None)
+
+
+def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[list[float]]:
+    """``‖z - Vᵀp‖²`` for each row ``z``, ``p = V·z`` rounded, from k + 1 ``math.sumprod`` calls
+    of length d per row (Python 3.12+), instead of the residual's d entries one by one (n·d
+    calls of length k: 0.31 s of a 1.5 s top-5 fit of 500 x 2,000); None where a sum is not
+    finite (then the entries are formed as before).
+
+    Expanding with ``V·z = p + δ`` (``δ`` the rounding of ``p``) and ``V·Vᵀ = I + E``:
+    ``‖z - Vᵀp‖² = zᵀz - pᵀp - 2pᵀδ + pᵀEp``.  Each ``δ_k = v_k·z - p_k`` and each entry of
+    ``E`` (``v_k·v_l - [k = l]``) is one sumprod, summed in triple length: within ``u`` of itself
+    plus ``3m³u³`` of the sum of the m products' sizes (CPython's ``tl_fma``; derived and tested
+    in tests/test_sumprod_accuracy.py).  The four terms go into one more sumprod, so the
+    cancellation of ``zᵀz`` against ``pᵀp`` happens in triple length too: the result is within
+    about ``u`` of itself plus ``3m³u³·2‖z‖²`` and ``u²·‖z‖²`` (``Ep``, a vector of size
+    ``u·‖p‖``, rounded), where forming the residual's entries and summing their squares keeps
+    about ``2u`` of itself.  A tiny negative answer (the exact one is 0) is 0.
+
+    >>> _residual_squares([[1.0, 2.0], [-1.0, -2.0]], [[1.0, 0.0]]) == ([4.0, 4.0] if _SUMPROD else None)
+    True
+    """
+    sp = _SUMPROD
+    if sp is None:
+        return None
+    chain = itertools.chain
+    E = [[sp(chain(a, (1.0,)), chain(b, (-1.0,))) if a is b else sp(a, b) for b in V] for a in V]
+    neg = (-1.0,)
+    out = []
+    for z in Z:
+        p = [sp(v, z) for v in V]
+        m2d = [-2.0 * sp(chain(v, (pk,)), chain(z, neg)) for v, pk in zip(V, p)]
+        Ep = [sp(e, p) for e in E]
+        r = sp(chain(z, p, p, p), chain(z, [-x for x in p], m2d, Ep))
+        if not r - r == 0.0:
+            return None
+        out.append(r if r > 0.0 else 0.0)
+    return out
 
 
 def _warn_noise_cancellation(ctx: Context, solver: str, total: Scalar, rest: Scalar, d: int) -> None:

@@ -62,6 +62,42 @@ def test_discarded_variance_is_what_the_axes_leave() -> None:
     assert discarded_variance(Z, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], 1.0, FLOAT) == 0.0
 
 
+@pytest.mark.parametrize("noise", [1e-2, 1e-6, 1e-10, 1e-14])
+def test_each_residual_square_is_within_twice_the_unit_roundoff_of_the_exact_one(noise: float) -> None:
+    # ‖z - Vᵀp‖² for p = V·z as rounded, against Fractions: the sumprod expansion on 3.12+ (one
+    # triple-length sum of zᵀz - pᵀp - 2pᵀδ + pᵀEp), the residual's entries elsewhere.
+    import math
+    from fractions import Fraction
+
+    from purepca.fitting import _residual_squares
+
+    rng = random.Random(7)
+    d, k = 40, 3
+    basis = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(k)]
+    Z = [[sum(rng.gauss(0, 3) * b[i] for b in basis) + noise * rng.gauss(0, 1) for i in range(d)] for _ in range(25)]
+    V = PCA(k, solver="svd").fit(Z).components_
+    squares = _residual_squares(Z, V)
+    assert (squares is None) == (not hasattr(math, "sumprod"))
+    total = discarded_variance(Z, V, 1.0, FLOAT)
+    exact_total = Fraction(0)
+    for i, z in enumerate(Z):
+        p = [FLOAT.dot(v, z) for v in V]
+        exact = sum(((Fraction(x) - sum((Fraction(pk) * Fraction(v[j]) for pk, v in zip(p, V)), Fraction(0))) ** 2
+                     for j, x in enumerate(z)), Fraction(0))
+        exact_total += exact
+        if squares is not None:
+            assert abs(Fraction(squares[i]) - exact) <= 2 * Fraction(2.0 ** -53) * exact
+    assert abs(Fraction(total) - exact_total) <= 4 * Fraction(2.0 ** -53) * exact_total
+
+
+def test_residual_squares_leave_overflow_to_the_entries() -> None:
+    from purepca.fitting import _residual_squares
+
+    Z = [[1e200, 3e200], [-1e200, -3e200]]
+    assert _residual_squares(Z, [[1.0, 0.0]]) is None
+    assert discarded_variance(Z, [[1.0, 0.0]], 1.0, FLOAT) == float("inf")  # (3e200)² overflows either way
+
+
 def test_finish_without_the_residual_warns_where_total_less_kept_cancels() -> None:
     # A top-k spectrum handed to finish without the measured residual: the old estimate, with its warning.
     X = low_rank(1e-6)

@@ -127,3 +127,89 @@ def test_float_dot_paths_of_older_interpreters_meet_their_bounds(name: str, x: l
     assert err <= Fraction(U) * exact + Fraction(gamma(n)) ** 2 * size, name  # Dot2
     if sys.implementation.name == "pypy" and not hasattr(math, "sumprod"):
         assert FLOAT.dot is _dot2
+
+
+# ---------------------------------------------------------------- triple length
+#
+# tl_fma adds each exact product (hi, lo) to the running (hi, lo, tiny) by three TwoSums, which are
+# error-free; only the two additions into ``tiny`` and the final rounding (tl_to_d) round.  With
+# A = Σ|p_i| the size of the n products: ``lo`` gathers the errors of the ``hi`` additions without
+# renormalisation, so |lo| <= (k + 1)·u·A after k terms; each step adds at most 2(k + 1)u²·A to
+# ``tiny``, so |tiny| <= n²u²·A, and the 2n roundings of ``tiny`` cost at most 2n³u³·A.  The final
+# ``tiny + (lo + hi)`` (the TwoSum exact) rounds twice: u·|s| and u·|tiny + last.lo|.  Altogether
+#     |sumprod - s| <= u·|s| + 3n³u³·A      (to first order in u; with u² terms for n³u³ < 1/3)
+# which is what purepca's uses of the residuals of a mean (covariance._centre_by_sumprod) and of a
+# projection (fitting._residual_squares) rely on.  A Dot2 (twice the working precision, the bound
+# of the test above) fails it on 9 of these cases (conditions 1e16 to 1e32, and the wide terms).
+
+
+def _long_residual(rng: random.Random, n: int, offset: float) -> tuple[list[float], list[float]]:
+    """``Σx - n·m`` as one sumprod, as the centring forms it: x at an offset, m their mean."""
+    col = [offset + rng.gauss(0, 1) for _ in range(n)]
+    m = math.fsum(col) / n
+    return col + [m], [1.0] * n + [-float(n)]
+
+
+@pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod needs Python 3.12+")
+@pytest.mark.parametrize("name, x, y", _cases() + [
+    (f"residual n={n} offset={off:g}", *_long_residual(random.Random(n), n, off))
+    for n, off in ((1_000, 1e12), (20_000, 1e12), (20_000, -3e8), (5_000, 1.0))
+], ids=[c[0] for c in _cases()] + ["residual 1e3 1e12", "residual 2e4 1e12", "residual 2e4 -3e8", "residual 5e3 1"])
+def test_sumprod_is_triple_length_on_hard_cases(name: str, x: list[float], y: list[float]) -> None:
+    sumprod = getattr(math, "sumprod")
+    err, exact, size = _error(sumprod(x, y), x, y)
+    n = len(x)
+    u = Fraction(U)
+    assert err <= u * exact * (1 + 2 * u) + 3 * n ** 3 * u ** 3 * size * (1 + 4 * n * u), name
+
+
+def _exact_mean(col: list[float]) -> Fraction:
+    return sum(map(Fraction, col), Fraction(0)) / len(col)
+
+
+@pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod needs Python 3.12+")
+@pytest.mark.parametrize("n, offset, spread", [
+    (3, 0.0, 1.0), (100, 1.0, 1e-8), (100, -1e12, 1.0), (20_000, 1e12, 1.0), (20_000, 0.0, 1e100),
+    (2_000, 3e-120, 1e-130), (2_000, 1e6, 1e-3), (20_000, 1e12, 1e-4),
+])
+def test_centring_by_sumprod_keeps_the_mean_to_twice_the_precision(n: int, offset: float, spread: float) -> None:
+    from purepca.covariance import _centre_by_sumprod
+
+    rng = random.Random(n)
+    col = [offset + spread * rng.gauss(0, 1) for _ in range(n)]
+    got = _centre_by_sumprod(col, float(n))
+    assert got is not None
+    hi, c, S, s, lo = got
+    u = Fraction(U)
+    M = _exact_mean(col)
+    assert c == [x - hi for x in col]
+    assert S == math.sqrt(math.fsum(x * x for x in c)) or abs(S - math.sqrt(math.fsum(x * x for x in c))) <= 4 * U * S
+    # hi is the mean rounded faithfully (or, for a mean far below the spread, within an ulp of the spread)
+    assert abs(Fraction(hi) - M) <= 2 * u * (abs(M) + Fraction(S) / n)
+    # lo is the correction of that hi, to u of itself and an ulp of the smallest the spread can be
+    assert abs(Fraction(lo) - (M - Fraction(hi))) <= 2 * u * abs(M - Fraction(hi)) + u * Fraction(S) / Fraction(math.sqrt(n))
+    exact_sum = sum(map(Fraction, c), Fraction(0))
+    assert abs(Fraction(s) - exact_sum) <= u * abs(exact_sum) + 3 * n ** 3 * u ** 3 * sum(abs(Fraction(x)) for x in c)
+
+
+@pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod needs Python 3.12+")
+def test_centring_by_sumprod_leaves_what_it_cannot_prove_to_fsum() -> None:
+    from purepca.covariance import _centred_columns, _centre_by_sumprod
+
+    rng = random.Random(3)
+    cases = {
+        "constant": [2.5] * 50,
+        "near overflow": [1e300 * rng.gauss(0, 1) for _ in range(50)],
+        "tiny spread, tiny values": [1e-300 * rng.gauss(0, 1) for _ in range(50)],
+        # values an ulp apart at 1e18, n = 200,000: 6(nu)³·|m|·sqrt(n) above u·S (at n = 100,000 it is not)
+        "an ulp apart at 1e18, n = 200,000": [1e18 + 128.0 * (i % 2) for i in range(200_000)],
+    }
+    for name, col in cases.items():
+        assert _centre_by_sumprod(col, float(len(col))) is None, name
+        # and the general path centres them as before: the mean to twice the precision (exactly
+        # for a constant), where its scaling leaves the exact residual (not near the ends of the range)
+        if name in ("constant", "an ulp apart at 1e18, n = 200,000"):
+            other = [1.0 + rng.gauss(0, 1) for _ in col]
+            C = _centred_columns([col, other], FLOAT)
+            M = _exact_mean(col)
+            assert abs(Fraction(C.hi[0]) + Fraction(C.lo[0]) - M) <= Fraction(U) ** 2 * 4 * max(abs(M), Fraction(min(map(abs, col))))
