@@ -10,12 +10,13 @@ import math
 import random
 import sys
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
 from purepca import FLOAT, PCA, PurePCAError
 from purepca.covariance import _centre_compensated
-from purepca.linalg.matrix import _float_rows, as_matrix
+from purepca.linalg.matrix import _float_rows, _float_rows_at_once, as_matrix
 from purepca.numeric import _U, GramWork, _blocked_dot, _dot2, _fsum_by_sum2
 
 PYPY = sys.implementation.name == "pypy"
@@ -145,16 +146,23 @@ def test_pypy_centre_compensated_sums_within_their_bounds() -> None:
         assert abs(Fraction(low) - exact_low) <= Fraction(_U) * abs(exact_low) + Fraction(3 * g * g * spread)
 
 
-def test_pypy_row_validation_names_the_cell_and_copies() -> None:
+@pytest.mark.parametrize("at_once", [_float_rows, _float_rows_at_once])
+def test_row_validation_at_once_names_the_cell_and_copies(at_once: Any) -> None:
+    # _float_rows: PyPy's one loop; _float_rows_at_once: CPython's C loops over all entries (both
+    # checked on every interpreter)
     rows = [[1.0, 2.0], [3.0, 4.0]]
-    for M in (as_matrix(rows), _float_rows(rows)):  # _float_rows: PyPy's one loop, checked here too
-        assert M == rows and all(a is not b for a, b in zip(M, rows))  # type: ignore[arg-type]
-    for bad, what in ((True, "bool"), (math.nan, "NaN"), (math.inf, "inf"), ("1", "str")):
-        assert _float_rows([[1.0, 2.0], [bad, 4.0]]) is None  # the general path then names the cell
+    for M in (as_matrix(rows), at_once(rows)):
+        assert M == rows and all(a is not b for a, b in zip(M, rows))
+    for bad, what in ((True, "bool"), (math.nan, "NaN"), (math.inf, "inf"), ("1", "str"), (None, "None")):
+        assert at_once([[1.0, 2.0], [bad, 4.0]]) is None  # the general path then names the cell
         with pytest.raises(PurePCAError, match=r"row 1, column 0") as info:
             as_matrix([[1.0, 2.0], [bad, 4.0]])
         assert what in str(info.value)
-    assert _float_rows([[1.0, 2.0], [3.0]]) is None and _float_rows([[1.0], (2.0,)]) is None
+    assert at_once([[1.0, 2.0], [3.0]]) is None and at_once([[1.0], (2.0,)]) is None
+    assert at_once([[], []]) is None
+    if at_once is _float_rows_at_once:
+        assert at_once([[1e308, 1.0], [1e308, 2.0]]) is None  # a sum beyond the range: the general path decides
+    assert as_matrix([[1e308, 1.0], [1e308, 2.0]]) == [[1e308, 1.0], [1e308, 2.0]]  # finite: taken by the general path
     assert as_matrix([[1, 2.0], [3.0, 4.0]]) == [[1.0, 2.0], [3.0, 4.0]]  # ints are taken as floats
 
 

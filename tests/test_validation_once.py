@@ -1,7 +1,7 @@
 """Validate at the boundary, compute inside: every public call validates its input once.
 
-The validator turns each row with ``_convert_row`` (under PyPy a list of float rows in one
-loop, ``_float_rows``, counted once); a validation of a matrix
+The validator turns each row with ``_convert_row`` (a list of float rows at once, by
+``_float_rows`` under PyPy and ``_float_rows_at_once`` on CPython, counted once); a validation of a matrix
 converts its row 0 exactly once, so the number of row-0 conversions during a
 call counts the validations it made.
 """
@@ -27,23 +27,25 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
             count += 1
         return original(row, i, name, context)
 
-    # PyPy validates a list of float rows by one loop (_float_rows) before the row-by-row path.
-    original_rows = matrix_module._float_rows
+    # A list of float rows is validated at once before the row-by-row path: by one loop under PyPy
+    # (_float_rows), by C loops over all the entries on CPython (_float_rows_at_once).
+    def counted(original_rows: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def counting_rows(data: Any) -> Any:
+            nonlocal count
+            rows = original_rows(data)
+            if rows is not None:
+                count += 1
+            return rows
 
-    def counting_rows(data: Any) -> Any:
-        nonlocal count
-        rows = original_rows(data)
-        if rows is not None:
-            count += 1
-        return rows
+        return counting_rows
 
     monkeypatch.setattr(matrix_module, "_convert_row", counting)
-    monkeypatch.setattr(matrix_module, "_float_rows", counting_rows)
+    for name in ("_float_rows", "_float_rows_at_once"):
+        monkeypatch.setattr(matrix_module, name, counted(getattr(matrix_module, name)))
     try:
         call()
     finally:
-        monkeypatch.setattr(matrix_module, "_convert_row", original)
-        monkeypatch.setattr(matrix_module, "_float_rows", original_rows)
+        monkeypatch.undo()
     return count
 
 
