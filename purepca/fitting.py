@@ -628,7 +628,8 @@ def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[li
     if sp is None:
         return None
     chain = itertools.chain
-    E = [[sp(chain(a, (1.0,)), chain(b, (-1.0,))) if a is b else sp(a, b) for b in V] for a in V]
+    E = [[sp(chain(a, (1.0,)), chain(b, (-1.0,))) if i == j else sp(a, b) for j, b in enumerate(V)]
+         for i, a in enumerate(V)]
     neg = (-1.0,)
     out = []
     for z in Z:
