@@ -16,8 +16,11 @@ How the covariance is computed, and why.  The one-pass textbook formula
 compared with the spread and can lose every digit (at an offset of 1e9 with
 unit spread, ``x²`` is 1e18 and its rounding error 100).  Here:
 
-1. each column mean is an exactly rounded sum (``math.fsum``) divided by n;
-2. each column is centred, ``c = x - x̄``;
+1. each column mean is a sum divided by n, ``hi`` (``math.fsum``, exactly
+   rounded; on Python 3.12+ ``math.sumprod``, in triple length), with the
+   residual ``Σx - n·hi`` summed exactly into a correction ``lo``: ``hi + lo``
+   is the mean to about twice the working precision;
+2. each column is centred, ``c = x - hi``;
 3. ``S_ij = Σ c_i·c_j - (Σ c_i)(Σ c_j)/n`` with compensated sums.
 
 The second term of step 3 is the *corrected two-pass* algorithm (Chan, Golub
@@ -44,7 +47,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 from .errors import PurePCAError
 from .exact import ExactSums
 from .linalg.matrix import as_matrix, as_vector
-from .numeric import _PYPY, FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
+from .numeric import _PYPY, _SUMPROD, FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
 
 __all__ = [
     "Moments",
@@ -160,7 +163,6 @@ def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Sca
 
 _SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a double into two halves of 26 bits
 _TINY, _HUGE = 2.0 ** -900, 2.0 ** 900
-_U = 2.0 ** -53  # the unit roundoff of a double
 
 
 def _largest(values: Sequence[float]) -> float:
@@ -173,9 +175,10 @@ def _largest(values: Sequence[float]) -> float:
 
 
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
-    """Centre each column about its mean ``hi`` (``fsum``/n, or on Python 3.12+ a faithful
-    ``sumprod``/n: :func:`_centre_by_sumprod`), with ``lo`` its correction, scaled by a power of
-    two where its spread is near overflow or underflow."""
+    """Centre each column about ``hi`` (``fsum``/n; on Python 3.12+ ``sumprod``/n,
+    :func:`_centre_by_sumprod`), with ``lo`` the exactly rounded correction (``hi + lo`` the mean
+    to about twice the working precision), scaled by a power of two where its spread is near
+    overflow or underflow."""
     n = ctx.convert(len(cols[0]))
     hi: list[Scalar] = []
     lo: list[Scalar] = []
@@ -186,7 +189,7 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     quick = _SUMPROD is not None and isinstance(ctx, FloatContext) and len(cols[0]) > 1
     fused = _PYPY and isinstance(ctx, FloatContext)
     for col in cols:
-        got = _centre_by_sumprod(col, n) if quick else None
+        got = _centre_by_sumprod(col, n, ctx) if quick else None
         if got is not None:
             m, c, spread, s, low = got
             hi.append(m)
@@ -233,36 +236,34 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     return Centred(hi, lo, centred, sums, exps, spreads)
 
 
-def _centre_by_sumprod(col: Sequence[float], n: float) -> Optional[tuple[float, list[float], float, float, float]]:
-    """One column centred by four ``math.sumprod`` passes and a comprehension (Python 3.12+), in
-    place of three ``fsum`` passes (110 µs each at n = 10,000, a sumprod about 70):
-    ``(hi, c, spread, Σc, lo)``, or None where the column is constant or not proven inside the
-    range below (then the general path answers).
+def _centre_by_sumprod(col: Sequence[float], n: float, ctx: Context) -> Optional[tuple[float, list[float], float, float, float]]:
+    """One column centred with two ``math.sumprod`` passes in place of two ``fsum`` passes (Python
+    3.12+; 110 µs each at n = 10,000, a sumprod about 70): ``(hi, c, spread, Σc, lo)``, or None
+    where the column is constant or not proven inside the range below (then the general path
+    answers).
 
     * ``hi = sumprod(col, ones)/n``.  ``math.sumprod`` sums in triple length (CPython's
-      ``tl_fma``): within ``u·|s| + 3n³u³·Σ|p|`` of the exact sum ``s`` of the products ``p``
-      (derived and tested in tests/test_sumprod_accuracy.py), so ``hi`` is the mean rounded
-      faithfully, where ``fsum`` rounds the sum exactly: the two may differ by an ulp.  That is
-      all the centring needs, as ``lo`` below is the correction of whatever ``hi`` is.
-    * ``lo = sumprod(col + [hi], ones + [-n])/n``: ``hi·(-n)`` is split exactly inside, like
-      every product, so the residual ``Σx - n·hi`` is summed in triple length too: ``lo`` is
-      within ``u·|lo| + 6(nu)³·(|hi| + S)`` of the exact correction, ``S = sqrt(Σc²)`` (at most
-      ``|x - hi| <= S``).  The answer is kept only where that second term is below
-      ``u·S/sqrt(n)``, an ulp of the smallest the largest ``|x - hi|`` can be (at n = 10,000
-      up to offsets 1e17 times the spread); ``fsum`` rounds the residual exactly.  ``hi + lo``
-      is then the mean to about twice the working precision, as on the general path.
-    * ``Σc`` by one more sumprod, faithfully rounded; the spread by :func:`_safe_spread`.
+      ``tl_fma``): within ``u·|s| + 3n³u³·Σ|x|`` of the exact sum ``s`` (derived and tested in
+      tests/test_sumprod_accuracy.py), where ``fsum`` rounds it exactly: the two may differ by an
+      ulp, and by more where the values cancel to far below their size.  Any ``hi`` near the
+      mean serves as the centre, because ``lo`` is the exact correction of whichever it is:
+    * ``lo`` as on the general path (:func:`_mean_correction`): the residual ``Σx - n·hi``
+      summed exactly by ``fsum`` and rounded once, so ``hi + lo`` is the mean to about twice the
+      working precision, as before (``mean_`` keeps its bits).
+    * ``Σc = sumprod(c, ones)``, within ``u·|Σc| + 3n³u³·Σ|c|``: it only corrects the cross
+      products (``Σc_i·Σc_j/n``, a term of size ``n·u²`` of the spread); the spread by
+      :func:`_safe_spread`.
 
-    The guarantee needs every partial sum finite and no split beyond about ``2**996`` (the test
-    module's note).  The answer is kept only where that is proven afterwards: ``|hi|`` below
-    ``2**900`` and above ``2**-900`` (or 0), and the spread proven below ``BIG`` (about 1e143),
-    so every ``|x| < 2**901`` and every partial sum is below ``n·2**901``.  Outside (data near
-    the ends of the range) the column goes the general way.
+    The sumprod guarantee needs every partial sum finite and no Dekker split beyond about
+    ``2**996`` (the test module's note).  The answer is kept only where that is proven afterwards:
+    ``|hi|`` below ``2**900`` and the spread proven below ``BIG`` (about 1e143), so every
+    ``|x| < 2**901`` and every partial sum is below ``n·2**901``.  Outside (data near the ends of
+    the range) the column goes the general way.
 
-    >>> got = _centre_by_sumprod([1.0, 2.0, 6.0], 3.0)
+    >>> got = _centre_by_sumprod([1.0, 2.0, 6.0], 3.0, FLOAT)
     >>> got == ((3.0, [-2.0, -1.0, 3.0], math.sqrt(14.0), 0.0, 0.0) if _SUMPROD else None)
     True
-    >>> _centre_by_sumprod([5.0, 5.0], 2.0), _centre_by_sumprod([1e300, -1e300], 2.0)
+    >>> _centre_by_sumprod([5.0, 5.0], 2.0, FLOAT), _centre_by_sumprod([1e300, -1e300], 2.0, FLOAT)
     (None, None)
     """
     sp = _SUMPROD
@@ -272,19 +273,15 @@ def _centre_by_sumprod(col: Sequence[float], n: float) -> Optional[tuple[float, 
     first = col[0]
     if col[-1] == first and col[k // 2] == first and col.count(first) == k:
         return None  # constant: _column_mean gives the value itself, exactly
-    ones = itertools.repeat
-    m = float(sp(col, ones(1.0, k)) / n)
-    if not (m == 0.0 or _TINY < abs(m) < _HUGE):
+    m = float(sp(col, itertools.repeat(1.0, k)) / n)
+    if not abs(m) < _HUGE:
         return None
     c = [x - m for x in col]
     spread = _safe_spread(c)
-    if not spread or 6.0 * (k * _U) ** 3 * (abs(m) + spread) * math.sqrt(k) > _U * spread:
+    if not spread:
         return None
-    s = sp(c, ones(1.0, k))
-    r = sp(itertools.chain(col, (m,)), itertools.chain(ones(1.0, k), (-n,)))
-    if not (s - s == 0.0 and r - r == 0.0):
-        return None
-    return m, c, spread, s, r / n
+    s = sp(c, itertools.repeat(1.0, k))
+    return m, c, spread, s, _mean_correction(col, m, s, 0, n, ctx)
 
 
 def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], float, float]:
@@ -319,7 +316,6 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
     return c, s + cs, s + (cs + r)
 
 
-_SUMPROD: Any = getattr(math, "sumprod", None)
 # sqrt(ss/n) >= SMALL and sqrt(ss) <= BIG, with room for ss's own rounding (a relative eps).
 _SAFE_LOW = 2.0 * FloatContext.SMALL ** 2
 _SAFE_HIGH = 0.5 * FloatContext.BIG ** 2
@@ -407,7 +403,8 @@ def _scaled_back(v: Scalar, e: int, what: str, ctx: Context) -> Scalar:
 
 
 def column_means(X: Any, *, context: Context = FLOAT) -> list[Scalar]:
-    """Column means, each an exactly rounded sum over n plus a correction term.
+    """Column means: a sum over n plus its exactly rounded correction, rounded once (the mean to
+    within about half an ulp).
 
     >>> column_means([[1, 10], [2, 20], [4, 30]])
     [2.3333333333333335, 20.0]

@@ -49,7 +49,7 @@ from typing import Any, Optional, Sequence
 from .conventions import CONVENTIONS, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
-from .numeric import _PYPY, FLOAT, Context, FloatContext, Scalar
+from .numeric import _PYPY, _SUMPROD, FLOAT, Context, FloatContext, Scalar
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
@@ -602,9 +602,6 @@ def discarded_variance(Z: list[list[Scalar]], V: list[list[Scalar]], div: Scalar
     return ctx.sum(squares) / div
 
 
-_SUMPROD: Any = getattr(math, "sumprod", None)
-
-
 def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[list[float]]:
     """``‖z - Vᵀp‖²`` for each row ``z``, ``p = V·z`` rounded, from k + 1 ``math.sumprod`` calls
     of length d per row (Python 3.12+), instead of the residual's d entries one by one (n·d
@@ -618,14 +615,23 @@ def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[li
     in tests/test_sumprod_accuracy.py).  The four terms go into one more sumprod, so the
     cancellation of ``zᵀz`` against ``pᵀp`` happens in triple length too: the result is within
     about ``u`` of itself plus ``3m³u³·2‖z‖²`` and ``u²·‖z‖²`` (``Ep``, a vector of size
-    ``u·‖p‖``, rounded), where forming the residual's entries and summing their squares keeps
-    about ``2u`` of itself.  A tiny negative answer (the exact one is 0) is 0.
+    ``u·‖p‖``, rounded), where forming the residual's entries and summing their squares is off by
+    about ``u·‖z‖·‖r‖`` (7u to 3e4·u of itself, measured).  A tiny negative answer (the exact one
+    is 0) is 0.
+
+    The triple-length sums need every partial sum finite, which a finite result does not prove
+    (sumprod finishes in plain arithmetic past an overflow): the fit's rows are scaled into
+    ``[-BIG, BIG]`` (about 1e143), so ``‖z‖²`` and every partial sum stay below ``2**1000``;
+    rows with a larger entry are left to the entries (None).
 
     >>> _residual_squares([[1.0, 2.0], [-1.0, -2.0]], [[1.0, 0.0]]) == ([4.0, 4.0] if _SUMPROD else None)
     True
     """
     sp = _SUMPROD
     if sp is None:
+        return None
+    big = max(max(map(max, Z)), -min(map(min, Z))) if Z else 0.0
+    if not big * big * (len(V[0]) + 3 * len(V)) < 2.0 ** 1000:
         return None
     chain = itertools.chain
     E = [[sp(chain(a, (1.0,)), chain(b, (-1.0,))) if i == j else sp(a, b) for j, b in enumerate(V)]

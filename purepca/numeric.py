@@ -52,6 +52,8 @@ Scalar = Any
 #: The interpreter, for the paths written for it: C loops on CPython, loops the JIT compiles on PyPy.
 _CPYTHON = sys.implementation.name == "cpython"
 _PYPY = sys.implementation.name == "pypy"
+#: ``math.sumprod`` (Python 3.12+: a dot product summed in triple length), or None.
+_SUMPROD: Any = getattr(math, "sumprod", None)
 
 
 class Context:

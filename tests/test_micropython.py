@@ -150,6 +150,10 @@ def test_the_bundle_imports_only_what_micropython_has(bundle: pathlib.Path) -> N
                     and node.attr not in DEVICE_NAMES[node.value.id]:
                 problems.append(f"{name}: {node.value.id}.{node.attr} at line {node.lineno}: MicroPython's "
                                 f"{node.value.id} has no {node.attr}")
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                    and isinstance(node.value.value, ast.Name) and node.value.value.id in DEVICE_NAMES:
+                # itertools.chain.from_iterable and the like: MicroPython's classes have no such attributes
+                problems.append(f"{name}: {node.value.value.id}.{node.value.attr}.{node.attr} at line {node.lineno}")
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "math" and not compat:
                 have = MICROPYTHON_MATH | {n.name for n in modules["purepca._mp.math"].body if isinstance(n, ast.FunctionDef)}
                 if node.attr not in have and node.attr != "sumprod":  # sumprod: used only where present

@@ -74,7 +74,10 @@ def test_each_residual_square_is_within_twice_the_unit_roundoff_of_the_exact_one
     rng = random.Random(7)
     d, k = 40, 3
     basis = [[rng.gauss(0, 1) for _ in range(d)] for _ in range(k)]
-    Z = [[sum(rng.gauss(0, 3) * b[i] for b in basis) + noise * rng.gauss(0, 1) for i in range(d)] for _ in range(25)]
+    Z = []
+    for _ in range(25):  # rank k plus noise: the residual far below ‖z‖ as the noise falls
+        t = [rng.gauss(0, 3) for _ in basis]
+        Z.append([sum(ti * b[i] for ti, b in zip(t, basis)) + noise * rng.gauss(0, 1) for i in range(d)])
     V = PCA(k, solver="svd").fit(Z).components_
     squares = _residual_squares(Z, V)
     assert (squares is None) == (not hasattr(math, "sumprod"))
@@ -85,9 +88,13 @@ def test_each_residual_square_is_within_twice_the_unit_roundoff_of_the_exact_one
         exact = sum(((Fraction(x) - sum((Fraction(pk) * Fraction(v[j]) for pk, v in zip(p, V)), Fraction(0))) ** 2
                      for j, x in enumerate(z)), Fraction(0))
         exact_total += exact
-        if squares is not None:
-            assert abs(Fraction(squares[i]) - exact) <= 2 * Fraction(2.0 ** -53) * exact
-    assert abs(Fraction(total) - exact_total) <= 4 * Fraction(2.0 ** -53) * exact_total
+        u = Fraction(2.0 ** -53)
+        zz = sum((Fraction(x) ** 2 for x in z), Fraction(0))
+        if squares is not None:  # within u of itself, plus u²‖z‖² (Ep rounded)
+            assert abs(Fraction(squares[i]) - exact) <= 2 * u * exact + 2 * u * u * zz
+    if squares is not None:
+        assert abs(Fraction(total) - exact_total) <= 4 * Fraction(2.0 ** -53) * exact_total + Fraction(2.0 ** -104) * 2 * sum(
+            (Fraction(x) ** 2 for z in Z for x in z), Fraction(0))
 
 
 def test_residual_squares_leave_overflow_to_the_entries() -> None:
@@ -96,6 +103,11 @@ def test_residual_squares_leave_overflow_to_the_entries() -> None:
     Z = [[1e200, 3e200], [-1e200, -3e200]]
     assert _residual_squares(Z, [[1.0, 0.0]]) is None
     assert discarded_variance(Z, [[1.0, 0.0]], 1.0, FLOAT) == float("inf")  # (3e200)² overflows either way
+    # ‖z‖² an ulp below the largest float: sumprod would finish in plain arithmetic (0.0, not 2.15e292)
+    Z = [[9.469892336265299e+153, 9.49159905525804e+153, 1.1052480564003896e+146, 9.637849859389058e+145]]
+    V = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+    assert _residual_squares(Z, V) is None
+    assert discarded_variance(Z, V, 1.0, FLOAT) == pytest.approx(1.1052480564003896e+146 ** 2 + 9.637849859389058e+145 ** 2)
 
 
 def test_finish_without_the_residual_warns_where_total_less_kept_cancels() -> None:

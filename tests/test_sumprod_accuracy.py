@@ -170,46 +170,50 @@ def _exact_mean(col: list[float]) -> Fraction:
 @pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod needs Python 3.12+")
 @pytest.mark.parametrize("n, offset, spread", [
     (3, 0.0, 1.0), (100, 1.0, 1e-8), (100, -1e12, 1.0), (20_000, 1e12, 1.0), (20_000, 0.0, 1e100),
-    (2_000, 3e-120, 1e-130), (2_000, 1e6, 1e-3), (20_000, 1e12, 1e-4),
+    (2_000, 3e-120, 1e-130), (2_000, 1e6, 1e-3), (20_000, 1e12, 1e-4), (200_000, 1e18, 300.0),
 ])
 def test_centring_by_sumprod_keeps_the_mean_to_twice_the_precision(n: int, offset: float, spread: float) -> None:
     from purepca.covariance import _centre_by_sumprod
 
     rng = random.Random(n)
     col = [offset + spread * rng.gauss(0, 1) for _ in range(n)]
-    got = _centre_by_sumprod(col, float(n))
+    got = _centre_by_sumprod(col, float(n), FLOAT)
     assert got is not None
     hi, c, S, s, lo = got
     u = Fraction(U)
     M = _exact_mean(col)
     assert c == [x - hi for x in col]
-    assert S == math.sqrt(math.fsum(x * x for x in c)) or abs(S - math.sqrt(math.fsum(x * x for x in c))) <= 4 * U * S
-    # hi is the mean rounded faithfully (or, for a mean far below the spread, within an ulp of the spread)
-    assert abs(Fraction(hi) - M) <= 2 * u * (abs(M) + Fraction(S) / n)
-    # lo is the correction of that hi, to u of itself and an ulp of the smallest the spread can be
-    assert abs(Fraction(lo) - (M - Fraction(hi))) <= 2 * u * abs(M - Fraction(hi)) + u * Fraction(S) / Fraction(math.sqrt(n))
+    assert abs(S - math.sqrt(math.fsum(x * x for x in c))) <= 4 * U * S
+    # hi: the sum in triple length, over n
+    assert abs(Fraction(hi) - M) <= 2 * u * abs(M) + 3 * n ** 2 * u ** 3 * sum(map(abs, map(Fraction, col)), Fraction(0))
+    # lo: the exactly rounded correction of that hi (over n: two roundings)
+    assert abs(Fraction(lo) - (M - Fraction(hi))) <= 2 * u * abs(M - Fraction(hi))
     exact_sum = sum(map(Fraction, c), Fraction(0))
     assert abs(Fraction(s) - exact_sum) <= u * abs(exact_sum) + 3 * n ** 3 * u ** 3 * sum(abs(Fraction(x)) for x in c)
 
 
 @pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod needs Python 3.12+")
 def test_centring_by_sumprod_leaves_what_it_cannot_prove_to_fsum() -> None:
-    from purepca.covariance import _centred_columns, _centre_by_sumprod
+    from purepca.covariance import _centre_by_sumprod
 
     rng = random.Random(3)
     cases = {
         "constant": [2.5] * 50,
         "near overflow": [1e300 * rng.gauss(0, 1) for _ in range(50)],
         "tiny spread, tiny values": [1e-300 * rng.gauss(0, 1) for _ in range(50)],
-        # values an ulp apart at 1e18, n = 200,000: 6(nu)³·|m|·sqrt(n) above u·S (at n = 100,000 it is not)
-        "an ulp apart at 1e18, n = 200,000": [1e18 + 128.0 * (i % 2) for i in range(200_000)],
+        "partial sums overflow": [1e308, 1e308, -1e308, -1e308, 1.0],
     }
     for name, col in cases.items():
-        assert _centre_by_sumprod(col, float(len(col))) is None, name
-        # and the general path centres them as before: the mean to twice the precision (exactly
-        # for a constant), where its scaling leaves the exact residual (not near the ends of the range)
-        if name in ("constant", "an ulp apart at 1e18, n = 200,000"):
-            other = [1.0 + rng.gauss(0, 1) for _ in col]
-            C = _centred_columns([col, other], FLOAT)
-            M = _exact_mean(col)
-            assert abs(Fraction(C.hi[0]) + Fraction(C.lo[0]) - M) <= Fraction(U) ** 2 * 4 * max(abs(M), Fraction(min(map(abs, col))))
+        assert _centre_by_sumprod(col, float(len(col)), FLOAT) is None, name
+
+
+def test_a_mean_far_below_its_values_keeps_its_digits() -> None:
+    # The values cancel to 9.3e-56 (exactly): a sum in triple length gives 0, the mean's exact correction
+    # gives it back, on every interpreter.
+    from purepca import PCA, column_means
+
+    col = [1.0, 2.0 ** -60, 2.0 ** -120, 2.0 ** -180, -1.0, -(2.0 ** -60), -(2.0 ** -120)]
+    exact = float(_exact_mean(col))
+    assert exact == 2.0 ** -180 / 7
+    assert column_means([[x] for x in col]) == [exact]
+    assert PCA().fit([[x, float(i)] for i, x in enumerate(col)]).mean_[0] == exact

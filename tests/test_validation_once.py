@@ -39,13 +39,15 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
 
         return counting_rows
 
+    originals = {name: getattr(matrix_module, name) for name in ("_convert_row", "_float_rows", "_float_rows_at_once")}
     monkeypatch.setattr(matrix_module, "_convert_row", counting)
     for name in ("_float_rows", "_float_rows_at_once"):
-        monkeypatch.setattr(matrix_module, name, counted(getattr(matrix_module, name)))
+        monkeypatch.setattr(matrix_module, name, counted(originals[name]))
     try:
         call()
     finally:
-        monkeypatch.undo()
+        for name, original_function in originals.items():
+            monkeypatch.setattr(matrix_module, name, original_function)
     return count
 
 

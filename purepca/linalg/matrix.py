@@ -33,7 +33,7 @@ from decimal import Decimal
 from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
-from ..numeric import _PYPY, FLOAT, Context, Scalar
+from ..numeric import _CPYTHON, _PYPY, FLOAT, Context, Scalar
 from ..params import as_real
 
 __all__ = [
@@ -144,10 +144,9 @@ def _float_rows_at_once(data: list[Any]) -> Optional[list[list[Scalar]]]:
     """
     if set(map(type, data)) != _LISTS_ONLY or set(map(len, data)) != {len(data[0])} or not data[0]:
         return None
-    entries = itertools.chain.from_iterable
-    if set(map(type, entries(data))) != _FLOATS_ONLY:
+    if set(map(type, itertools.chain(*data))) != _FLOATS_ONLY:
         return None
-    total = sum(entries(data))
+    total = sum(itertools.chain(*data))
     if not total - total == 0.0:
         return None
     return list(map(list, data))
@@ -236,7 +235,8 @@ def as_matrix(
             "expected a sequence of rows (a list or tuple)"
         )
     if context is FLOAT and type(data) is list and data:
-        fast = _float_rows(data) if _PYPY else _float_rows_at_once(data)
+        # (MicroPython: the general loop, which its tests run)
+        fast = _float_rows(data) if _PYPY else _float_rows_at_once(data) if _CPYTHON else None
         if fast is not None:
             return fast
     rows: list[list[Scalar]] = []
