@@ -375,8 +375,13 @@ def _prepare(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]
             raise PurePCAError("X: the weighted, centred data overflow a float; divide the data or the "
                                "weights by a power of ten")
         zeros = [ctx.zero] * len(cols)
-        c = Centred(wd.hi, zeros, wd.cols, zeros, [0] * len(cols))
-        return _Prepared(c, None, None, 0, wd.div, wd.hi, wd.lo, wd.scales, wd.sd is not None, True)
+        # Columns near overflow or underflow scaled by powers of two, as the unweighted ones are
+        # (their Gram overflowed: a raw OverflowError on 3.11, components [1, 0] on 3.13).
+        exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in wd.cols]
+        ys = [[ctx.ldexp(x, -ej) for x in col] if ej else col for col, ej in zip(wd.cols, exps)]
+        c = Centred(wd.hi, zeros, ys, zeros, exps)
+        return _Prepared(c, None, None, _scale_exponent(c, ctx), wd.div, wd.hi, wd.lo, wd.scales,
+                         wd.sd is not None, True)
     div = _divisor(n, s.ddof, ctx)
     c = centre(cols, s.center, ctx)
     e = _scale_exponent(c, ctx)

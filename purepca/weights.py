@@ -95,6 +95,28 @@ class WeightedData:
     div: Scalar
 
 
+def _weighted_sd(w: Sequence[Scalar], dev: Sequence[Scalar], div: Scalar, ctx: Context) -> Scalar:
+    """``sqrt(Σ w·dev²/div)``, the squares taken of the deviations divided by a power of two where they
+    are near overflow or underflow (exactly, as the unweighted fit does: squared as they were, a
+    spread of 1e200 gave inf and one of 1e-200 gave 0).
+
+    >>> from purepca import FLOAT
+    >>> _weighted_sd([1.0, 3.0], [3e200, -1e200], 4.0, FLOAT), _weighted_sd([1.0, 3.0], [3e-200, -1e-200], 4.0, FLOAT)
+    (1.7320508075688773e+200, 1.7320508075688772e-200)
+    """
+    e = ctx.scale_exponent(max(max(dev), -min(dev))) if ctx.needs_scaling and dev else 0
+    if e:
+        dev = [ctx.ldexp(v, -e) for v in dev]
+    root = ctx.sqrt(ctx.dot(w, [v * v for v in dev]) / div)
+    if not e:
+        return root
+    try:
+        return ctx.ldexp(root, e)
+    except OverflowError:
+        raise PurePCAError("X: a weighted standard deviation is beyond the float range (about 1.8e308); "
+                           "divide the data by a power of ten") from None
+
+
 def weighted_data(
     rows: Sequence[Sequence[Scalar]],
     weights: Optional[Sequence[float]],
@@ -143,7 +165,7 @@ def weighted_data(
             devs.append(dev)
         sd = None
         if scales is not None:
-            sd = scales([ctx.sqrt(ctx.dot(w, [v * v for v in dev]) / div) for dev in devs])
+            sd = scales([_weighted_sd(w, dev, div, ctx) for dev in devs])
         cw = [ctx.sqrt(ctx.convert(c)) for c in column_weights] if column_weights is not None else [ctx.one] * d
         # The divisor of each centred column: sd_j/sqrt(c_j) (what PCA.scale_ holds).
         if sd is not None:

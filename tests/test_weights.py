@@ -247,3 +247,24 @@ def test_supplementary_categories_validate() -> None:
     weighted = PCA(convention="factominer").fit(X, sample_weight=[1.0] * 40 + [0.0])
     with pytest.raises(PurePCAError, match="category 'z' has no row of positive weight"):
         weighted.supplementary_categories(["a"] * 40 + ["z"])
+
+
+@pytest.mark.parametrize("solver", ["auto", "covariance", "svd", "gram", "krylov"])
+@pytest.mark.parametrize("scale", [False, True])
+@pytest.mark.parametrize("size", [1e200, 1e-200])
+def test_weighted_fits_near_the_ends_of_the_float_range_are_the_repeated_rows(solver: str, scale: bool,
+                                                                               size: float) -> None:
+    # The weighted data are scaled by powers of two as the unweighted are: their Gram overflowed (a raw
+    # OverflowError on 3.11, components [1, 0] on 3.13), and scale=True refused both sizes.
+    rng = random.Random(1)
+    base = [[size * rng.gauss(0, s) for s in (1.0, 2.0, 1.0)] for _ in range(8)]
+    w = [1.0, 2.0, 1.0, 3.0, 1.0, 1.0, 2.0, 1.0]
+    repeated = [row for row, k in zip(base, w) for _ in range(int(k))]
+    k = 2 if solver == "krylov" else None
+    a = PCA(k, solver=solver, scale=scale).fit(base, sample_weight=w)
+    b = PCA(k, solver=solver, scale=scale).fit(repeated)
+    for x, y in zip(a.explained_variance_, b.explained_variance_):
+        assert x == y if not 0.0 < y < math.inf else abs(x - y) <= 1e-13 * y
+    assert max_abs_diff(a.components_, b.components_) < 1e-13
+    if scale:
+        assert a.explained_variance_[0] == pytest.approx(b.explained_variance_[0], rel=1e-13) and 1.0 < a.explained_variance_[0] < 3.0
