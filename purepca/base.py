@@ -172,5 +172,27 @@ class Estimator:
 
     def __repr__(self) -> str:
         defaults = type(self)()
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if v != getattr(defaults, k)]
+        changed = [f"{k}={_printable(v)}" for k, v in self.get_params().items() if v != getattr(defaults, k)]
         return f"{type(self).__name__}({', '.join(changed)})"
+
+    def _check_printable(self) -> None:
+        """Refuse a parameter that is an int too long to print (past 4,300 digits ``repr`` raises
+        ValueError, and every message naming the value would): no setting needs one.  A seed may be
+        any int (``random.Random`` takes it whole)."""
+        for name in self._PARAMS:
+            value = getattr(self, name)
+            if name != "seed" and isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
+                raise PurePCAError(f"{name} is {_printable(value)}; no setting of {name} is that large")
+
+
+def _printable(value: Any) -> str:
+    """``repr``, or for an int too long to print, how many digits it has.
+
+    >>> _printable(3), _printable(10 ** 5000)
+    ('3', 'an int of 5001 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
+        from .params import _digits
+
+        return f"an int of {_digits(value)} digits"
+    return repr(value)

@@ -249,6 +249,7 @@ class KernelPCA(Estimator):
     # ---------------------------------------------------------------- fitting
 
     def _settings(self) -> tuple[Context, KernelSpec, str, Optional[float]]:
+        self._check_printable()
         kernel = canonical_kernel(self.kernel)
         gamma = check_kernel_params(self.gamma, self.degree, self.coef0)[0]
         if not isinstance(self.convention, str) or self.convention not in _CONVENTIONS:

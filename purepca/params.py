@@ -124,6 +124,27 @@ def as_real(
     return number
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, width: int = 60) -> str:
+    """A short repr for messages, at most ``width`` characters, naming an int too long to print by its
+    number of digits (repr raises ValueError past 4,300 digits on Python 3.11+).
+
+    >>> _show("x" * 70, 10), _show(-(10 ** 5000))
+    ("'xxxxxx...", 'an int of 5001 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"an int of {_digits(value)} digits"
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _digits(value: int) -> int:
+    """The number of decimal digits of an int, without converting it to a string.
+
+    >>> _digits(10 ** 5000), _digits(10 ** 5000 - 1), _digits(0)
+    (5001, 5000, 1)
+    """
+    n = abs(value)
+    if n < 10:
+        return 1
+    guess = int(n.bit_length() * 0.30102999566398120) + 1
+    return guess if n >= 10 ** (guess - 1) else guess - 1

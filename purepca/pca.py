@@ -234,6 +234,7 @@ class PCA(Estimator):
 
     def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
+        self._check_printable()
         if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
             raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
         conv = CONVENTIONS[self.convention]

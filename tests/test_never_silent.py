@@ -436,3 +436,24 @@ def test_never_silent_lead_fuzz_run_kernel_scores_beyond_the_float_range() -> No
     # (3.12+'s sumprod gives inf there, and the check of the scores names the column too)
     with pytest.raises(PurePCAError, match=r"the score of row 0(, column \d+)? is beyond the float range"):
         kp.transform([[1.0898005264526714e305]])
+
+
+@pytest.mark.parametrize("cls", ["PCA", "KernelPCA"])
+def test_an_int_parameter_too_long_to_print_is_refused_by_name(cls: str) -> None:
+    # repr of an int past 4,300 digits raises ValueError (3.11+): every message naming such a value was a
+    # raw ValueError (78 of 78 parameters and signs tried); a seed may still be any int.
+    import inspect
+
+    import purepca
+
+    estimator = getattr(purepca, cls)
+    X = [[1.0, 2.0, 0.5], [2.0, 1.0, 0.1], [3.0, 5.0, 0.2], [0.0, 1.0, 2.0]]
+    for name in inspect.signature(estimator.__init__).parameters:
+        if name in ("self", "seed"):
+            continue
+        for value in (10 ** 5000, -(10 ** 5000)):
+            model = estimator(**{name: value})
+            assert "an int of 5001 digits" in repr(model)
+            with pytest.raises(purepca.PurePCAError, match=rf"{name} is an int of 5001 digits"):
+                model.fit(X)
+    assert estimator(2, seed=10 ** 5000).fit(X).n_components_ == 2

@@ -180,3 +180,10 @@ def test_pypy_spreads_give_the_scale_exponent_of_the_columns_themselves() -> Non
             c = _centred_columns(cols, FLOAT)
             spread = max(math.ldexp(_largest(col), e) for col, e in zip(c.cols, c.exps))
             assert _scale_exponent(c, FLOAT) == FLOAT.scale_exponent(spread), (scale, n)
+
+
+def test_an_int_too_long_to_print_is_named_by_its_digits() -> None:
+    # repr of an int past 4,300 digits raises ValueError (3.11+): the message must not
+    for value, digits in ((10 ** 400, 401), (10 ** 5000, 5001), (-(10 ** 20000) + 1, 20000)):
+        with pytest.raises(PurePCAError, match=rf"row 0, column 1 \(an int of {digits} digits\) is too large for a float"):
+            as_matrix([[1.0, value], [2.0, 3.0]])

@@ -34,7 +34,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
 from ..numeric import _CPYTHON, _PYPY, FLOAT, Context, Scalar
-from ..params import as_real
+from ..params import _show, as_real
 
 __all__ = [
     "as_matrix",
@@ -51,8 +51,12 @@ __all__ = [
 ]
 
 def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """A short repr for messages (at most 40 characters; a huge int by its digits).
+
+    >>> _describe("x" * 50), _describe(10 ** 5000)
+    ("'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...", 'an int of 5001 digits')
+    """
+    return _show(value, 40)
 
 
 def _length(data: Any) -> str:
@@ -82,7 +86,7 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
         try:
             finite = math.isfinite(value)
         except OverflowError:
-            raise PurePCAError(f"{name}: {where} ({value!r}) is too large for a float") from None
+            raise PurePCAError(f"{name}: {where} ({_describe(value)}) is too large for a float") from None
     if not finite:
         nan = value.is_nan() if isinstance(value, Decimal) else value != value  # sNaN != sNaN would raise
         if not nan and value == value * 2 and value != 0:
