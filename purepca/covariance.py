@@ -236,11 +236,13 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
     >>> _centre_compensated([1.0, 2.0, 4.0], 2.0)
     ([-1.0, 0.0, 2.0], 1.0, 1.0)
     """
-    c: list[float] = []
-    append = c.append
+    # Filled in place: appending to a list of 100,000 floats makes PyPy copy it ever larger
+    # (four times the work of the loop itself, and garbage that brings the major collections on).
+    c = [0.0] * len(col)
     s = 0.0
     cs = 0.0
     r = 0.0
+    i = 0
     for x in col:
         d = x - m
         z = d - x
@@ -249,7 +251,8 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
         z = t - s
         cs += (s - (t - z)) + (d - z)
         s = t
-        append(d)
+        c[i] = d
+        i += 1
     return c, s + cs, s + (cs + r)
 
 

@@ -262,7 +262,7 @@ def _fsum_by_sum2(values: Iterable[float]) -> float:
             z = t - s
             c += (s - (t - z)) + (x - z)
             s = t
-            a += x if x >= 0.0 else -x
+            a += abs(x)
         r = s + c
     except (TypeError, OverflowError):  # Decimals, ints beyond the float range: fsum converts or says why
         return math.fsum(xs)
