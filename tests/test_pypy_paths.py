@@ -15,7 +15,7 @@ import pytest
 
 from purepca import FLOAT, PCA, PurePCAError
 from purepca.covariance import _centre_compensated
-from purepca.linalg.matrix import _float_rows, as_matrix
+from purepca.linalg.matrix import _float_columns, _float_rows, as_matrix
 from purepca.numeric import _U, GramWork, _blocked_dot, _dot2, _fsum_by_sum2
 
 PYPY = sys.implementation.name == "pypy"
@@ -122,6 +122,32 @@ def test_pypy_blocked_dot_within_its_bound_of_the_exact_dot() -> None:
 _BLOCK_BOUND = 34  # 32 plain products and sums per block, then TwoSum: (32 + 2)·u·Σ|a_k·b_k|
 
 
+def _blocks_of_32(a: list[float], b: list[float]) -> float:
+    """The blocked dot as its definition reads: a plain sum per block of 32 products, the blocks'
+    sums added by TwoSum (without the overflow fallback)."""
+    s = c = 0.0
+    for i in range(0, len(a), 32):
+        p = 0.0
+        for x, y in zip(a[i:i + 32], b[i:i + 32]):
+            p += x * y
+        t = s + p
+        z = t - s
+        c += (s - (t - z)) + (p - z)
+        s = t
+    return s + c
+
+
+def test_pypy_blocked_dot_is_its_definition_to_the_bit() -> None:
+    # One loop with the block's end as a branch: the same operations in the same order as the
+    # nested loops of the definition, at every length around the blocks' ends.
+    rng = random.Random(11)
+    for n in list(range(0, 70)) + [95, 96, 97, 1000, 10_001]:
+        a = [rng.gauss(0, 1) * 10.0 ** rng.uniform(-8, 8) for _ in range(n)]
+        b = [rng.gauss(3, 1) * rng.choice([1.0, -1.0]) for _ in range(n)]
+        got, want = _blocked_dot(a, b), _blocks_of_32(a, b)
+        assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), n
+
+
 def test_pypy_gram_work_takes_the_blocked_dot_only_on_pypy() -> None:
     vectors = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
     assert GramWork(vectors, FLOAT, fast=True).blocked is PYPY
@@ -156,6 +182,37 @@ def test_pypy_row_validation_names_the_cell_and_copies() -> None:
         assert what in str(info.value)
     assert _float_rows([[1.0, 2.0], [3.0]]) is None and _float_rows([[1.0], (2.0,)]) is None
     assert as_matrix([[1, 2.0], [3.0, 4.0]]) == [[1.0, 2.0], [3.0, 4.0]]  # ints are taken as floats
+
+
+def test_pypy_float_columns_validate_and_transpose_in_one_pass() -> None:
+    rows = [[1.0, -0.0], [3.0, 4.5], [5.0, 6.0]]
+    cols = _float_columns(rows)
+    assert cols == [[1.0, 3.0, 5.0], [-0.0, 4.5, 6.0]] and math.copysign(1.0, cols[1][0]) == -1.0
+    for bad in (True, math.nan, -math.inf, "1", 1, None):
+        assert _float_columns([[1.0, 2.0], [bad, 4.0]]) is None  # the general path then names the cell
+    for shape in ([], [[]], [[1.0], [2.0, 3.0]], [[1.0], (2.0,)], ((1.0,),), [(1.0,)]):
+        assert _float_columns(shape) is None
+
+
+def test_pypy_fit_from_columns_is_the_fit_from_rows() -> None:
+    # PyPy's PCA.fit validates a list of float rows into columns and keeps them (ColumnRows): the
+    # record, and the training rows built from the columns, are those of the fit of the rows.
+    from purepca.fitting import ColumnRows, Settings, fit_rows
+
+    rng = random.Random(13)
+    for n, d, off in ((50, 4, 0.0), (300, 7, 1e12), (40, 3, -3e-200), (20, 5, 1e150)):
+        rows = [[off + rng.gauss(0, 1) * (1 + j) * (abs(off) or 1.0) * 1e-6 for j in range(d)] for _ in range(n)]
+        rows[3][1] = -0.0
+        for settings in (Settings(), Settings(n_components=2), Settings(scale=True)):
+            kept = ColumnRows(_float_columns(rows))  # type: ignore[arg-type]
+            a, b = fit_rows(settings, kept), fit_rows(settings, as_matrix(rows))
+            assert a == b
+            assert kept.rows() == rows and all(x is not y for x, y in zip(kept.rows(), rows))
+        pca, general = PCA().fit(rows), PCA().fit([tuple(row) for row in rows])  # tuples: the general path
+        assert pca.components_ == general.components_ and pca.mean_ == general.mean_
+        assert pca.x == general.x and pca.explained_variance_ == general.explained_variance_
+        rows[0][0] = 7.0  # the model's rows are its own
+        assert pca.x == general.x
 
 
 def test_pypy_spreads_give_the_scale_exponent_of_the_columns_themselves() -> None:
