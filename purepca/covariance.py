@@ -186,12 +186,15 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     for col in cols:
         m = _column_mean(col, n, ctx)
         if fused:
-            c, s, low = _centre_compensated(col, m)
+            c, s, low, squares = _centred_sums(col, m)
         else:
             c = [x - m for x in col]
         e = 0
         if ctx.needs_scaling:
-            spread = _safe_spread(c) if quick else 0.0
+            if fused:  # the squares summed while centring (no max and min passes to compile and run)
+                spread = _spread_of_squares(squares, len(c)) if len(c) > 1 else 0.0
+            else:
+                spread = _safe_spread(c) if quick else 0.0
             if not spread:
                 spread = _largest(c)
             if spread == math.inf:
@@ -236,12 +239,25 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
     >>> _centre_compensated([1.0, 2.0, 4.0], 2.0)
     ([-1.0, 0.0, 2.0], 1.0, 1.0)
     """
+    c, s, low, _ = _centred_sums(col, m)
+    return c, s, low
+
+
+def _centred_sums(col: Sequence[float], m: float) -> tuple[list[float], float, float, float]:
+    """:func:`_centre_compensated`'s loop, which also sums the squares of the deviations plainly
+    (for :func:`_spread_of_squares`: within ``γ_n`` of their exact sum, relatively, squares that
+    underflow aside).
+
+    >>> _centred_sums([1.0, 2.0, 4.0], 2.0)
+    ([-1.0, 0.0, 2.0], 1.0, 1.0, 5.0)
+    """
     # Filled in place: appending to a list of 100,000 floats makes PyPy copy it ever larger
     # (four times the work of the loop itself, and garbage that brings the major collections on).
     c = [0.0] * len(col)
     s = 0.0
     cs = 0.0
     r = 0.0
+    q = 0.0
     i = 0
     for x in col:
         d = x - m
@@ -251,9 +267,10 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
         z = t - s
         cs += (s - (t - z)) + (d - z)
         s = t
+        q += d * d
         c[i] = d
         i += 1
-    return c, s + cs, s + (cs + r)
+    return c, s + cs, s + (cs + r), q
 
 
 _SUMPROD: Any = getattr(math, "sumprod", None)
@@ -272,8 +289,20 @@ def _safe_spread(c: list[float]) -> float:
     """
     if _SUMPROD is None:
         return 0.0
-    ss = _SUMPROD(c, c)
-    if _SAFE_LOW * len(c) <= ss <= _SAFE_HIGH:
+    return _spread_of_squares(_SUMPROD(c, c), len(c))
+
+
+def _spread_of_squares(ss: float, n: int) -> float:
+    """``sqrt(ss)`` when ``ss``, the sum of the squares of n numbers, proves the largest of them in
+    ``[SMALL, BIG]``, else 0.  The factors 2 in the limits leave room for a relative error up to
+    1/2 in ``ss`` (sumprod's is ``eps``; a plain sum's ``γ_n``), and squares that underflow add
+    less than ``n·2**-1074``, far below ``SMALL²·n``: the largest is at least
+    ``sqrt(ss_exact/n) >= SMALL`` and at most ``sqrt(ss_exact) <= BIG``.
+
+    >>> _spread_of_squares(25.0, 2), _spread_of_squares(1e-300, 2), _spread_of_squares(math.inf, 2)
+    (5.0, 0.0, 0.0)
+    """
+    if _SAFE_LOW * n <= ss <= _SAFE_HIGH:
         return math.sqrt(ss)
     return 0.0
 

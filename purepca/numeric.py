@@ -299,19 +299,32 @@ def _blocked_dot(a: Sequence[float], b: Sequence[float]) -> float:
     n = len(a)
     s = 0.0
     c = 0.0
-    p = 0.0
-    # One loop, the block's end a branch in it (not a loop nest: its inner loop of 32 steps and
-    # the bridges between the two cost PyPy's JIT more to warm up than a 10,000 x 50 Gram takes).
-    last = (_BLOCK if _BLOCK < n else n) - 1
-    for k in range(n):
-        p += a[k] * b[k]
-        if k == last:
-            t = s + p
-            z = t - s
-            c += (s - (t - z)) + (p - z)
-            s = t
-            p = 0.0
-            last = k + _BLOCK if k + _BLOCK < n else n - 1
+    # A block's 32 products summed left to right in one expression (0.0 + x, as from p = 0.0, so
+    # that a block of -0.0 products gives +0.0): a loop with no branch in its body, which PyPy's
+    # JIT compiles to straight code (a branch at the block's end, or an inner loop, costs it a
+    # bridge that boxes the floats and re-enters the loop from its preamble 32 products apart).
+    full = n - n % _BLOCK
+    for k in range(0, full, _BLOCK):
+        p = (0.0 + a[k] * b[k] + a[k + 1] * b[k + 1] + a[k + 2] * b[k + 2] + a[k + 3] * b[k + 3]
+             + a[k + 4] * b[k + 4] + a[k + 5] * b[k + 5] + a[k + 6] * b[k + 6] + a[k + 7] * b[k + 7]
+             + a[k + 8] * b[k + 8] + a[k + 9] * b[k + 9] + a[k + 10] * b[k + 10] + a[k + 11] * b[k + 11]
+             + a[k + 12] * b[k + 12] + a[k + 13] * b[k + 13] + a[k + 14] * b[k + 14] + a[k + 15] * b[k + 15]
+             + a[k + 16] * b[k + 16] + a[k + 17] * b[k + 17] + a[k + 18] * b[k + 18] + a[k + 19] * b[k + 19]
+             + a[k + 20] * b[k + 20] + a[k + 21] * b[k + 21] + a[k + 22] * b[k + 22] + a[k + 23] * b[k + 23]
+             + a[k + 24] * b[k + 24] + a[k + 25] * b[k + 25] + a[k + 26] * b[k + 26] + a[k + 27] * b[k + 27]
+             + a[k + 28] * b[k + 28] + a[k + 29] * b[k + 29] + a[k + 30] * b[k + 30] + a[k + 31] * b[k + 31])
+        t = s + p
+        z = t - s
+        c += (s - (t - z)) + (p - z)
+        s = t
+    if full < n:  # the last, shorter block
+        p = 0.0
+        for k in range(full, n):
+            p += a[k] * b[k]
+        t = s + p
+        z = t - s
+        c += (s - (t - z)) + (p - z)
+        s = t
     result = s + c
     if result - result != 0.0:
         return _fsum_dot(a, b)
