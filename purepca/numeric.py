@@ -727,6 +727,18 @@ class GramWork:
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""
+        if self.blocked:
+            # One loop nest straight into the matrix (the same entries): a comprehension per row,
+            # a generator of rows and enumerate cost PyPy's JIT three more loops to compile.
+            k, vs = self.k, self.vectors
+            G = [[0.0] * k for _ in range(k)]
+            for i in range(k):
+                vi, Gi = vs[i], G[i]
+                for j in range(i, k):
+                    v = _blocked_dot(vs[j], vi)
+                    Gi[j] = v
+                    G[j][i] = v
+            return G
         return self.assemble((i, self.row(i)) for i in range(self.k))
 
 
