@@ -43,7 +43,7 @@ import dataclasses
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
@@ -380,7 +380,7 @@ def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequ
     return cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
 
 
-def _prepare(s: Settings, M: list[list[Scalar]] | ColumnRows, cols: Sequence[Sequence[Scalar]],
+def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
              w: Optional[list[float]], cw: Optional[list[float]]) -> _Prepared:
     """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
     ctx = s.ctx
@@ -472,7 +472,7 @@ def check_k(s: Settings, n: int, d: int, solver: str) -> None:
         )
 
 
-def fit_rows(s: Settings, M: list[list[Scalar]] | ColumnRows, w: Optional[list[float]] = None,
+def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[list[float]] = None,
              cw: Optional[list[float]] = None, feature_names: Optional[list[str]] = None) -> PCAState:
     """The fitted record of validated rows ``M`` (n x d, at the precision of ``s.ctx``; or their
     columns, unweighted), with validated sample weights ``w`` and column weights ``cw`` (or None).

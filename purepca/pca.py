@@ -198,7 +198,7 @@ class PCA(Estimator):
     FACTOMINER_SD_FLOOR = FACTOMINER_SD_FLOOR
 
     _state: Optional[PCAState] = None
-    _rows: Optional[list[list[Scalar]] | ColumnRows] = None  # ColumnRows: the rows kept as columns (PyPy)
+    _rows: Optional[Union[list[list[Scalar]], ColumnRows]] = None  # ColumnRows: the rows kept as columns (PyPy)
     _cache: Optional[dict[str, Any]] = None
 
     def __init__(
@@ -292,7 +292,7 @@ class PCA(Estimator):
         names = list(columns)
         return [str(c) for c in names] if names and all(isinstance(c, str) for c in names) else None
 
-    def _assign(self, state: PCAState, rows: Optional[list[list[Scalar]] | ColumnRows],
+    def _assign(self, state: PCAState, rows: Optional[Union[list[list[Scalar]], ColumnRows]],
                 cache: Optional[dict[str, Any]] = None) -> None:
         """The one place a fit changes the estimator: the record, the rows, a fresh cache."""
         vars(self).pop("_pending", None)

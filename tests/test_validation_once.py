@@ -1,7 +1,8 @@
 """Validate at the boundary, compute inside: every public call validates its input once.
 
 The validator turns each row with ``_convert_row`` (under PyPy a list of float rows in one
-loop, ``_float_rows``, counted once); a validation of a matrix
+loop, ``_float_rows``, or for ``PCA.fit`` straight into columns, ``_float_columns``, each
+counted once); a validation of a matrix
 converts its row 0 exactly once, so the number of row-0 conversions during a
 call counts the validations it made.
 """
@@ -14,6 +15,7 @@ from typing import Any, Callable
 import pytest
 
 import purepca.linalg.matrix as matrix_module
+import purepca.pca as pca_module
 from purepca import PCA, KernelPCA, column_means, column_std, correlation_matrix, covariance_matrix
 
 
@@ -37,13 +39,25 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
             count += 1
         return rows
 
+    # PyPy's PCA.fit validates a list of float rows into columns (_float_columns) instead.
+    original_columns = pca_module._float_columns
+
+    def counting_columns(data: Any) -> Any:
+        nonlocal count
+        cols = original_columns(data)
+        if cols is not None:
+            count += 1
+        return cols
+
     monkeypatch.setattr(matrix_module, "_convert_row", counting)
     monkeypatch.setattr(matrix_module, "_float_rows", counting_rows)
+    monkeypatch.setattr(pca_module, "_float_columns", counting_columns)
     try:
         call()
     finally:
         monkeypatch.setattr(matrix_module, "_convert_row", original)
         monkeypatch.setattr(matrix_module, "_float_rows", original_rows)
+        monkeypatch.setattr(pca_module, "_float_columns", original_columns)
     return count
 
 
