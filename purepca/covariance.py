@@ -44,7 +44,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 from .errors import PurePCAError
 from .exact import ExactSums
 from .linalg.matrix import as_matrix, as_vector
-from .numeric import _PYPY, FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
+from .numeric import _PYPY, FLOAT, Context, DeviationColumns, FloatContext, Scalar, check_context, first_non_finite
 
 __all__ = [
     "Moments",
@@ -171,9 +171,12 @@ def _largest(values: Sequence[float]) -> float:
     return max(max(values), -min(values))
 
 
-def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
+def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
     """Centre each column about its exactly rounded mean (``fsum``/n), scaled
-    by a power of two where its spread is near overflow or underflow."""
+    by a power of two where its spread is near overflow or underflow.  With
+    ``lazy`` (PyPy's fit, whose ``cols`` are its own copy of the data) the
+    deviations of the columns that need no scaling are made only when read
+    (:class:`~purepca.numeric.DeviationColumns`)."""
     n = ctx.convert(len(cols[0]))
     hi: list[Scalar] = []
     lo: list[Scalar] = []
@@ -183,19 +186,23 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     spreads: list[Scalar] = []
     quick = _SUMPROD is not None and isinstance(ctx, FloatContext) and len(cols[0]) > 1
     fused = _PYPY and isinstance(ctx, FloatContext)
+    made: list[Optional[list[Scalar]]] = []
     for col in cols:
         m = _column_mean(col, n, ctx)
-        if fused:
-            c, s, low, squares = _centred_sums(col, m)
+        c: Optional[list[Scalar]] = None
+        if fused:  # the deviations' sums and squares without the deviations (made below if needed)
+            s, low, squares = _deviation_sums(col, m)
         else:
             c = [x - m for x in col]
         e = 0
         if ctx.needs_scaling:
-            if fused:  # the squares summed while centring (no max and min passes to compile and run)
-                spread = _spread_of_squares(squares, len(c)) if len(c) > 1 else 0.0
+            if c is None:  # the squares summed while centring (no max and min passes to compile and run)
+                spread = _spread_of_squares(squares, len(col)) if len(col) > 1 else 0.0
             else:
                 spread = _safe_spread(c) if quick else 0.0
             if not spread:
+                if c is None:
+                    c = [x - m for x in col]
                 spread = _largest(c)
             if spread == math.inf:
                 # The differences themselves overflow (a spread beyond the
@@ -206,19 +213,32 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
                 spread = _largest(c)
             e2 = ctx.scale_exponent(spread)
             if e2:
+                if c is None:
+                    c = [x - m for x in col]
                 c = [ctx.ldexp(x, -e2) for x in c]
             e += e2
         if not fused or e or not low - low == 0.0:
+            if c is None:
+                c = [x - m for x in col]
             s = ctx.sum(c)
             low = _mean_correction(col, m, s, e, n, ctx)
         else:
             low = low / n
         hi.append(m)
         lo.append(low)
-        centred.append(c)
+        made.append(c)
         sums.append(s)
         exps.append(e)
         spreads.append(spread if ctx.needs_scaling and not e else ctx.zero)
+    if lazy and not any(exps) and any(c is None for c in made):
+        # Read as a list of columns (numeric.DeviationColumns), the Gram from the raw ones.
+        lazily: Any = DeviationColumns(cols, hi, made)
+        return Centred(hi, lo, lazily, sums, exps, spreads)
+    for j, c in enumerate(made):
+        if c is None:
+            m = hi[j]
+            c = [x - m for x in cols[j]]
+        centred.append(c)
     if not ctx.needs_scaling or any(exps):
         return Centred(hi, lo, centred, sums, exps)
     return Centred(hi, lo, centred, sums, exps, spreads)
@@ -239,26 +259,23 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
     >>> _centre_compensated([1.0, 2.0, 4.0], 2.0)
     ([-1.0, 0.0, 2.0], 1.0, 1.0)
     """
-    c, s, low, _ = _centred_sums(col, m)
-    return c, s, low
+    s, low, _ = _deviation_sums(col, m)
+    return [x - m for x in col], s, low
 
 
-def _centred_sums(col: Sequence[float], m: float) -> tuple[list[float], float, float, float]:
-    """:func:`_centre_compensated`'s loop, which also sums the squares of the deviations plainly
-    (for :func:`_spread_of_squares`: within ``γ_n`` of their exact sum, relatively, squares that
+def _deviation_sums(col: Sequence[float], m: float) -> tuple[float, float, float]:
+    """:func:`_centre_compensated`'s sums without the deviations (``x - m``, made where they are
+    read: numeric.DeviationColumns), and the sum of their squares, plainly (for
+    :func:`_spread_of_squares`: within ``γ_n`` of its exact value, relatively, squares that
     underflow aside).
 
-    >>> _centred_sums([1.0, 2.0, 4.0], 2.0)
-    ([-1.0, 0.0, 2.0], 1.0, 1.0, 5.0)
+    >>> _deviation_sums([1.0, 2.0, 4.0], 2.0)
+    (1.0, 1.0, 5.0)
     """
-    # Filled in place: appending to a list of 100,000 floats makes PyPy copy it ever larger
-    # (four times the work of the loop itself, and garbage that brings the major collections on).
-    c = [0.0] * len(col)
     s = 0.0
     cs = 0.0
     r = 0.0
     q = 0.0
-    i = 0
     for x in col:
         d = x - m
         z = d - x
@@ -268,9 +285,7 @@ def _centred_sums(col: Sequence[float], m: float) -> tuple[list[float], float, f
         cs += (s - (t - z)) + (d - z)
         s = t
         q += d * d
-        c[i] = d
-        i += 1
-    return c, s + cs, s + (cs + r), q
+    return s + cs, s + (cs + r), q
 
 
 _SUMPROD: Any = getattr(math, "sumprod", None)
@@ -307,6 +322,21 @@ def _spread_of_squares(ss: float, n: int) -> float:
     return 0.0
 
 
+def _rows_of(c: Centred) -> int:
+    """How many rows the centred columns have (without making a deviation column)."""
+    cols: Any = c.cols
+    return len(cols.raw[0]) if isinstance(cols, DeviationColumns) else len(cols[0])
+
+
+def _constant_columns(c: Centred) -> int:
+    """How many columns are constant (deviations all zero).  A column left to be made when read
+    is not: its squares summed to a positive spread."""
+    cols: Any = c.cols
+    if isinstance(cols, DeviationColumns):
+        return sum(1 for col in cols.made if col is not None and not any(col))
+    return sum(1 for col in cols if not any(col))
+
+
 def _cross_products(
     c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0
 ) -> list[list[Scalar]]:
@@ -318,7 +348,7 @@ def _cross_products(
     computes the inner products (default ``ctx.gram``; a parallel one may
     be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).
     """
-    n = ctx.convert(len(c.cols[0]))
+    n = ctx.convert(_rows_of(c))
     d = len(c.cols)
     sums, exps = c.sums, c.exps
     G = (gram or ctx.gram)(c.cols)

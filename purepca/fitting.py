@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, apply_sign_rule
-from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
+from .covariance import Centred, Moments, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from .numeric import _PYPY, FLOAT, Context, Scalar
 from .parallel import parallel_gram
@@ -229,7 +229,7 @@ def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float
 def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context) -> Centred:
     """The columns centred about their means (``center=True``) or as they are, scaled by powers of two."""
     if center:
-        return _centred_columns(cols, ctx)
+        return _centred_columns(cols, ctx, lazy=True)
     zeros = [ctx.zero] * len(cols)
     exps = [ctx.scale_exponent(max(map(abs, col))) if ctx.needs_scaling else 0 for col in cols]
     scaled = [[ctx.ldexp(x, -ej) for x in col] if ej else list(col) for col, ej in zip(cols, exps)]
@@ -440,7 +440,7 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
             found = solve_krylov(Z, k, div, ctx, seed=s.seed, gram=gram, jobs=s.jobs)
         else:
             found = solve_power(Z, k, div, ctx, seed=s.seed)
-    constant = sum(1 for col in c.cols if not any(col))  # deviations all zero: a constant column
+    constant = _constant_columns(c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
 
 

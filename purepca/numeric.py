@@ -331,6 +331,67 @@ def _blocked_dot(a: Sequence[float], b: Sequence[float]) -> float:
     return result
 
 
+def _blocked_dot_about(a: Sequence[float], ma: float, b: Sequence[float], mb: float) -> float:
+    """:func:`_blocked_dot` of the deviations ``a - ma`` and ``b - mb``, each formed as it is
+    used (the same floats as the deviations stored, so the same bits), so that the fit needs no
+    centred copy of its data (:class:`DeviationColumns`).  Where that is not finite (an overflow),
+    the caller takes the deviations themselves.
+
+    >>> _blocked_dot_about([1.0, 3.0], 2.0, [2.0, 6.0], 4.0) == _blocked_dot([-1.0, 1.0], [-2.0, 2.0])
+    True
+    """
+    n = len(a)
+    s = 0.0
+    c = 0.0
+    p = 0.0
+    last = (_BLOCK if _BLOCK < n else n) - 1
+    for k in range(n):
+        p += (a[k] - ma) * (b[k] - mb)
+        if k == last:
+            t = s + p
+            z = t - s
+            c += (s - (t - z)) + (p - z)
+            s = t
+            p = 0.0
+            last = k + _BLOCK if k + _BLOCK < n else n - 1
+    return s + c
+
+
+class DeviationColumns:
+    """The columns ``x - m`` of raw columns about their means, each made when it is first read
+    and then kept (``made[j]``, given for the columns made already).  PyPy's fit hands them to
+    the Gram, which reads the raw columns and the means directly (:func:`_blocked_dot_about`):
+    the fit then holds no centred copy of the data beside the one it keeps, and stays under the
+    collector's next major collection more often.  Reads as a list of columns (indexing,
+    slices, ``len``, iteration); the raw columns are never changed.
+
+    >>> cols = DeviationColumns([[1.0, 3.0], [2.0, 6.0]], [2.0, 4.0])
+    >>> len(cols), cols[1], cols[:1], [sum(c) for c in cols]
+    (2, [-2.0, 2.0], [[-1.0, 1.0]], [0.0, 0.0])
+    """
+
+    def __init__(self, raw: Sequence[Sequence[float]], means: Sequence[float],
+                 made: Optional[list[Optional[list[float]]]] = None) -> None:
+        self.raw = raw
+        self.means = means
+        self.made: list[Optional[list[float]]] = [None] * len(raw) if made is None else made
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, j: Any) -> Any:
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self.raw)))]
+        col = self.made[j]
+        if col is None:
+            m = self.means[j]
+            col = self.made[j] = [x - m for x in self.raw[j]]
+        return col
+
+    def __iter__(self) -> Any:
+        return (self[j] for j in range(len(self.raw)))
+
+
 def _fsum_dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
     """``fsum`` of the products for each vector, with no Python frame per product."""
     return list(map(math.fsum, map(map, itertools.repeat(operator.mul), vectors, itertools.repeat(v))))
@@ -727,6 +788,8 @@ class GramWork:
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""
+        if self.blocked and isinstance(self.vectors, DeviationColumns):
+            return self._about()
         if self.blocked:
             # One loop nest straight into the matrix (the same entries): a comprehension per row,
             # a generator of rows and enumerate cost PyPy's JIT three more loops to compile.
@@ -740,6 +803,23 @@ class GramWork:
                     G[j][i] = v
             return G
         return self.assemble((i, self.row(i)) for i in range(self.k))
+
+    def _about(self) -> list[list[Scalar]]:
+        """:meth:`compute` of :class:`DeviationColumns` from their raw columns and means (the
+        same entries as from the deviations themselves)."""
+        k, vs = self.k, self.vectors
+        assert isinstance(vs, DeviationColumns)
+        raw, means = vs.raw, vs.means
+        G: list[list[Scalar]] = [[0.0] * k for _ in range(k)]
+        for i in range(k):
+            ri, mi, Gi = raw[i], means[i], G[i]
+            for j in range(i, k):
+                v = _blocked_dot_about(raw[j], means[j], ri, mi)
+                if v - v != 0.0:  # an overflow: the deviations themselves, as _blocked_dot takes them
+                    v = _blocked_dot(vs[j], vs[i])
+                Gi[j] = v
+                G[j][i] = v
+        return G
 
 
 class PolarRows:

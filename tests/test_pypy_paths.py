@@ -16,7 +16,7 @@ import pytest
 from purepca import FLOAT, PCA, PurePCAError
 from purepca.covariance import _centre_compensated
 from purepca.linalg.matrix import _float_columns, _float_rows, as_matrix
-from purepca.numeric import _U, GramWork, _blocked_dot, _dot2, _fsum_by_sum2
+from purepca.numeric import _U, DeviationColumns, GramWork, _blocked_dot, _blocked_dot_about, _dot2, _fsum_by_sum2
 
 PYPY = sys.implementation.name == "pypy"
 
@@ -182,6 +182,32 @@ def test_pypy_row_validation_names_the_cell_and_copies() -> None:
         assert what in str(info.value)
     assert _float_rows([[1.0, 2.0], [3.0]]) is None and _float_rows([[1.0], (2.0,)]) is None
     assert as_matrix([[1, 2.0], [3.0, 4.0]]) == [[1.0, 2.0], [3.0, 4.0]]  # ints are taken as floats
+
+
+def test_pypy_deviations_made_where_read_give_the_bits_of_those_stored() -> None:
+    # PyPy's fit centres its columns lazily (DeviationColumns) and takes the Gram from the raw
+    # columns and means (_blocked_dot_about): every entry must be the blocked dot of the stored
+    # deviations, bit for bit, and the centred record otherwise the same.
+    from purepca.covariance import _centred_columns, _constant_columns, _rows_of
+
+    rng = random.Random(17)
+    for n, off in ((1, 0.0), (31, 1e12), (64, -3.0), (100, 1e-7), (1000, 7e15), (333, 0.0)):
+        raw = [[off * (1 + j) + rng.gauss(0, 1) * 10.0 ** rng.uniform(-6, 6) for _ in range(n)] for j in range(4)]
+        raw.append([off] * n)  # a constant column
+        means = [math.fsum(col) / n for col in raw]
+        stored = [[x - m for x in col] for col, m in zip(raw, means)]
+        for j in range(len(raw)):
+            for i in range(len(raw)):
+                a, b = _blocked_dot_about(raw[j], means[j], raw[i], means[i]), _blocked_dot(stored[j], stored[i])
+                assert a == b and math.copysign(1.0, a) == math.copysign(1.0, b), (n, off, i, j)
+        lazy = DeviationColumns(raw, means)
+        assert GramWork(lazy, FLOAT, fast=True).compute() == GramWork(stored, FLOAT, fast=True).compute()
+        assert list(lazy) == stored and lazy[1:3] == stored[1:3] and len(lazy) == len(stored)
+        plain, late = _centred_columns(raw, FLOAT), _centred_columns(raw, FLOAT, lazy=True)
+        assert (late.hi, late.lo, late.sums, late.exps) == (plain.hi, plain.lo, plain.sums, plain.exps)
+        assert _constant_columns(late) == _constant_columns(plain) == 1 + (n == 1) * 4
+        assert _rows_of(late) == _rows_of(plain) == n
+        assert list(late.cols) == plain.cols
 
 
 def test_pypy_float_columns_validate_and_transpose_in_one_pass() -> None:
