@@ -47,7 +47,7 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 from .errors import PurePCAError
 from .exact import ExactSums
 from .linalg.matrix import as_matrix, as_vector
-from .numeric import _PYPY, _SUMPROD, FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
+from .numeric import _PYPY, _SUMPROD, FLOAT, Context, DeviationColumns, FloatContext, Scalar, check_context, first_non_finite
 
 __all__ = [
     "Moments",
@@ -174,11 +174,14 @@ def _largest(values: Sequence[float]) -> float:
     return max(max(values), -min(values))
 
 
-def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
+def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
     """Centre each column about ``hi`` (``fsum``/n; on Python 3.12+ ``sumprod``/n,
     :func:`_centre_by_sumprod`), with ``lo`` the exactly rounded correction (``hi + lo`` the mean
     to about twice the working precision), scaled by a power of two where its spread is near
-    overflow or underflow."""
+    overflow or underflow.  With
+    ``lazy`` (PyPy's fit, whose ``cols`` are its own copy of the data) the
+    deviations of the columns that need no scaling are made only when read
+    (:class:`~purepca.numeric.DeviationColumns`)."""
     n = ctx.convert(len(cols[0]))
     hi: list[Scalar] = []
     lo: list[Scalar] = []
@@ -188,26 +191,33 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
     spreads: list[Scalar] = []
     quick = _SUMPROD is not None and isinstance(ctx, FloatContext) and len(cols[0]) > 1
     fused = _PYPY and isinstance(ctx, FloatContext)
+    made: list[Optional[list[Scalar]]] = []
     for col in cols:
         got = _centre_by_sumprod(col, n, ctx) if quick else None
         if got is not None:
-            m, c, spread, s, low = got
+            m, made_c, spread, s, low = got
             hi.append(m)
             lo.append(low)
-            centred.append(c)
+            made.append(made_c)
             sums.append(s)
             exps.append(0)
             spreads.append(spread)
             continue
         m = _column_mean(col, n, ctx)
-        if fused:
-            c, s, low = _centre_compensated(col, m)
+        c: Optional[list[Scalar]] = None
+        if fused:  # the deviations' sums and squares without the deviations (made below if needed)
+            s, low, squares = _deviation_sums(col, m)
         else:
             c = [x - m for x in col]
         e = 0
         if ctx.needs_scaling:
-            spread = _safe_spread(c) if quick else 0.0
+            if c is None:  # the squares summed while centring (no max and min passes to compile and run)
+                spread = _spread_of_squares(squares, len(col)) if len(col) > 1 else 0.0
+            else:
+                spread = _safe_spread(c) if quick else 0.0
             if not spread:
+                if c is None:
+                    c = [x - m for x in col]
                 spread = _largest(c)
             if spread == math.inf:
                 # The differences themselves overflow (a spread beyond the
@@ -218,19 +228,32 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
                 spread = _largest(c)
             e2 = ctx.scale_exponent(spread)
             if e2:
+                if c is None:
+                    c = [x - m for x in col]
                 c = [ctx.ldexp(x, -e2) for x in c]
             e += e2
         if not fused or e or not low - low == 0.0:
+            if c is None:
+                c = [x - m for x in col]
             s = ctx.sum(c)
             low = _mean_correction(col, m, s, e, n, ctx)
         else:
             low = low / n
         hi.append(m)
         lo.append(low)
-        centred.append(c)
+        made.append(c)
         sums.append(s)
         exps.append(e)
         spreads.append(spread if ctx.needs_scaling and not e else ctx.zero)
+    if lazy and not any(exps) and any(c is None for c in made):
+        # Read as a list of columns (numeric.DeviationColumns), the Gram from the raw ones.
+        lazily: Any = DeviationColumns(cols, hi, made)
+        return Centred(hi, lo, lazily, sums, exps, spreads)
+    for j, c in enumerate(made):
+        if c is None:
+            m = hi[j]
+            c = [x - m for x in cols[j]]
+        centred.append(c)
     if not ctx.needs_scaling or any(exps):
         return Centred(hi, lo, centred, sums, exps)
     return Centred(hi, lo, centred, sums, exps, spreads)
@@ -299,11 +322,23 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
     >>> _centre_compensated([1.0, 2.0, 4.0], 2.0)
     ([-1.0, 0.0, 2.0], 1.0, 1.0)
     """
-    c: list[float] = []
-    append = c.append
+    s, low, _ = _deviation_sums(col, m)
+    return [x - m for x in col], s, low
+
+
+def _deviation_sums(col: Sequence[float], m: float) -> tuple[float, float, float]:
+    """:func:`_centre_compensated`'s sums without the deviations (``x - m``, made where they are
+    read: numeric.DeviationColumns), and the sum of their squares, plainly (for
+    :func:`_spread_of_squares`: within ``γ_n`` of its exact value, relatively, squares that
+    underflow aside).
+
+    >>> _deviation_sums([1.0, 2.0, 4.0], 2.0)
+    (1.0, 1.0, 5.0)
+    """
     s = 0.0
     cs = 0.0
     r = 0.0
+    q = 0.0
     for x in col:
         d = x - m
         z = d - x
@@ -312,8 +347,8 @@ def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], fl
         z = t - s
         cs += (s - (t - z)) + (d - z)
         s = t
-        append(d)
-    return c, s + cs, s + (cs + r)
+        q += d * d
+    return s + cs, s + (cs + r), q
 
 
 # sqrt(ss/n) >= SMALL and sqrt(ss) <= BIG, with room for ss's own rounding (a relative eps).
@@ -331,10 +366,37 @@ def _safe_spread(c: list[float]) -> float:
     """
     if _SUMPROD is None:
         return 0.0
-    ss = _SUMPROD(c, c)
-    if _SAFE_LOW * len(c) <= ss <= _SAFE_HIGH:
+    return _spread_of_squares(_SUMPROD(c, c), len(c))
+
+
+def _spread_of_squares(ss: float, n: int) -> float:
+    """``sqrt(ss)`` when ``ss``, the sum of the squares of n numbers, proves the largest of them in
+    ``[SMALL, BIG]``, else 0.  The factors 2 in the limits leave room for a relative error up to
+    1/2 in ``ss`` (sumprod's is ``eps``; a plain sum's ``γ_n``), and squares that underflow add
+    less than ``n·2**-1074``, far below ``SMALL²·n``: the largest is at least
+    ``sqrt(ss_exact/n) >= SMALL`` and at most ``sqrt(ss_exact) <= BIG``.
+
+    >>> _spread_of_squares(25.0, 2), _spread_of_squares(1e-300, 2), _spread_of_squares(math.inf, 2)
+    (5.0, 0.0, 0.0)
+    """
+    if _SAFE_LOW * n <= ss <= _SAFE_HIGH:
         return math.sqrt(ss)
     return 0.0
+
+
+def _rows_of(c: Centred) -> int:
+    """How many rows the centred columns have (without making a deviation column)."""
+    cols: Any = c.cols
+    return len(cols.raw[0]) if isinstance(cols, DeviationColumns) else len(cols[0])
+
+
+def _constant_columns(c: Centred) -> int:
+    """How many columns are constant (deviations all zero).  A column left to be made when read
+    is not: its squares summed to a positive spread."""
+    cols: Any = c.cols
+    if isinstance(cols, DeviationColumns):
+        return sum(1 for col in cols.made if col is not None and not any(col))
+    return sum(1 for col in cols if not any(col))
 
 
 def _cross_products(
@@ -348,7 +410,7 @@ def _cross_products(
     computes the inner products (default ``ctx.gram``; a parallel one may
     be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).
     """
-    n = ctx.convert(len(c.cols[0]))
+    n = ctx.convert(_rows_of(c))
     d = len(c.cols)
     sums, exps = c.sums, c.exps
     G = (gram or ctx.gram)(c.cols)

@@ -44,10 +44,10 @@ import itertools
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, apply_sign_rule
-from .covariance import Centred, Moments, _centred_columns, _cross_products, _divisor, _largest
+from .covariance import Centred, Moments, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from .numeric import _PYPY, _SUMPROD, FLOAT, Context, FloatContext, Scalar
 from .parallel import parallel_gram
@@ -230,7 +230,7 @@ def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float
 def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context) -> Centred:
     """The columns centred about their means (``center=True``) or as they are, scaled by powers of two."""
     if center:
-        return _centred_columns(cols, ctx)
+        return _centred_columns(cols, ctx, lazy=True)
     zeros = [ctx.zero] * len(cols)
     exps = [ctx.scale_exponent(max(map(abs, col))) if ctx.needs_scaling else 0 for col in cols]
     scaled = [[ctx.ldexp(x, -ej) for x in col] if ej else list(col) for col, ej in zip(cols, exps)]
@@ -342,6 +342,28 @@ class _Prepared:
         return self._data
 
 
+class ColumnRows:
+    """Validated rows kept as their columns (a fit on PyPy validates a list of float rows straight
+    into columns: ``linalg.matrix._float_columns``); :meth:`rows` builds the rows, the same
+    numbers, when they are first asked for (training scores, interpretation, bounds).
+
+    >>> ColumnRows([[1.0, 3.0], [2.0, 4.0]]).rows()
+    [[1.0, 2.0], [3.0, 4.0]]
+    """
+
+    __slots__ = ("cols", "_rows")
+
+    def __init__(self, cols: list[list[Scalar]]) -> None:
+        self.cols = cols
+        self._rows: Optional[list[list[Scalar]]] = None
+
+    def rows(self) -> list[list[Scalar]]:
+        """The rows (built once)."""
+        if self._rows is None:
+            self._rows = [list(row) for row in zip(*self.cols)]
+        return self._rows
+
+
 def _columns(M: list[list[Scalar]], d: int) -> Sequence[Sequence[Scalar]]:
     """The columns of the rows ``M``: ``zip(*M)`` (one C call), but on PyPy a comprehension per
     column, which its JIT runs about six times as fast as ``zip`` with 10,000 arguments.
@@ -359,12 +381,13 @@ def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequ
     return cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
 
 
-def _prepare(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]], w: Optional[list[float]],
-             cw: Optional[list[float]]) -> _Prepared:
+def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+             w: Optional[list[float]], cw: Optional[list[float]]) -> _Prepared:
     """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
     ctx = s.ctx
-    n = len(M)
+    n = len(cols[0])
     if w is not None or cw is not None:
+        assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
         # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½ (purepca.weights), already
         # centred: the solvers take its columns with no mean to remove and no scale to apply.  A
         # constant column is judged on the rows of positive weight.
@@ -423,7 +446,7 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
             found = solve_krylov(Z, k, div, ctx, seed=s.seed, gram=gram, jobs=s.jobs)
         else:
             found = solve_power(Z, k, div, ctx, seed=s.seed)
-    constant = sum(1 for col in c.cols if not any(col))  # deviations all zero: a constant column
+    constant = _constant_columns(c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
 
 
@@ -455,17 +478,22 @@ def check_k(s: Settings, n: int, d: int, solver: str) -> None:
         )
 
 
-def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None,
+def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[list[float]] = None,
              cw: Optional[list[float]] = None, feature_names: Optional[list[str]] = None) -> PCAState:
-    """The fitted record of validated rows ``M`` (n x d, at the precision of ``s.ctx``), with
-    validated sample weights ``w`` and column weights ``cw`` (or None).
+    """The fitted record of validated rows ``M`` (n x d, at the precision of ``s.ctx``; or their
+    columns, unweighted), with validated sample weights ``w`` and column weights ``cw`` (or None).
 
     >>> state = fit_rows(Settings(n_components=1), [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]])
     >>> [round(v, 12) for v in state.components_[0]], state.explained_variance_
     ([0.707106781187, 0.707106781187], [2.0])
     """
     ctx = s.ctx
-    n, d = len(M), len(M[0])
+    if isinstance(M, ColumnRows):
+        assert w is None and cw is None, "weighted rows are given as rows"
+        cols: Sequence[Sequence[Scalar]] = M.cols
+        n, d = len(cols[0]), len(cols)
+    else:
+        n, d = len(M), len(M[0])
     if n < 2:
         raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
     if (w is not None or cw is not None) and s.n_components in ("mle", "parallel"):
@@ -480,7 +508,8 @@ def fit_rows(s: Settings, M: list[list[Scalar]], w: Optional[list[float]] = None
     solver = s.choose_solver(n, d)
     check_k(s, shape, d, solver)
     with ctx.local():
-        cols = _columns(M, d)
+        if not isinstance(M, ColumnRows):
+            cols = _columns(M, d)
         p = _prepare(s, M, cols, w, cw)
         found, losses = _solve(s, p, n, d, solver)
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below

@@ -264,7 +264,7 @@ def _fsum_by_sum2(values: Iterable[float]) -> float:
             z = t - s
             c += (s - (t - z)) + (x - z)
             s = t
-            a += x if x >= 0.0 else -x
+            a += abs(x)
         r = s + c
     except (TypeError, OverflowError):  # Decimals, ints beyond the float range: fsum converts or says why
         return math.fsum(xs)
@@ -301,21 +301,97 @@ def _blocked_dot(a: Sequence[float], b: Sequence[float]) -> float:
     n = len(a)
     s = 0.0
     c = 0.0
-    i = 0
-    while i < n:
-        stop = i + _BLOCK if i + _BLOCK < n else n
+    # A block's 32 products summed left to right in one expression (0.0 + x, as from p = 0.0, so
+    # that a block of -0.0 products gives +0.0): a loop with no branch in its body, which PyPy's
+    # JIT compiles to straight code (a branch at the block's end, or an inner loop, costs it a
+    # bridge that boxes the floats and re-enters the loop from its preamble 32 products apart).
+    full = n - n % _BLOCK
+    for k in range(0, full, _BLOCK):
+        p = (0.0 + a[k] * b[k] + a[k + 1] * b[k + 1] + a[k + 2] * b[k + 2] + a[k + 3] * b[k + 3]
+             + a[k + 4] * b[k + 4] + a[k + 5] * b[k + 5] + a[k + 6] * b[k + 6] + a[k + 7] * b[k + 7]
+             + a[k + 8] * b[k + 8] + a[k + 9] * b[k + 9] + a[k + 10] * b[k + 10] + a[k + 11] * b[k + 11]
+             + a[k + 12] * b[k + 12] + a[k + 13] * b[k + 13] + a[k + 14] * b[k + 14] + a[k + 15] * b[k + 15]
+             + a[k + 16] * b[k + 16] + a[k + 17] * b[k + 17] + a[k + 18] * b[k + 18] + a[k + 19] * b[k + 19]
+             + a[k + 20] * b[k + 20] + a[k + 21] * b[k + 21] + a[k + 22] * b[k + 22] + a[k + 23] * b[k + 23]
+             + a[k + 24] * b[k + 24] + a[k + 25] * b[k + 25] + a[k + 26] * b[k + 26] + a[k + 27] * b[k + 27]
+             + a[k + 28] * b[k + 28] + a[k + 29] * b[k + 29] + a[k + 30] * b[k + 30] + a[k + 31] * b[k + 31])
+        t = s + p
+        z = t - s
+        c += (s - (t - z)) + (p - z)
+        s = t
+    if full < n:  # the last, shorter block
         p = 0.0
-        for k in range(i, stop):
+        for k in range(full, n):
             p += a[k] * b[k]
         t = s + p
         z = t - s
         c += (s - (t - z)) + (p - z)
         s = t
-        i = stop
     result = s + c
     if result - result != 0.0:
         return _fsum_dot(a, b)
     return result
+
+
+def _blocked_dot_about(a: Sequence[float], ma: float, b: Sequence[float], mb: float) -> float:
+    """:func:`_blocked_dot` of the deviations ``a - ma`` and ``b - mb``, each formed as it is
+    used (the same floats as the deviations stored, so the same bits), so that the fit needs no
+    centred copy of its data (:class:`DeviationColumns`).  Where that is not finite (an overflow),
+    the caller takes the deviations themselves.
+
+    >>> _blocked_dot_about([1.0, 3.0], 2.0, [2.0, 6.0], 4.0) == _blocked_dot([-1.0, 1.0], [-2.0, 2.0])
+    True
+    """
+    n = len(a)
+    s = 0.0
+    c = 0.0
+    p = 0.0
+    last = (_BLOCK if _BLOCK < n else n) - 1
+    for k in range(n):
+        p += (a[k] - ma) * (b[k] - mb)
+        if k == last:
+            t = s + p
+            z = t - s
+            c += (s - (t - z)) + (p - z)
+            s = t
+            p = 0.0
+            last = k + _BLOCK if k + _BLOCK < n else n - 1
+    return s + c
+
+
+class DeviationColumns:
+    """The columns ``x - m`` of raw columns about their means, each made when it is first read
+    and then kept (``made[j]``, given for the columns made already).  PyPy's fit hands them to
+    the Gram, which reads the raw columns and the means directly (:func:`_blocked_dot_about`):
+    the fit then holds no centred copy of the data beside the one it keeps, and stays under the
+    collector's next major collection more often.  Reads as a list of columns (indexing,
+    slices, ``len``, iteration); the raw columns are never changed.
+
+    >>> cols = DeviationColumns([[1.0, 3.0], [2.0, 6.0]], [2.0, 4.0])
+    >>> len(cols), cols[1], cols[:1], [sum(c) for c in cols]
+    (2, [-2.0, 2.0], [[-1.0, 1.0]], [0.0, 0.0])
+    """
+
+    def __init__(self, raw: Sequence[Sequence[float]], means: Sequence[float],
+                 made: Optional[list[Optional[list[float]]]] = None) -> None:
+        self.raw = raw
+        self.means = means
+        self.made: list[Optional[list[float]]] = [None] * len(raw) if made is None else made
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __getitem__(self, j: Any) -> Any:
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self.raw)))]
+        col = self.made[j]
+        if col is None:
+            m = self.means[j]
+            col = self.made[j] = [x - m for x in self.raw[j]]
+        return col
+
+    def __iter__(self) -> Any:
+        return (self[j] for j in range(len(self.raw)))
 
 
 def _fsum_dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
@@ -714,7 +790,38 @@ class GramWork:
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""
+        if self.blocked and isinstance(self.vectors, DeviationColumns):
+            return self._about()
+        if self.blocked:
+            # One loop nest straight into the matrix (the same entries): a comprehension per row,
+            # a generator of rows and enumerate cost PyPy's JIT three more loops to compile.
+            k, vs = self.k, self.vectors
+            G = [[0.0] * k for _ in range(k)]
+            for i in range(k):
+                vi, Gi = vs[i], G[i]
+                for j in range(i, k):
+                    v = _blocked_dot(vs[j], vi)
+                    Gi[j] = v
+                    G[j][i] = v
+            return G
         return self.assemble((i, self.row(i)) for i in range(self.k))
+
+    def _about(self) -> list[list[Scalar]]:
+        """:meth:`compute` of :class:`DeviationColumns` from their raw columns and means (the
+        same entries as from the deviations themselves)."""
+        k, vs = self.k, self.vectors
+        assert isinstance(vs, DeviationColumns)
+        raw, means = vs.raw, vs.means
+        G: list[list[Scalar]] = [[0.0] * k for _ in range(k)]
+        for i in range(k):
+            ri, mi, Gi = raw[i], means[i], G[i]
+            for j in range(i, k):
+                v = _blocked_dot_about(raw[j], means[j], ri, mi)
+                if v - v != 0.0:  # an overflow: the deviations themselves, as _blocked_dot takes them
+                    v = _blocked_dot(vs[j], vs[i])
+                Gi[j] = v
+                G[j][i] = v
+        return G
 
 
 class PolarRows:

@@ -41,11 +41,11 @@ from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES
 from .covariance import Moments
 from .errors import NotFittedError, PurePCAError
-from .fitting import FACTOMINER_SD_FLOOR, PCAState, Settings, fit_rows, plain_scores
+from .fitting import FACTOMINER_SD_FLOOR, ColumnRows, PCAState, Settings, fit_rows, plain_scores
 from .fitting import fit_moments as _fit_moments
-from .linalg.matrix import as_matrix
+from .linalg.matrix import _float_columns, as_matrix
 from .missing import EM_MAX_ITER, EM_TOL, fit_missing, with_holes
-from .numeric import Scalar, get_context
+from .numeric import _PYPY, FLOAT, Scalar, get_context
 from .parallel import check_n_jobs
 from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
@@ -198,7 +198,7 @@ class PCA(Estimator):
     FACTOMINER_SD_FLOOR = FACTOMINER_SD_FLOOR
 
     _state: Optional[PCAState] = None
-    _rows: Optional[list[list[Scalar]]] = None
+    _rows: Optional[Union[list[list[Scalar]], ColumnRows]] = None  # ColumnRows: the rows kept as columns (PyPy)
     _cache: Optional[dict[str, Any]] = None
 
     def __init__(
@@ -293,8 +293,8 @@ class PCA(Estimator):
         names = list(columns)
         return [str(c) for c in names] if names and all(isinstance(c, str) for c in names) else None
 
-    def _assign(self, state: PCAState, rows: Optional[list[list[Scalar]]], cache: Optional[dict[str, Any]] = None
-                ) -> None:
+    def _assign(self, state: PCAState, rows: Optional[Union[list[list[Scalar]], ColumnRows]],
+                cache: Optional[dict[str, Any]] = None) -> None:
         """The one place a fit changes the estimator: the record, the rows, a fresh cache."""
         vars(self).pop("_pending", None)
         vars(self).update(_state=state, _rows=rows, _cache={} if cache is None else cache)
@@ -323,6 +323,15 @@ class PCA(Estimator):
         >>> [round(v, 12) for v in a.explained_variance_] == [round(v, 12) for v in b.explained_variance_]
         True
         """
+        s = self._settings()
+        if _PYPY and s.ctx is FLOAT and self.missing == "error" and sample_weight is None and column_weight is None:
+            # PyPy: a list of float rows validated straight into the columns the fit works on, and
+            # kept as such (the rows are built if they are asked for).
+            cols = _float_columns(X)
+            if cols is not None:
+                kept = ColumnRows(cols)
+                self._assign(fit_rows(s, kept, None, None, self._feature_names(X)), kept)
+                return self
         self._assign(*self._fit(X, sample_weight, column_weight))
         return self
 
@@ -462,7 +471,7 @@ class PCA(Estimator):
             how = {"model file": "a model file does not carry them; refit with fit(X)"}.get(
                 state.source, f"{state.source} keeps only the moments (partial_fit, fit_stream); fit it with fit(X)")
             raise PurePCAError(f"{what}: the model keeps no training rows ({how})")
-        return self._rows
+        return self._rows.rows() if isinstance(self._rows, ColumnRows) else self._rows
 
     def _read(self, X: Any) -> list[list[Scalar]]:
         """New rows validated once, at the fit's precision, with the fitted number of features."""
@@ -900,7 +909,7 @@ class PCA(Estimator):
                 raise NotFittedError("x (the training scores) needs fit(X) or fit_transform(X); partial_fit and "
                                      "fit_stream keep no rows" + (", nor does a model file"
                                                                   if state.source == "model file" else ""))
-            cache["x"] = self._scores(state, self._rows)
+            cache["x"] = self._scores(state, self._training_rows("x"))
         return [list(row) for row in cache["x"]]
 
     @property

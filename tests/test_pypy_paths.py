@@ -16,8 +16,8 @@ import pytest
 
 from purepca import FLOAT, PCA, PurePCAError
 from purepca.covariance import _centre_compensated
-from purepca.linalg.matrix import _float_rows, _float_rows_at_once, as_matrix
-from purepca.numeric import _U, GramWork, _blocked_dot, _dot2, _fsum_by_sum2
+from purepca.linalg.matrix import _float_columns, _float_rows, _float_rows_at_once, as_matrix
+from purepca.numeric import _U, DeviationColumns, GramWork, _blocked_dot, _blocked_dot_about, _dot2, _fsum_by_sum2
 
 PYPY = sys.implementation.name == "pypy"
 
@@ -123,6 +123,32 @@ def test_pypy_blocked_dot_within_its_bound_of_the_exact_dot() -> None:
 _BLOCK_BOUND = 34  # 32 plain products and sums per block, then TwoSum: (32 + 2)·u·Σ|a_k·b_k|
 
 
+def _blocks_of_32(a: list[float], b: list[float]) -> float:
+    """The blocked dot as its definition reads: a plain sum per block of 32 products, the blocks'
+    sums added by TwoSum (without the overflow fallback)."""
+    s = c = 0.0
+    for i in range(0, len(a), 32):
+        p = 0.0
+        for x, y in zip(a[i:i + 32], b[i:i + 32]):
+            p += x * y
+        t = s + p
+        z = t - s
+        c += (s - (t - z)) + (p - z)
+        s = t
+    return s + c
+
+
+def test_pypy_blocked_dot_is_its_definition_to_the_bit() -> None:
+    # One loop with the block's end as a branch: the same operations in the same order as the
+    # nested loops of the definition, at every length around the blocks' ends.
+    rng = random.Random(11)
+    for n in list(range(0, 70)) + [95, 96, 97, 1000, 10_001]:
+        a = [rng.gauss(0, 1) * 10.0 ** rng.uniform(-8, 8) for _ in range(n)]
+        b = [rng.gauss(3, 1) * rng.choice([1.0, -1.0]) for _ in range(n)]
+        got, want = _blocked_dot(a, b), _blocks_of_32(a, b)
+        assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), n
+
+
 def test_pypy_gram_work_takes_the_blocked_dot_only_on_pypy() -> None:
     vectors = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
     assert GramWork(vectors, FLOAT, fast=True).blocked is PYPY
@@ -164,6 +190,63 @@ def test_row_validation_at_once_names_the_cell_and_copies(at_once: Any) -> None:
         assert at_once([[1e308, 1.0], [1e308, 2.0]]) is None  # a sum beyond the range: the general path decides
     assert as_matrix([[1e308, 1.0], [1e308, 2.0]]) == [[1e308, 1.0], [1e308, 2.0]]  # finite: taken by the general path
     assert as_matrix([[1, 2.0], [3.0, 4.0]]) == [[1.0, 2.0], [3.0, 4.0]]  # ints are taken as floats
+
+
+def test_pypy_deviations_made_where_read_give_the_bits_of_those_stored() -> None:
+    # PyPy's fit centres its columns lazily (DeviationColumns) and takes the Gram from the raw
+    # columns and means (_blocked_dot_about): every entry must be the blocked dot of the stored
+    # deviations, bit for bit, and the centred record otherwise the same.
+    from purepca.covariance import _centred_columns, _constant_columns, _rows_of
+
+    rng = random.Random(17)
+    for n, off in ((1, 0.0), (31, 1e12), (64, -3.0), (100, 1e-7), (1000, 7e15), (333, 0.0)):
+        raw = [[off * (1 + j) + rng.gauss(0, 1) * 10.0 ** rng.uniform(-6, 6) for _ in range(n)] for j in range(4)]
+        raw.append([off] * n)  # a constant column
+        means = [math.fsum(col) / n for col in raw]
+        stored = [[x - m for x in col] for col, m in zip(raw, means)]
+        for j in range(len(raw)):
+            for i in range(len(raw)):
+                a, b = _blocked_dot_about(raw[j], means[j], raw[i], means[i]), _blocked_dot(stored[j], stored[i])
+                assert a == b and math.copysign(1.0, a) == math.copysign(1.0, b), (n, off, i, j)
+        lazy = DeviationColumns(raw, means)
+        assert GramWork(lazy, FLOAT, fast=True).compute() == GramWork(stored, FLOAT, fast=True).compute()
+        assert list(lazy) == stored and lazy[1:3] == stored[1:3] and len(lazy) == len(stored)
+        plain, late = _centred_columns(raw, FLOAT), _centred_columns(raw, FLOAT, lazy=True)
+        assert (late.hi, late.lo, late.sums, late.exps) == (plain.hi, plain.lo, plain.sums, plain.exps)
+        assert _constant_columns(late) == _constant_columns(plain) == 1 + (n == 1) * 4
+        assert _rows_of(late) == _rows_of(plain) == n
+        assert list(late.cols) == plain.cols
+
+
+def test_pypy_float_columns_validate_and_transpose_in_one_pass() -> None:
+    rows = [[1.0, -0.0], [3.0, 4.5], [5.0, 6.0]]
+    cols = _float_columns(rows)
+    assert cols == [[1.0, 3.0, 5.0], [-0.0, 4.5, 6.0]] and math.copysign(1.0, cols[1][0]) == -1.0
+    for bad in (True, math.nan, -math.inf, "1", 1, None):
+        assert _float_columns([[1.0, 2.0], [bad, 4.0]]) is None  # the general path then names the cell
+    for shape in ([], [[]], [[1.0], [2.0, 3.0]], [[1.0], (2.0,)], ((1.0,),), [(1.0,)]):
+        assert _float_columns(shape) is None
+
+
+def test_pypy_fit_from_columns_is_the_fit_from_rows() -> None:
+    # PyPy's PCA.fit validates a list of float rows into columns and keeps them (ColumnRows): the
+    # record, and the training rows built from the columns, are those of the fit of the rows.
+    from purepca.fitting import ColumnRows, Settings, fit_rows
+
+    rng = random.Random(13)
+    for n, d, off in ((50, 4, 0.0), (300, 7, 1e12), (40, 3, -3e-200), (20, 5, 1e150)):
+        rows = [[off + rng.gauss(0, 1) * (1 + j) * (abs(off) or 1.0) * 1e-6 for j in range(d)] for _ in range(n)]
+        rows[3][1] = -0.0
+        for settings in (Settings(), Settings(n_components=2), Settings(scale=True)):
+            kept = ColumnRows(_float_columns(rows))  # type: ignore[arg-type]
+            a, b = fit_rows(settings, kept), fit_rows(settings, as_matrix(rows))
+            assert a == b
+            assert kept.rows() == rows and all(x is not y for x, y in zip(kept.rows(), rows))
+        pca, general = PCA().fit(rows), PCA().fit([tuple(row) for row in rows])  # tuples: the general path
+        assert pca.components_ == general.components_ and pca.mean_ == general.mean_
+        assert pca.x == general.x and pca.explained_variance_ == general.explained_variance_
+        rows[0][0] = 7.0  # the model's rows are its own
+        assert pca.x == general.x
 
 
 def test_pypy_spreads_give_the_scale_exponent_of_the_columns_themselves() -> None:

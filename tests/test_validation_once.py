@@ -1,7 +1,8 @@
 """Validate at the boundary, compute inside: every public call validates its input once.
 
 The validator turns each row with ``_convert_row`` (a list of float rows at once, by
-``_float_rows`` under PyPy and ``_float_rows_at_once`` on CPython, counted once); a validation of a matrix
+``_float_rows`` under PyPy and ``_float_rows_at_once`` on CPython, or for PyPy's ``PCA.fit``
+straight into columns, ``_float_columns``, each counted once); a validation of a matrix
 converts its row 0 exactly once, so the number of row-0 conversions during a
 call counts the validations it made.
 """
@@ -14,6 +15,7 @@ from typing import Any, Callable
 import pytest
 
 import purepca.linalg.matrix as matrix_module
+import purepca.pca as pca_module
 from purepca import PCA, KernelPCA, column_means, column_std, correlation_matrix, covariance_matrix
 
 
@@ -39,15 +41,19 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
 
         return counting_rows
 
+    # PyPy's PCA.fit validates a list of float rows into columns (_float_columns) instead.
     originals = {name: getattr(matrix_module, name) for name in ("_convert_row", "_float_rows", "_float_rows_at_once")}
+    original_columns = pca_module._float_columns
     monkeypatch.setattr(matrix_module, "_convert_row", counting)
     for name in ("_float_rows", "_float_rows_at_once"):
         monkeypatch.setattr(matrix_module, name, counted(originals[name]))
+    monkeypatch.setattr(pca_module, "_float_columns", counted(original_columns))
     try:
         call()
     finally:
         for name, original_function in originals.items():
             monkeypatch.setattr(matrix_module, name, original_function)
+        monkeypatch.setattr(pca_module, "_float_columns", original_columns)
     return count
 
 
