@@ -178,9 +178,8 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     """Centre each column about ``hi`` (``fsum``/n; on Python 3.12+ ``sumprod``/n,
     :func:`_centre_by_sumprod`), with ``lo`` the exactly rounded correction (``hi + lo`` the mean
     to about twice the working precision), scaled by a power of two where its spread is near
-    overflow or underflow.  With
-    ``lazy`` (PyPy's fit, whose ``cols`` are its own copy of the data) the
-    deviations of the columns that need no scaling are made only when read
+    overflow or underflow.  With ``lazy`` (PyPy's fit, whose ``cols`` are its own copy of the
+    data) the deviations of the columns that need no scaling are made only when read
     (:class:`~purepca.numeric.DeviationColumns`)."""
     n = ctx.convert(len(cols[0]))
     hi: list[Scalar] = []
@@ -194,51 +193,7 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     made: list[Optional[list[Scalar]]] = []
     for col in cols:
         got = _centre_by_sumprod(col, n, ctx) if quick else None
-        if got is not None:
-            m, made_c, spread, s, low = got
-            hi.append(m)
-            lo.append(low)
-            made.append(made_c)
-            sums.append(s)
-            exps.append(0)
-            spreads.append(spread)
-            continue
-        m = _column_mean(col, n, ctx)
-        c: Optional[list[Scalar]] = None
-        if fused:  # the deviations' sums and squares without the deviations (made below if needed)
-            s, low, squares = _deviation_sums(col, m)
-        else:
-            c = [x - m for x in col]
-        e = 0
-        if ctx.needs_scaling:
-            if c is None:  # the squares summed while centring (no max and min passes to compile and run)
-                spread = _spread_of_squares(squares, len(col)) if len(col) > 1 else 0.0
-            else:
-                spread = _safe_spread(c) if quick else 0.0
-            if not spread:
-                if c is None:
-                    c = [x - m for x in col]
-                spread = _largest(c)
-            if spread == math.inf:
-                # The differences themselves overflow (a spread beyond the
-                # float range): take them from the rows scaled by 1/4, exactly.
-                m4 = ctx.ldexp(m, -2)
-                c = [ctx.ldexp(x, -2) - m4 for x in col]
-                e = 2
-                spread = _largest(c)
-            e2 = ctx.scale_exponent(spread)
-            if e2:
-                if c is None:
-                    c = [x - m for x in col]
-                c = [ctx.ldexp(x, -e2) for x in c]
-            e += e2
-        if not fused or e or not low - low == 0.0:
-            if c is None:
-                c = [x - m for x in col]
-            s = ctx.sum(c)
-            low = _mean_correction(col, m, s, e, n, ctx)
-        else:
-            low = low / n
+        m, c, spread, s, low, e = got + (0,) if got is not None else _centre_column(col, n, ctx, quick, fused)
         hi.append(m)
         lo.append(low)
         made.append(c)
@@ -257,6 +212,50 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     if not ctx.needs_scaling or any(exps):
         return Centred(hi, lo, centred, sums, exps)
     return Centred(hi, lo, centred, sums, exps, spreads)
+
+
+def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context, quick: bool, fused: bool
+                   ) -> tuple[Scalar, Optional[list[Scalar]], Scalar, Scalar, Scalar, int]:
+    """One column centred the general way: ``(hi, c, spread, Σc, lo, e)``, the deviations ``c``
+    scaled by ``2**-e`` (None: not made, PyPy's fused loop: :func:`_deviation_sums`)."""
+    m = _column_mean(col, n, ctx)
+    c: Optional[list[Scalar]] = None
+    if fused:  # the deviations' sums and squares without the deviations (made below if needed)
+        s, low, squares = _deviation_sums(col, m)
+    else:
+        c = [x - m for x in col]
+    e = 0
+    spread: Scalar = ctx.zero
+    if ctx.needs_scaling:
+        if c is None:  # the squares summed while centring (no max and min passes to compile and run)
+            spread = _spread_of_squares(squares, len(col)) if len(col) > 1 else 0.0
+        else:
+            spread = _safe_spread(c) if quick else 0.0
+        if not spread:
+            if c is None:
+                c = [x - m for x in col]
+            spread = _largest(c)
+        if spread == math.inf:
+            # The differences themselves overflow (a spread beyond the
+            # float range): take them from the rows scaled by 1/4, exactly.
+            m4 = ctx.ldexp(m, -2)
+            c = [ctx.ldexp(x, -2) - m4 for x in col]
+            e = 2
+            spread = _largest(c)
+        e2 = ctx.scale_exponent(spread)
+        if e2:
+            if c is None:
+                c = [x - m for x in col]
+            c = [ctx.ldexp(x, -e2) for x in c]
+        e += e2
+    if not fused or e or not low - low == 0.0:
+        if c is None:
+            c = [x - m for x in col]
+        s = ctx.sum(c)
+        low = _mean_correction(col, m, s, e, n, ctx)
+    else:
+        low = low / n
+    return m, c, spread, s, low, e
 
 
 def _centre_by_sumprod(col: Sequence[float], n: float, ctx: Context) -> Optional[tuple[float, list[float], float, float, float]]:
