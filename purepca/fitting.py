@@ -332,6 +332,9 @@ class _Prepared:
     scales: Optional[list[Scalar]]  # the scales the record keeps (in the data's units for a weighted fit)
     scaled: bool
     weighted: bool = False
+    #: A weighted fit's divisor as the weights were given (``div`` is that of the weights times
+    #: ``2**shift``, which the columns of Y carry: weights.WeightedData).
+    weights_div: Optional[Scalar] = None
     _data: Optional[list[list[Scalar]]] = None
 
     def rows(self, ctx: Context) -> list[list[Scalar]]:
@@ -404,7 +407,7 @@ def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequen
         ys = [[ctx.ldexp(x, -ej) for x in col] if ej else col for col, ej in zip(wd.cols, exps)]
         c = Centred(wd.hi, zeros, ys, zeros, exps)
         return _Prepared(c, None, None, _scale_exponent(c, ctx), wd.div, wd.hi, wd.lo, wd.scales,
-                         wd.sd is not None, True)
+                         wd.sd is not None, True, _unscale(wd.div, -wd.shift, ctx))
     div = _divisor(n, s.ddof, ctx)
     c = centre(cols, s.center, ctx)
     e = _scale_exponent(c, ctx)
@@ -532,8 +535,10 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     parallel_sd = None
     if s.n_components == "parallel" and p.sd is None:
         parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
-    state = finish(s, shape, d, solver, p.hi, p.lo, p.scales, found, p.e, div=p.div if p.weighted else None,
-                   scaled=p.scaled, parallel_sd=parallel_sd, rest=rest)
+    # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
+    state = finish(s, shape, d, solver, p.hi, p.lo, p.scales, found, 0 if p.weighted else p.e,
+                   div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd, rest=rest,
+                   spectrum_exp=p.e if p.weighted else None)
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
     if s.solver in ("covariance", "jacobi", "gram") and losses:
@@ -784,7 +789,7 @@ def choose_k(s: Settings, spectrum: list[Scalar], ratios: list[Scalar], total: S
 def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[Scalar],
            sd: Optional[list[Scalar]], found: Spectrum, scale_exp: int = 0, div: Optional[Scalar] = None,
            scaled: Optional[bool] = None, parallel_sd: Optional[list[float]] = None,
-           rest: Optional[Scalar] = None) -> PCAState:
+           rest: Optional[Scalar] = None, spectrum_exp: Optional[int] = None) -> PCAState:
     """Signs, choice of k, ratios and noise variance: the record.
 
     The mean is the pair ``hi + lo``.  ``sd`` and the spectrum are of the data divided by
@@ -792,6 +797,8 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
     or 0; the components and ratios are unaffected).  ``div`` is the variance divisor when it is not
     ``n - ddof`` (weighted rows).  ``rest`` is the variance a top-k solver's axes leave in the data
     (:func:`discarded_variance`), in the units of the spectrum, when it was measured.
+    ``spectrum_exp``, when given, is the spectrum's own unit ``2**(2·spectrum_exp)`` (a weighted
+    fit, whose ``sd`` is in the data's units while its spectrum is of the scaled columns of Y).
     """
     ctx = s.ctx
     r = min(n, d)
@@ -822,8 +829,8 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         div = ctx.convert(n - s.ddof) if div is None else div
         # With scale=True the spectrum is of the standardised data, which has no unit: only the
         # standard deviations are in units of 2**e.
-        ve = 0 if sd is not None else scale_exp
-        singular = [_unscale(ctx.sqrt(v * div), ve, ctx) for v in spectrum[:k]]
+        ve = spectrum_exp if spectrum_exp is not None else 0 if sd is not None else scale_exp
+        singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
         report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1,
@@ -852,6 +859,19 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         scale_=[f(v) for v in sd] if sd is not None else None,
         noise_variance_=f(noise),
     )
+
+
+def _root_of_product(v: Scalar, div: Scalar, ctx: Context) -> Scalar:
+    """``sqrt(v·div)``, or ``sqrt(v)·sqrt(div)`` where the product leaves the float range (weights
+    summing to 1e308: a singular value of 1e155 came out inf).
+
+    >>> _root_of_product(4.0, 9.0, FLOAT), _root_of_product(2.0 ** 600, 2.0 ** 700, FLOAT) == 2.0 ** 650
+    (6.0, True)
+    """
+    product = v * div
+    if isinstance(product, float) and (product == math.inf or (product == 0.0 and v != 0.0 and div != 0.0)):
+        return ctx.sqrt(v) * ctx.sqrt(div)
+    return ctx.sqrt(product)
 
 
 def _unscale(x: Scalar, e: int, ctx: Context) -> Scalar:

@@ -37,6 +37,7 @@ purepca.errors.PurePCAError: sample_weight: entry 1 is -1.0; weights must be >= 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
@@ -84,7 +85,11 @@ class WeightedData:
     without ``scale``), the divisor applied to each centred column
     (``sd_j/sqrt(c_j)``; None when there is neither scaling nor column
     weights), the columns of ``Y``, the weight total ``W`` and the divisor
-    ``W - ddof``."""
+    ``W - ddof``.  ``Y``, ``W`` and the divisor are those of the weights times
+    ``2**shift`` (an even power of two, exact, that brings the largest weight
+    into [1, 4)): ``YᵀY/(W - ddof)`` is the same, but neither tiny weights nor
+    huge ones take ``Y`` or the divisor out of the float range; the divisor of
+    the weights as given is ``ldexp(div, -shift)``."""
 
     hi: list[Scalar]
     lo: list[Scalar]
@@ -93,6 +98,25 @@ class WeightedData:
     cols: list[list[Scalar]]
     total: Scalar
     div: Scalar
+    shift: int = 0
+
+
+def _even_shift(w: Sequence[Scalar], ctx: Context) -> int:
+    """The even power of two that brings the largest weight into [1, 4) (0 for decimal contexts,
+    or when it is there already).
+
+    >>> from purepca import FLOAT
+    >>> _even_shift([3.0, 1.0], FLOAT), _even_shift([1e-300, 2e-300], FLOAT), _even_shift([1e308, 1.0], FLOAT)
+    (0, 996, -1022)
+    """
+    if not ctx.needs_scaling or not w:
+        return 0
+    top = max(w)
+    if not top > 0 or not top < math.inf:
+        return 0
+    e = math.frexp(top)[1]  # top = f·2**e, f in [0.5, 1)
+    k = 1 - e if (1 - e) % 2 == 0 else 2 - e
+    return k
 
 
 def _weighted_sd(w: Sequence[Scalar], dev: Sequence[Scalar], div: Scalar, ctx: Context) -> Scalar:
@@ -139,11 +163,18 @@ def weighted_data(
     n, d = len(rows), len(rows[0])
     with ctx.local():
         w = [ctx.convert(v) for v in weights] if weights is not None else [ctx.one] * n
+        shift = _even_shift(w, ctx)
+        if shift:
+            w = [ctx.ldexp(v, shift) for v in w]
         total = ctx.sum(w)
-        div = total - ctx.convert(ddof)
+        try:
+            div = total - ctx.ldexp(ctx.convert(ddof), shift) if shift else total - ctx.convert(ddof)
+        except OverflowError:  # ddof·2**shift beyond the float range: weights far below ddof
+            div = -ctx.one
         if not div > 0:
+            given = ctx.to_float(total) * 2.0 ** -shift if shift else ctx.to_float(total)
             raise PurePCAError(
-                f"sample_weight: the weights sum to {ctx.to_float(total)!r}, which leaves no degrees of freedom "
+                f"sample_weight: the weights sum to {given!r}, which leaves no degrees of freedom "
                 f"with ddof={ddof} (the divisor is the sum less ddof): weights are frequencies; pass counts, or "
                 "ddof=0 (convention='factominer') for weights normalised to sum to 1"
             )
@@ -176,4 +207,4 @@ def weighted_data(
         for j, dev in enumerate(devs):
             factor = cw[j] / sd[j] if sd is not None else cw[j]
             cols.append([r * v * factor for r, v in zip(roots, dev)])
-    return WeightedData(hi, lo, sd, divisors, cols, total, div)
+    return WeightedData(hi, lo, sd, divisors, cols, total, div, shift)

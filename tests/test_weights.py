@@ -268,3 +268,28 @@ def test_weighted_fits_near_the_ends_of_the_float_range_are_the_repeated_rows(so
     assert max_abs_diff(a.components_, b.components_) < 1e-13
     if scale:
         assert a.explained_variance_[0] == pytest.approx(b.explained_variance_[0], rel=1e-13) and 1.0 < a.explained_variance_[0] < 3.0
+
+
+@pytest.mark.parametrize("size", [1e-300, 1e-310, 1e300, 1e307])
+@pytest.mark.parametrize("options", [{"convention": "factominer"}, {"scale": True, "ddof": 0}, {"ddof": 0}])
+def test_the_size_of_the_weights_changes_nothing_with_ddof_0(size: float, options: dict) -> None:
+    # Weights of 1e-300 with scaling gave eigenvalues of 3e299 (a hostile battery's find); weights summing
+    # past the float range raised a raw OverflowError. The weights are scaled by a power of two inside.
+    X = [[1.0, 2.0, 0.5], [3.0, 5.0, -1.0], [4.0, 4.0, 2.5], [2.0, 2.0, 0.0], [0.5, 3.0, 1.0]]
+    weights = [1.0, 2.0, 0.5, 1.0, 3.0]
+    a = PCA(**options).fit(X, sample_weight=weights)
+    b = PCA(**options).fit(X, sample_weight=[w * size for w in weights])
+    # (weights of 1e-310 are subnormal: 8 of their bits are lost, hence 1e-12 rather than a few eps)
+    assert max_abs_diff([a.explained_variance_], [b.explained_variance_]) < 1e-12 * a.explained_variance_[0]
+    assert max_abs_diff(a.components_, b.components_) < 1e-12
+    assert max_abs_diff(a.transform(X), b.transform(X)) < 1e-11
+    ratio = math.sqrt(size)  # singular values grow with the square root of the weights' total
+    assert b.singular_values_[0] == pytest.approx(a.singular_values_[0] * ratio, rel=1e-12)
+
+
+def test_weights_summing_past_the_float_range_fit() -> None:
+    X = [[1.0, 2.0, 0.5], [3.0, 5.0, -1.0], [4.0, 4.0, 2.5], [2.0, 2.0, 0.0], [0.5, 3.0, 1.0]]
+    a = PCA(ddof=0).fit(X, sample_weight=[1e308, 1e308, 1e308, 1.0, 1.0])
+    b = PCA(ddof=0).fit(X[:3])  # the two rows of weight 1 are nothing beside the others
+    assert max_abs_diff([a.explained_variance_], [b.explained_variance_]) < 1e-12
+    assert max_abs_diff(a.components_, b.components_) < 1e-12
