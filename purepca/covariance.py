@@ -780,6 +780,9 @@ class Moments:
         >>> m = Moments(); m.update_many(([i, i * i] for i in range(4))); m.n
         4
         """
+        if rows is None or isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+            raise PurePCAError(f"rows: expected an iterable of rows (a list, a generator, a file's rows), got "
+                               f"{type(rows).__name__}")
         for chunk in _chunks(rows, self.chunk_size):
             self._add_chunk(chunk)
 

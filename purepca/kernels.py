@@ -50,7 +50,7 @@ from .covariance import _column_mean
 from .errors import PurePCAError, float_range
 from .linalg.matrix import as_matrix, as_symmetric
 from .numeric import FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
-from .params import as_int, as_real
+from .params import _show, as_int, as_real
 
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
 
@@ -132,8 +132,13 @@ def kernel_function(
             value = user(list(x), list(y))
             if isinstance(value, Decimal) and value.is_finite():
                 return ctx.convert(value)  # as numpy stores it (its float), or exactly at precision=N
-            if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-                raise PurePCAError(f"the kernel callable returned {value!r}; expected a finite real number")
+            try:
+                finite = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+            except OverflowError:  # an int beyond the float range
+                finite = not ctx.needs_scaling
+            if not finite:
+                raise PurePCAError(f"the kernel callable returned {_show(value)}; expected a finite real number"
+                                   + (" in the float range" if isinstance(value, numbers.Integral) else ""))
             return ctx.convert(value)
 
         return call
@@ -407,6 +412,8 @@ def center_test_kernel(K_test: Any, stats: KernelStats, *, context: Context = FL
     >>> center_test_kernel(K, stats)
     [[0.5, -0.5], [-0.5, 0.5]]
     """
+    if not isinstance(stats, KernelStats):
+        raise PurePCAError(f"stats: expected the KernelStats that center_kernel returned, got {type(stats).__name__}")
     M = as_matrix(K_test, name="K", context=context)
     n = len(stats.row_means)
     if len(M[0]) != n:

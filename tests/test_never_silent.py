@@ -457,3 +457,23 @@ def test_an_int_parameter_too_long_to_print_is_refused_by_name(cls: str) -> None
             with pytest.raises(purepca.PurePCAError, match=rf"{name} is an int of 5001 digits"):
                 model.fit(X)
     assert estimator(2, seed=10 ** 5000).fit(X).n_components_ == 2
+
+
+def test_hostile_arguments_of_the_smaller_doors_get_a_purepca_error() -> None:
+    # A hostile battery's finds: each was a raw TypeError, OverflowError or AttributeError, or (transpose
+    # of ragged rows) a silently cut matrix.
+    from purepca import Moments, transpose
+    from purepca.kernels import center_test_kernel
+
+    X = [[1.0, 2.0], [2.0, 1.0], [0.0, 0.5]]
+    cases = [
+        (lambda: KernelPCA(1, kernel=lambda a, b: 10 ** 400).fit(X), r"returned an int of 401 digits"),
+        (lambda: Moments.from_rows(None), r"rows: expected an iterable of rows"),  # type: ignore[arg-type]
+        (lambda: PCA().fit_stream(5), r"rows: expected an iterable of rows, got int"),  # type: ignore[arg-type]
+        (lambda: center_test_kernel([[1.0]], None), r"stats: expected the KernelStats"),  # type: ignore[arg-type]
+        (lambda: transpose([[1, 2], [3]]), r"A: row 1 has 1 value, expected 2"),
+        (lambda: transpose([1, 2]), r"A: row 0 \(1\) is not a sequence"),  # type: ignore[list-item]
+    ]
+    for call, message in cases:
+        with pytest.raises(PurePCAError, match=message):
+            call()

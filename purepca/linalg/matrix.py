@@ -360,8 +360,23 @@ def transpose(A: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
 
     >>> transpose([[1, 2, 3], [4, 5, 6]])
     [[1, 4], [2, 5], [3, 6]]
+    >>> transpose([[1, 2], [3]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: A: row 1 has 1 value, expected 2 (the length of row 0)
     """
-    return [list(col) for col in zip(*A)]
+    if isinstance(A, (str, bytes)) or not isinstance(A, Iterable):
+        raise PurePCAError(f"A: expected a sequence of rows, got {type(A).__name__}")
+    rows = []
+    for i, row in enumerate(A):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise PurePCAError(f"A: row {i} ({_describe(row)}) is not a sequence of values")
+        rows.append(list(row))
+    for i, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise PurePCAError(f"A: row {i} has {len(row)} value{'' if len(row) == 1 else 's'}, expected "
+                               f"{len(rows[0])} (the length of row 0)")
+    return [list(col) for col in zip(*rows)]
 
 
 def dot(x: Sequence[Scalar], y: Sequence[Scalar], context: Context = FLOAT) -> Scalar:
