@@ -469,7 +469,7 @@ def test_hostile_arguments_of_the_smaller_doors_get_a_purepca_error() -> None:
     cases = [
         (lambda: KernelPCA(1, kernel=lambda a, b: 10 ** 400).fit(X), r"returned an int of 401 digits"),
         (lambda: Moments.from_rows(None), r"rows: expected an iterable of rows"),  # type: ignore[arg-type]
-        (lambda: PCA().fit_stream(5), r"rows: expected an iterable of rows, got int"),  # type: ignore[arg-type]
+        (lambda: PCA().fit_stream(5), r"rows: expected an iterable of rows .*, got int"),  # type: ignore[arg-type]
         (lambda: center_test_kernel([[1.0]], None), r"stats: expected the KernelStats"),  # type: ignore[arg-type]
         (lambda: transpose([[1, 2], [3]]), r"A: row 1 has 1 value, expected 2"),
         (lambda: transpose([1, 2]), r"A: row 0 \(1\) is not a sequence"),  # type: ignore[list-item]
