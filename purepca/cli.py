@@ -15,6 +15,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -234,13 +235,42 @@ def _file_mode(path: str) -> int:
         return 0o666 & ~mask
 
 
+def _regular_or_absent(path: str) -> bool:
+    """Whether ``path`` is a regular file or names nothing yet.
+
+    >>> _regular_or_absent("/dev/null"), _regular_or_absent("/no/such/file")
+    (False, True)
+    """
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
+
+
 def _write(text: Union[str, bytes], output: Optional[str]) -> None:
-    """Print, or write to ``output`` through a temporary file renamed into place (never half-written),
-    with the permissions ``open`` would give it (the user's umask), not the temporary file's 0600."""
-    if output is None:
-        assert isinstance(text, str)
-        print(text)
+    """Print (``output`` None or ``-``), or write to ``output`` through a temporary file renamed into
+    place (never half-written), with the permissions ``open`` would give it (the user's umask), not
+    the temporary file's 0600; a symbolic link's target is replaced, and a device or FIFO (or
+    anything in /dev or /proc) is written into."""
+    if output is None or output == "-":
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            print(text)
         return
+    real = os.path.realpath(output)  # a symbolic link: its target is replaced, the link kept
+    if not _regular_or_absent(real) or real.startswith(("/dev/", "/proc/")):
+        # A device, a FIFO, /dev/stdout: written into, never replaced (as root, replacing /dev/null
+        # by a regular file would have broken it for the whole machine).
+        try:
+            with open(output, "wb") as handle:  # by its own name: /dev/stdout's target is no path
+                handle.write(text if isinstance(text, bytes) else (text + "\n").encode("utf-8"))
+        except OSError as err:
+            raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
+        return
+    output = real
     directory = os.path.dirname(os.path.abspath(output))
     mode = _file_mode(output)
     try:
@@ -272,7 +302,12 @@ def check_output_path(path: Optional[str], option: str) -> None:
         return
     if os.path.isdir(path):
         raise PurePCAError(f"{option} {path}: is a directory; name a file in it")
-    directory = os.path.dirname(os.path.abspath(path))
+    real = os.path.realpath(path)
+    if not _regular_or_absent(real) or real.startswith(("/dev/", "/proc/")):  # written into, not replaced
+        if os.path.exists(real) and not os.access(real, os.W_OK):
+            raise PurePCAError(f"{option} {path}: is not writable")
+        return
+    directory = os.path.dirname(real)
     if not os.path.isdir(directory):
         raise PurePCAError(f"{option} {path}: the directory {directory} does not exist")
     if not os.access(directory, os.W_OK):

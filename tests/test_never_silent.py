@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import pathlib
 import warnings
 from decimal import Decimal
@@ -477,3 +478,41 @@ def test_hostile_arguments_of_the_smaller_doors_get_a_purepca_error() -> None:
     for call, message in cases:
         with pytest.raises(PurePCAError, match=message):
             call()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and symbolic links as on POSIX")
+def test_output_options_write_into_devices_fifos_and_link_targets(tmp_path: pathlib.Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # -o, --save and --scores renamed a temporary file over whatever was at the path: a FIFO or a device
+    # became a regular file (as root, -o /dev/null broke /dev/null for the machine) and a symbolic link
+    # was replaced while its target kept the old text; '-o -' wrote a file named '-'.
+    import threading
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,c\n1,2,3\n2,3,1\n4,1,2\n3,3,3\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["fit", str(data), "-o", str(fifo)]) == 0
+    reader.join(10)
+    assert fifo.is_fifo() and got and got[0].startswith(b"PCA of")
+    target = tmp_path / "target.csv"
+    target.write_text("old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    assert main(["fit", str(data), "--scores", str(link)]) == 0
+    assert link.is_symlink() and "PC1" in target.read_text()
+    capsys.readouterr()
+    cwd = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        assert main(["fit", str(data), "-o", "-"]) == 0
+    finally:
+        os.chdir(cwd)
+    assert not (tmp_path / "-").exists() and capsys.readouterr().out.startswith("PCA of")
+    if os.path.exists("/dev/full"):
+        assert main(["fit", str(data), "--scores", "/dev/full"]) == 1
+        assert "/dev/full: cannot write it" in capsys.readouterr().err
+        assert not os.path.isfile("/dev/full")
