@@ -253,12 +253,21 @@ def _write(text: Union[str, bytes], output: Optional[str]) -> None:
     the temporary file's 0600; a symbolic link's target is replaced, and a device or FIFO (or
     anything in /dev or /proc) is written into."""
     if output is None or output == "-":
-        if isinstance(text, bytes):
-            sys.stdout.flush()
-            sys.stdout.buffer.write(text)
-            sys.stdout.buffer.flush()
-        else:
-            print(text)
+        if sys.stdout is None:
+            raise PurePCAError("standard output is closed; name a file with -o FILE")
+        try:
+            if isinstance(text, bytes):
+                sys.stdout.flush()
+                sys.stdout.buffer.write(text)
+                sys.stdout.buffer.flush()
+            else:
+                print(text)
+                sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            sys.stdout = None  # nothing more to say there, not even at exit
+            raise PurePCAError(f"standard output: cannot write it ({err.strerror or err})") from None
         return
     real = os.path.realpath(output)  # a symbolic link: its target is replaced, the link kept
     if not _regular_or_absent(real) or real.startswith(("/dev/", "/proc/")):
@@ -320,6 +329,8 @@ def _read_text(name: str, encoding: str = "utf-8") -> str:
     source = "<stdin>" if name == "-" else name
     try:
         if name == "-":
+            if sys.stdin is None:
+                raise PurePCAError("<stdin>: standard input is closed; name the file instead of -")
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
         else:
             with open(name, "rb") as handle:

@@ -210,10 +210,12 @@ def decode_text(data: bytes, encoding: str, source: str) -> str:
     purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
     """
     try:
-        codecs.lookup(encoding)
+        text_encoding = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
     except (LookupError, TypeError):
         raise PurePCAError(f"--encoding {encoding!r}: not an encoding Python knows (utf-8, cp1252, latin-1, ...)") \
             from None
+    if not text_encoding:  # rot13, hex, base64, zlib...: bytes-to-bytes or str-to-str codecs
+        raise PurePCAError(f"--encoding {encoding!r}: not a text encoding (utf-8, cp1252, latin-1, ...)")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as err:

@@ -516,3 +516,36 @@ def test_output_options_write_into_devices_fifos_and_link_targets(tmp_path: path
         assert main(["fit", str(data), "--scores", "/dev/full"]) == 1
         assert "/dev/full: cannot write it" in capsys.readouterr().err
         assert not os.path.isfile("/dev/full")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closing the standard streams as a POSIX shell does")
+def test_closed_or_full_standard_streams_and_codecs_that_are_not_text(tmp_path: pathlib.Path) -> None:
+    # Each was a traceback (AttributeError, LookupError, OSError) or, with stdout closed, exit 0 with the
+    # output lost.
+    import re
+    import subprocess
+    import sys
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,c\n1,2,3\n2,3,1\n4,1,2\n3,3,3\n")
+    command = [sys.executable, "-m", "purepca", "fit"]
+    cases = [
+        (command + ["-"], "stdin closed", r"standard input is closed"),
+        (command + [str(data), "--encoding", "rot13"], None, r"--encoding 'rot13': not a text encoding"),
+        (command + [str(data)], "stdout closed", r"standard output is closed"),
+    ]
+    if os.path.exists("/dev/full"):
+        cases.append((command + [str(data)], "/dev/full", r"standard output: cannot write it"))
+    for argv, how, message in cases:
+        if how == "/dev/full":
+            with open("/dev/full", "w") as full:
+                done = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        else:
+            done = subprocess.run(argv, stdin=subprocess.DEVNULL if how != "stdin closed" else None,
+                                  stdout=subprocess.PIPE if how != "stdout closed" else None, stderr=subprocess.PIPE,
+                                  text=True, timeout=60,
+                                  preexec_fn=(lambda: os.close(0)) if how == "stdin closed"
+                                  else (lambda: os.close(1)) if how == "stdout closed" else None)
+        assert done.returncode == 1, (how, done.stderr)
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert re.search(message, done.stderr), done.stderr
