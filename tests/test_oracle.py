@@ -357,3 +357,21 @@ def test_reference_is_cached_on_the_data_fingerprint() -> None:
     assert reference([list(r) for r in X]) is first  # equal bits, same reference
     assert reference(X, ddof=0) is not first
     assert fingerprint(X) != fingerprint([[1.0, 2.0], [2.0, 3.5], [4.0, 1.0 + 2 ** -40]])
+
+
+@pytest.mark.parametrize("size", [1.0, 1e6, 1e-6, 1e150])
+def test_a_passed_check_has_its_error_within_its_tolerance_in_the_same_units(size: float) -> None:
+    # Check.tolerance of the variances was in units of 4**lift while Check.error was in the data's: verify
+    # printed "PASS 6.25e-17 5.01e-17" on the toy data, and at x1e6 an error of 1.5e-3 passed beside a
+    # tolerance of 2.7e-16 (a hostile battery's find).
+    from purepca import PCA
+    from purepca.datasets import toy_data
+
+    X = [[x * size for x in row] for row in toy_data()]
+    fit = PCA(1).fit(X)
+    result = {"explained_variance_": [v * (1 + 3e-16) for v in fit.explained_variance_],
+              "components_": fit.components_, "noise_variance_": fit.noise_variance_ * (1 + 3e-16),
+              "mean_": fit.mean_, "singular_values_": fit.singular_values_}
+    checks = compare_pca(result, X)
+    assert checks and all(c.passed for c in checks), [c.line() for c in checks if not c.passed]
+    assert all(c.error <= c.tolerance for c in checks), [(c.quantity, c.error, c.tolerance) for c in checks]

@@ -461,7 +461,9 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             given = theirs.get("variance given as", "explained_variance_")
             shown = math.sqrt(want) if given == "sdev" and want >= 0 else want
             note = f"{given}[{i}] is NaN in the result (the reference has {shown!r})"
-        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, tol[i], _digits_lost(err, abs(unit[i])), note))
+        # error and tolerance both in the data's units (the tolerance was reported in 4**lift's)
+        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, _times_power(tol[i], 2 * lift),
+                            _digits_lost(err, abs(unit[i])), note))
     if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
         hint = _divisor_hint(values, unit, tol, n, r.ddof, lift, r.scaled)
         if hint is not None:
@@ -520,7 +522,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         note = "" if ok else (f"noise_variance_: {noise!r} off by {real:.3g} from {want!r} (tolerance "
                               f"{math.ldexp(allowed, 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
                               f"{_digits_lost(err, abs(b))} digits lost)")
-        checks.append(Check("noise_variance_", ok, real, allowed, _digits_lost(err, abs(b)), note))
+        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift), _digits_lost(err, abs(b)),
+                            note))
     # Components, cluster by cluster of eigenvalues the method cannot tell apart.
     clusters = _model_clusters(unit, tol)
     floor = 2 * eps  # the reference's own angle error is a few eps
