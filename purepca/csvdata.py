@@ -200,6 +200,15 @@ def _records(lines: Iterable[str], delimiter: str, source: str = "<data>") -> It
             yield number, record
 
 
+#: Files that are not text, by their first bytes, and what they are.
+_SAVE_AS_CSV = "save the sheet as CSV (in Excel: File > Save As > CSV UTF-8)"
+_NOT_TEXT = (
+    (b"PK\x03\x04", "a zip archive (an Excel .xlsx or OpenDocument .ods workbook?)", _SAVE_AS_CSV),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an OLE2 compound file (an Excel .xls workbook?)", _SAVE_AS_CSV),
+    (b"\x1f\x8b", "gzip-compressed", "decompress it first (gunzip -k FILE)"),
+)
+
+
 def decode_text(data: bytes, encoding: str, source: str) -> str:
     """``data`` decoded with ``encoding``: an unknown encoding, or bytes that are not text in it, is an
     error naming the byte and its line (and what to try).
@@ -209,6 +218,9 @@ def decode_text(data: bytes, encoding: str, source: str) -> str:
     ...
     purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
     """
+    for signature, what, advice in _NOT_TEXT:
+        if data.startswith(signature):
+            raise PurePCAError(f"{source}: {what}, not text: purepca reads delimited text (CSV); {advice}")
     try:
         text_encoding = getattr(codecs.lookup(encoding), "_is_text_encoding", True)
     except (LookupError, TypeError):

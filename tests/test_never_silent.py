@@ -549,3 +549,21 @@ def test_closed_or_full_standard_streams_and_codecs_that_are_not_text(tmp_path: 
         assert done.returncode == 1, (how, done.stderr)
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert re.search(message, done.stderr), done.stderr
+
+
+def test_a_workbook_or_a_compressed_file_is_named_for_what_it_is(tmp_path: pathlib.Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # A real .xlsx was told its byte 0x84 is not utf-8 text (or, decoded as latin-1, that it had no data rows).
+    import gzip
+    import zipfile
+
+    book = tmp_path / "book.xlsx"
+    with zipfile.ZipFile(book, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    packed = tmp_path / "d.csv.gz"
+    packed.write_bytes(gzip.compress(b"a,b\n1,2\n3,5\n"))
+    for path, message in ((book, "a zip archive (an Excel .xlsx"), (packed, "gzip-compressed")):
+        for encoding in ("utf-8", "latin-1"):
+            assert main(["fit", str(path), "--encoding", encoding]) == 1
+            err = capsys.readouterr().err
+            assert message in err and "not text" in err, err
