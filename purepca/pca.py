@@ -387,6 +387,8 @@ class PCA(Estimator):
         ctx = s.ctx
         M = as_matrix(X, name="X", context=ctx)
         moments = self._state.moments if self._state is not None else vars(self).get("_pending")
+        if moments is None and self._state is not None:
+            moments = self._moments_of_fit()
         if moments is None:
             moments = Moments(context=ctx)
         elif moments.context != ctx:
@@ -407,6 +409,20 @@ class PCA(Estimator):
         state = _fit_moments(s, trial, "partial_fit")
         self._assign(state.replace(moments=trial, feature_names_in_=self._feature_names(X)), None)
         return self
+
+    def _moments_of_fit(self) -> Moments:
+        """The moments of the rows a ``fit`` saw, for a ``partial_fit`` that continues it (as
+        scikit-learn's IncrementalPCA does: ``n_samples_`` counts both); a fit they cannot stand for
+        (weighted, with missing cells, or from moments or a stream) is refused rather than dropped."""
+        state = self._fitted_state()
+        if (state.sample_weight is not None or state.column_weight is not None or state.imputed_ is not None
+                or state.n_dropped_ or self._rows is None):
+            what = "a fit with weights or missing cells" if self._rows is not None else f"{state.source} (no rows kept)"
+            raise PurePCAError(f"partial_fit after {what}: the rows seen so far cannot be added to; fit all the "
+                               "rows again, or call partial_fit from the first batch")
+        moments = Moments(context=state.ctx)
+        moments._add_validated(self._training_rows("partial_fit"))
+        return moments
 
     @atomic
     def fit_stream(self, rows: Iterable[Sequence[float]], y: Any = None, *, chunk_size: int = 4096) -> "PCA":

@@ -111,9 +111,14 @@ def test_state_no_stale_imputed_after_another_fit() -> None:
     assert p.imputed_ is not None and len(p.imputed_) == 5
     p.fit_stream(iter(rows3))
     assert p.n_samples_ == 3 and p.imputed_ is None
+    # partial_fit continues a fit (as IncrementalPCA does); one with imputed cells it cannot continue, and
+    # says so, leaving the model as it was (it used to start again from these rows, dropping X5 silently)
     p = PCA(missing="mean").fit(X5)
-    p.partial_fit(rows3)
-    assert p.n_samples_ == 3 and p.imputed_ is None and p.n_dropped_ == 0
+    with pytest.raises(PurePCAError, match="partial_fit after a fit with weights or missing cells"):
+        p.partial_fit(rows3)
+    assert p.n_samples_ == 5 and p.imputed_ is not None and len(p.imputed_) == 5
+    p = PCA().fit(rows3).partial_fit(X5[:1] + X5[2:])
+    assert p.n_samples_ == 7 and p.imputed_ is None and p.n_dropped_ == 0
 
 
 @pytest.mark.parametrize("door", ["fit", "partial_fit", "fit_stream", "fit_moments", "em"])
@@ -309,3 +314,17 @@ def test_state_error_bounds_of_exact_moments_contain_the_truth() -> None:
         assert float(mpmath.asin(mpmath.sqrt(max(0, 1 - cos * cos)))) <= bounds.components_[i]
     with pytest.raises(PurePCAError, match="keeps no training rows"):
         PCA(scale=True).fit_moments(merged).error_bounds_  # a correlation from moments: no bound here
+
+
+@pytest.mark.parametrize("options", [{}, {"scale": True}, {"n_components": 2}, {"precision": 30}])
+def test_partial_fit_after_fit_continues_it_as_incremental_pca_does(options: dict) -> None:
+    # fit(X) then partial_fit(Y) dropped X without a word (n_samples_ 3 where IncrementalPCA counts 7).
+    X = data()
+    first, then = X[:25], X[25:]
+    continued = PCA(**options).fit(first).partial_fit(then)
+    whole = PCA(**options).fit(X)
+    assert continued.n_samples_ == whole.n_samples_ == len(X)
+    for a, b in zip(continued.explained_variance_, whole.explained_variance_):
+        assert abs(float(a) - float(b)) <= 1e-12 * float(whole.explained_variance_[0])
+    with pytest.raises(PurePCAError, match=r"partial_fit after fit_stream \(no rows kept\)"):
+        PCA(**options).fit_stream(first).partial_fit(then)
