@@ -235,16 +235,20 @@ def _file_mode(path: str) -> int:
         return 0o666 & ~mask
 
 
-def _regular_or_absent(path: str) -> bool:
-    """Whether ``path`` is a regular file or names nothing yet.
+def _written_in_place(real: str) -> bool:
+    """Whether an output whose real path (links resolved) is ``real`` is written into rather than
+    replaced: a device, a FIFO, anything in /dev or /proc (/dev/stdout's target is no path).  As
+    root, replacing /dev/null by a regular file would break it for the whole machine.
 
-    >>> _regular_or_absent("/dev/null"), _regular_or_absent("/no/such/file")
-    (False, True)
+    >>> _written_in_place("/dev/null"), _written_in_place("/no/such/file")
+    (True, False)
     """
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
+    if real.startswith(("/dev/", "/proc/")):
         return True
+    try:
+        return not stat.S_ISREG(os.stat(real).st_mode)
+    except OSError:  # nothing there yet
+        return False
 
 
 def _write(text: Union[str, bytes], output: Optional[str]) -> None:
@@ -269,13 +273,12 @@ def _write(text: Union[str, bytes], output: Optional[str]) -> None:
             sys.stdout = None  # nothing more to say there, not even at exit
             raise PurePCAError(f"standard output: cannot write it ({err.strerror or err})") from None
         return
+    payload = text if isinstance(text, bytes) else (text + "\n").encode("utf-8")
     real = os.path.realpath(output)  # a symbolic link: its target is replaced, the link kept
-    if not _regular_or_absent(real) or real.startswith(("/dev/", "/proc/")):
-        # A device, a FIFO, /dev/stdout: written into, never replaced (as root, replacing /dev/null
-        # by a regular file would have broken it for the whole machine).
+    if _written_in_place(real):
         try:
             with open(output, "wb") as handle:  # by its own name: /dev/stdout's target is no path
-                handle.write(text if isinstance(text, bytes) else (text + "\n").encode("utf-8"))
+                handle.write(payload)
         except OSError as err:
             raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
         return
@@ -288,7 +291,7 @@ def _write(text: Union[str, bytes], output: Optional[str]) -> None:
         raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text if isinstance(text, bytes) else (text + "\n").encode("utf-8"))
+            handle.write(payload)
         os.chmod(temporary, mode)
         os.replace(temporary, output)
     except BaseException as err:
@@ -312,7 +315,7 @@ def check_output_path(path: Optional[str], option: str) -> None:
     if os.path.isdir(path):
         raise PurePCAError(f"{option} {path}: is a directory; name a file in it")
     real = os.path.realpath(path)
-    if not _regular_or_absent(real) or real.startswith(("/dev/", "/proc/")):  # written into, not replaced
+    if _written_in_place(real):
         if os.path.exists(real) and not os.access(real, os.W_OK):
             raise PurePCAError(f"{option} {path}: is not writable")
         return

@@ -115,15 +115,24 @@ class Centred:
         return [h + l for h, l in zip(self.hi, self.lo)]
 
 
+def _constant(col: Sequence[Scalar]) -> bool:
+    """Whether every value of the (non-empty) column equals the first; two probes rule out almost
+    every varying column before the full count.
+
+    >>> _constant([2.0, 2.0, 2.0]), _constant([2.0, 3.0, 2.0])
+    (True, False)
+    """
+    first = col[0]
+    return col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col)
+
+
 def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
     """``fsum(col)/n``; where the sum overflows (values near the largest
     float), the sum of the values scaled down by a power of two, exactly."""
-    first = col[0]
-    # Two probes rule out almost every varying column before the full count.
-    if col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col):
+    if _constant(col):
         # A constant column: its mean is that value, exactly (fsum(col)/n
         # may be an ulp away, which would leave a false spread of one ulp).
-        return first
+        return col[0]
     try:
         return ctx.sum(col) / n
     except OverflowError:
@@ -291,10 +300,9 @@ def _centre_by_sumprod(col: Sequence[float], n: float, ctx: Context) -> Optional
     sp = _SUMPROD
     if sp is None:
         return None
+    if _constant(col):
+        return None  # _column_mean gives the value itself, exactly
     k = len(col)
-    first = col[0]
-    if col[-1] == first and col[k // 2] == first and col.count(first) == k:
-        return None  # constant: _column_mean gives the value itself, exactly
     m = float(sp(col, itertools.repeat(1.0, k)) / n)
     if not abs(m) < _HUGE:
         return None

@@ -232,9 +232,21 @@ def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context) -> Cent
     if center:
         return _centred_columns(cols, ctx, lazy=True)
     zeros = [ctx.zero] * len(cols)
-    exps = [ctx.scale_exponent(max(map(abs, col))) if ctx.needs_scaling else 0 for col in cols]
-    scaled = [[ctx.ldexp(x, -ej) for x in col] if ej else list(col) for col, ej in zip(cols, exps)]
+    scaled, exps = _power_scaled(cols, ctx, copy=True)
     return Centred(zeros, list(zeros), scaled, list(zeros), exps)
+
+
+def _power_scaled(cols: Sequence[Sequence[Scalar]], ctx: Context, copy: bool) -> tuple[list[list[Scalar]], list[int]]:
+    """Each column divided by the power of two that brings its largest value near one where that is
+    outside [SMALL, BIG] (exactly), with the exponents; the others as they are (copied with ``copy``)."""
+    exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in cols]
+    scaled: list[list[Scalar]] = []
+    for col, ej in zip(cols, exps):
+        if ej:
+            scaled.append([ctx.ldexp(x, -ej) for x in col])
+        else:
+            scaled.append(col if not copy and isinstance(col, list) else list(col))
+    return scaled, exps
 
 
 def column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
@@ -403,8 +415,7 @@ def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequen
         zeros = [ctx.zero] * len(cols)
         # Columns near overflow or underflow scaled by powers of two, as the unweighted ones are
         # (their Gram overflowed: a raw OverflowError on 3.11, components [1, 0] on 3.13).
-        exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in wd.cols]
-        ys = [[ctx.ldexp(x, -ej) for x in col] if ej else col for col, ej in zip(wd.cols, exps)]
+        ys, exps = _power_scaled(wd.cols, ctx, copy=False)
         c = Centred(wd.hi, zeros, ys, zeros, exps)
         return _Prepared(c, None, None, _scale_exponent(c, ctx), wd.div, wd.hi, wd.lo, wd.scales,
                          wd.sd is not None, True, _unscale(wd.div, -wd.shift, ctx))
