@@ -20,6 +20,13 @@ A linear map with rates 0.99 and 0.5, whose plain iteration needs about
 >>> [round(t, 11) for t in x], steps
 ([2.0, 0.4], 23)
 
+Where the steps reach the rounding of the map, its values may alternate between two
+neighbouring floats for ever (``F(F(x)) = x``, a rate of 1 to the estimate): such a cycle
+within the tolerance ends the iteration.
+
+>>> squarem(lambda v: [1.0 + 2.0 ** -52 if v[0] == 1.0 else 1.0], [1.0], 1e-12, 100)
+([1.0000000000000002], 2)
+
 SQUAREM's step is never shorter than two plain steps (``α ≤ -1``), so a map
 that oscillates (a negative rate) gains nothing; EM steps do not oscillate.
 """
@@ -62,6 +69,10 @@ def squarem(step: Callable[[list[float]], list[float]], x0: Sequence[float], tol
         nr, nd = _norm(r), _norm(d2)
         if nr == 0.0 or nd == 0.0:
             return x2 if nd == 0.0 else x1, steps
+        if x2 == x and max(map(abs, r)) <= tol:
+            # F(F(x)) = x: a cycle of the rounding (the values alternate between neighbouring floats),
+            # not a step of the map; the fixed point lies between them.
+            return x1, steps
         rate = min(nd / nr, MAX_RATE)
         estimate = max(map(abs, d2)) / (1.0 - rate)
         if estimate <= tol:
