@@ -358,9 +358,10 @@ class _Prepared:
 
 
 class ColumnRows:
-    """Validated rows kept as their columns (a fit on PyPy validates a list of float rows straight
-    into columns: ``linalg.matrix._float_columns``); :meth:`rows` builds the rows, the same
-    numbers, when they are first asked for (training scores, interpretation, bounds).
+    """Validated rows kept as their columns (a fit validates a list of float rows straight into
+    columns: ``linalg.matrix._float_columns`` on PyPy, ``_float_columns_at_once`` on CPython 3.12+);
+    :meth:`rows` builds the rows, the same numbers, when they are first asked for (training scores,
+    interpretation, bounds).
 
     >>> ColumnRows([[1.0, 3.0], [2.0, 4.0]]).rows()
     [[1.0, 2.0], [3.0, 4.0]]
@@ -368,7 +369,7 @@ class ColumnRows:
 
     __slots__ = ("cols", "_rows")
 
-    def __init__(self, cols: list[list[Scalar]]) -> None:
+    def __init__(self, cols: Sequence[Sequence[Scalar]]) -> None:
         self.cols = cols
         self._rows: Optional[list[list[Scalar]]] = None
 

@@ -373,10 +373,15 @@ class DeviationColumns:
     """
 
     def __init__(self, raw: Sequence[Sequence[float]], means: Sequence[float],
-                 made: Optional[list[Optional[list[float]]]] = None) -> None:
+                 made: Optional[list[Optional[list[float]]]] = None,
+                 extended: Optional[tuple[list[list[float]], list[list[float]], list[float]]] = None) -> None:
         self.raw = raw
         self.means = means
         self.made: list[Optional[list[float]]] = [None] * len(raw) if made is None else made
+        #: CPython 3.12+: ``(lefts, rights, diagonal)``, each raw column extended by four terms so
+        #: that ``sumprod(lefts[i], rights[j])`` is ``Σ(x_i - m_i)(x_j - m_j)`` with no deviation
+        #: made (``covariance._extended_centring``), and the diagonal so computed.
+        self.extended = extended
 
     def __len__(self) -> int:
         return len(self.raw)
@@ -740,6 +745,9 @@ class GramWork:
         self.polar = fast and _POLAR_IS_FASTER and isinstance(ctx, FloatContext)
         self.vectors = vectors
         self.blocked = fast and _PYPY and isinstance(ctx, FloatContext)
+        # The deviations' products from the raw columns, extended (DeviationColumns.extended): within
+        # u·|G_ij| + (u/4)·‖c_i‖·‖c_j‖ of the exact deviations' (covariance._extended_centring).
+        self.extended = vectors.extended if fast and isinstance(vectors, DeviationColumns) else None
         if self.polar:
             # Tuples: math.dist converts any other sequence to a tuple on every call, which on
             # long vectors costs more than the distance itself (the same bits either way).
@@ -759,6 +767,9 @@ class GramWork:
 
     def row(self, i: int) -> list[Scalar]:
         """``[v_i·v_j for j in range(i, k)]``."""
+        if self.extended is not None:
+            lefts, rights, diagonal = self.extended
+            return [diagonal[i]] + list(map(_SUMPROD, itertools.repeat(lefts[i]), rights[i + 1:]))
         if self.blocked:
             vs, vi = self.vectors, self.vectors[i]
             return [_blocked_dot(vs[j], vi) for j in range(i, self.k)]

@@ -43,9 +43,9 @@ from .covariance import Moments
 from .errors import NotFittedError, PurePCAError
 from .fitting import FACTOMINER_SD_FLOOR, ColumnRows, PCAState, Settings, fit_rows, plain_scores
 from .fitting import fit_moments as _fit_moments
-from .linalg.matrix import _float_columns, as_matrix
+from .linalg.matrix import _float_columns, _float_columns_at_once, as_matrix
 from .missing import EM_MAX_ITER, EM_TOL, fit_missing, with_holes
-from .numeric import _PYPY, FLOAT, Scalar, get_context
+from .numeric import _CPYTHON, _PYPY, _SUMPROD, FLOAT, Scalar, get_context
 from .parallel import check_n_jobs
 from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
@@ -54,6 +54,10 @@ from .rotations import Rotation
 from .solvers import DEGENERATE_GAP
 from .selection import components_for_fraction  # noqa: F401  (re-exported: tests and users import it from here)
 from .weights import check_weights
+
+#: Where a fit of float rows works on columns it validates itself (``fit``): PyPy, and CPython with
+#: ``math.sumprod`` (whose Gram then reads the raw columns: covariance._extended_centring).
+_BY_COLUMNS = _PYPY or (_CPYTHON and _SUMPROD is not None)
 
 __all__ = ["ErrorBounds", "PCA", "PCASummary", "format_table"]
 
@@ -324,10 +328,11 @@ class PCA(Estimator):
         True
         """
         s = self._settings()
-        if _PYPY and s.ctx is FLOAT and self.missing == "error" and sample_weight is None and column_weight is None:
-            # PyPy: a list of float rows validated straight into the columns the fit works on, and
-            # kept as such (the rows are built if they are asked for).
-            cols = _float_columns(X)
+        if _BY_COLUMNS and s.ctx is FLOAT and self.missing == "error" and sample_weight is None and column_weight is None:
+            # A list of float rows validated straight into the columns the fit works on, and kept as
+            # such (the rows are built if they are asked for): on PyPy by one compiled loop, on
+            # CPython 3.12+ by C loops into columns whose floats lie side by side.
+            cols = _float_columns(X) if _PYPY else _float_columns_at_once(X)
             if cols is not None:
                 kept = ColumnRows(cols)
                 self._assign(fit_rows(s, kept, None, None, self._feature_names(X)), kept)
@@ -490,9 +495,10 @@ class PCA(Estimator):
         return self._rows.rows() if isinstance(self._rows, ColumnRows) else self._rows
 
     def _read(self, X: Any) -> list[list[Scalar]]:
-        """New rows validated once, at the fit's precision, with the fitted number of features."""
+        """New rows validated once, at the fit's precision, with the fitted number of features (read,
+        never changed nor kept, by every caller: a list of float rows may come back as it is)."""
         state = self._fitted_state()
-        M = as_matrix(X, name="X", context=state.ctx)
+        M = as_matrix(X, name="X", context=state.ctx, copy=False)
         if len(M[0]) != state.n_features_in_:
             raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {state.n_features_in_} features as input")
         names = self._feature_names(X)

@@ -1,8 +1,9 @@
 """Validate at the boundary, compute inside: every public call validates its input once.
 
 The validator turns each row with ``_convert_row`` (a list of float rows at once, by
-``_float_rows`` under PyPy and ``_float_rows_at_once`` on CPython, or for PyPy's ``PCA.fit``
-straight into columns, ``_float_columns``, each counted once); a validation of a matrix
+``_float_rows`` under PyPy and ``_float_rows_at_once`` on CPython, or for ``PCA.fit`` straight
+into columns, ``_float_columns`` under PyPy and ``_float_columns_at_once`` on CPython 3.12+, each
+counted once); a validation of a matrix
 converts its row 0 exactly once, so the number of row-0 conversions during a
 call counts the validations it made.
 """
@@ -31,29 +32,33 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
 
     # A list of float rows is validated at once before the row-by-row path: by one loop under PyPy
     # (_float_rows), by C loops over all the entries on CPython (_float_rows_at_once).
-    def counted(original_rows: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        def counting_rows(data: Any) -> Any:
+    def counted(original_rows: Callable[..., Any]) -> Callable[..., Any]:
+        def counting_rows(data: Any, *more: Any) -> Any:
             nonlocal count
-            rows = original_rows(data)
+            rows = original_rows(data, *more)
             if rows is not None:
                 count += 1
             return rows
 
         return counting_rows
 
-    # PyPy's PCA.fit validates a list of float rows into columns (_float_columns) instead.
+    # PCA.fit validates a list of float rows into columns instead: by _float_columns under PyPy, by
+    # _float_columns_at_once on CPython 3.12+.
     originals = {name: getattr(matrix_module, name) for name in ("_convert_row", "_float_rows", "_float_rows_at_once")}
     original_columns = pca_module._float_columns
+    original_at_once = pca_module._float_columns_at_once
     monkeypatch.setattr(matrix_module, "_convert_row", counting)
     for name in ("_float_rows", "_float_rows_at_once"):
         monkeypatch.setattr(matrix_module, name, counted(originals[name]))
     monkeypatch.setattr(pca_module, "_float_columns", counted(original_columns))
+    monkeypatch.setattr(pca_module, "_float_columns_at_once", counted(original_at_once))
     try:
         call()
     finally:
         for name, original_function in originals.items():
             monkeypatch.setattr(matrix_module, name, original_function)
         monkeypatch.setattr(pca_module, "_float_columns", original_columns)
+        monkeypatch.setattr(pca_module, "_float_columns_at_once", original_at_once)
     return count
 
 

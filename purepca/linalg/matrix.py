@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from array import array
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
@@ -135,11 +136,13 @@ def _float_rows(data: list[Any]) -> Optional[list[list[Scalar]]]:
     return out
 
 
-def _float_rows_at_once(data: list[Any]) -> Optional[list[list[Scalar]]]:
+def _float_rows_at_once(data: list[Any], copy: bool = True) -> Optional[list[list[Scalar]]]:
     """What :func:`_float_rows` decides, by C loops over all the entries at once (CPython): the
     rows' types and lengths, the entries' types (exact floats only), and one ``sum`` whose finite
     value proves every entry finite (an overflowing sum, or anything else, goes to the general
-    loop, which names the cell).  10,000 x 50: 13 ms against 19 ms row by row.
+    loop, which names the cell).  10,000 x 50: 13 ms against 19 ms row by row.  Without ``copy``
+    the rows are ``data`` itself (for a caller that only reads them: no 10,000 new lists for the
+    collector to walk, which cost a transform of 10,000 x 50 about 30 ms).
 
     >>> _float_rows_at_once([[1.0, 2.0], [3.0, 4.0]]), _float_rows_at_once([[1.0, 2.0], [3.0, True]])
     ([[1.0, 2.0], [3.0, 4.0]], None)
@@ -153,10 +156,43 @@ def _float_rows_at_once(data: list[Any]) -> Optional[list[list[Scalar]]]:
     total = sum(itertools.chain(*data))
     if not total - total == 0.0:
         return None
-    return list(map(list, data))
+    return list(map(list, data)) if copy else data
 
 
 _LISTS_ONLY = {list}
+
+
+def _float_columns_at_once(data: Any) -> Optional[list[tuple[float, ...]]]:
+    """:func:`_float_columns` by C loops (CPython): the rows' types and lengths and the entries'
+    types checked over all the entries at once, the values copied into one array of doubles in
+    the rows' order (``fromlist``) and each column read out of it as a list of new floats, which lie side by side
+    in memory (the rows' own floats, read down a column, lie a row apart: a pass over such a
+    column costs two to three times as much).  A non-finite value (a column's sum not finite: also
+    a sum that overflows) gives None, and the general loop names the cell.  Tuples: the model keeps
+    them, and the collector stops walking a tuple of floats once it has seen it.  10,000 x 50: about
+    28 ms, where the fit's passes over the columns then save about twice that.
+
+    >>> _float_columns_at_once([[1.0, 2.0], [3.0, 4.0]]), _float_columns_at_once([[1.0, 2.0], [3.0, True]])
+    ([(1.0, 3.0), (2.0, 4.0)], None)
+    >>> _float_columns_at_once([[1.0], [2.0, 3.0]]), _float_columns_at_once([[1e308], [1e308]])
+    (None, None)
+    """
+    if type(data) is not list or not data or type(data[0]) is not list or not data[0]:
+        return None
+    width = len(data[0])
+    if set(map(type, data)) != _LISTS_ONLY or set(map(len, data)) != {width}:
+        return None
+    if set(map(type, itertools.chain(*data))) != _FLOATS_ONLY:
+        return None
+    flat = array("d")
+    for row in data:
+        flat.fromlist(row)
+    view: Any = memoryview(flat)  # (typeshed reads a memoryview as bytes)
+    cols = [tuple(view[j::width].tolist()) for j in range(width)]
+    total = sum(map(sum, cols))
+    if not total - total == 0.0:
+        return None
+    return cols
 
 
 def _float_columns(data: Any) -> Optional[list[list[float]]]:
@@ -217,7 +253,7 @@ def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
 
 
 def as_matrix(
-    data: Any, *, name: str = "X", context: Context = FLOAT, row_offset: int = 0
+    data: Any, *, name: str = "X", context: Context = FLOAT, row_offset: int = 0, copy: bool = True
 ) -> list[list[Scalar]]:
     """Validate a 2-D input into a fresh list of lists of numbers.
 
@@ -225,8 +261,9 @@ def as_matrix(
     array, or anything iterable row by row whose rows are iterables of real
     numbers (``int``, ``float``, ``Fraction``, ``Decimal``, numpy scalars).
     The result never shares a list with the input, so the caller's data is
-    never mutated by what purepca does later.  ``row_offset`` is added to the
-    row numbers in messages (for data that arrives in chunks).
+    never mutated by what purepca does later (``copy=False``, for a caller
+    that only reads it: a list of float rows may come back as it is).
+    ``row_offset`` is added to the row numbers in messages (chunks).
 
     Raises :class:`PurePCAError` naming the first offending row and column for:
     empty input, zero columns, ragged rows, strings, booleans, ``None``,
@@ -248,8 +285,7 @@ def as_matrix(
     if isinstance(data, (str, bytes)):
         raise PurePCAError(f"{name}: got a string; expected a 2-D input with one row per sample")
     if hasattr(data, "toarray") and hasattr(data, "nnz"):
-        # scipy sparse matrices and arrays (every format): densified, so
-        # the implicit zeros are zeros.
+        # scipy sparse matrices and arrays (every format): densified, so the implicit zeros are zeros.
         data = data.toarray()
     elif not hasattr(data, "shape") and not isinstance(data, Iterable) and hasattr(data, "__array__"):
         data = data.__array__()  # an object exposing only the array protocol
@@ -274,7 +310,7 @@ def as_matrix(
         )
     if context is FLOAT and type(data) is list and data:
         # (MicroPython: the general loop, which its tests run)
-        fast = _float_rows(data) if _PYPY else _float_rows_at_once(data) if _CPYTHON else None
+        fast = _float_rows(data) if _PYPY else _float_rows_at_once(data, copy) if _CPYTHON else None
         if fast is not None:
             return fast
     rows: list[list[Scalar]] = []
