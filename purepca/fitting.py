@@ -227,10 +227,11 @@ def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float
 # ------------------------------------------------------ centring and scaling
 
 
-def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context) -> Centred:
-    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two."""
+def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
+    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
+    with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
     if center:
-        return _centred_columns(cols, ctx, lazy=True)
+        return _centred_columns(cols, ctx, lazy=lazy)
     zeros = [ctx.zero] * len(cols)
     scaled, exps = _power_scaled(cols, ctx, copy=True)
     return Centred(zeros, list(zeros), scaled, list(zeros), exps)
@@ -398,7 +399,7 @@ def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequ
 
 
 def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-             w: Optional[list[float]], cw: Optional[list[float]]) -> _Prepared:
+             w: Optional[list[float]], cw: Optional[list[float]], lazy: bool = True) -> _Prepared:
     """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
     ctx = s.ctx
     n = len(cols[0])
@@ -421,7 +422,7 @@ def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequen
         return _Prepared(c, None, None, _scale_exponent(c, ctx), wd.div, wd.hi, wd.lo, wd.scales,
                          wd.sd is not None, True, _unscale(wd.div, -wd.shift, ctx))
     div = _divisor(n, s.ddof, ctx)
-    c = centre(cols, s.center, ctx)
+    c = centre(cols, s.center, ctx, lazy)
     e = _scale_exponent(c, ctx)
     raw_sd = column_sd(c, div, e, ctx) if s.scale else None
     sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
@@ -437,7 +438,7 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
     # adds (numeric.GramWork).
     gram = parallel_gram(ctx, s.jobs, fast=True) or ctx.fast_gram
     k = s.wanted() or 0
-    if solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, k) == "covariance"):
+    if _forms_covariance(s, solver, n, d):
         if sd is None:
             C = _cross_products(c, ctx, div, gram, shift=2 * e)
         else:
@@ -463,6 +464,11 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
             found = solve_power(Z, k, div, ctx, seed=s.seed)
     constant = _constant_columns(c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
+
+
+def _forms_covariance(s: Settings, solver: str, n: int, d: int) -> bool:
+    """Whether the path ``solver`` forms the covariance of the columns (else it reads the rows)."""
+    return solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, s.wanted() or 0) == "covariance")
 
 
 def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
@@ -525,7 +531,9 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     with ctx.local():
         if not isinstance(M, ColumnRows):
             cols = _columns(M, d)
-        p = _prepare(s, M, cols, w, cw)
+        # (PyPy's and CPython 3.12+'s Gram of the columns need no deviations made: where the solver
+        # reads the rows, they are made now.)
+        p = _prepare(s, M, cols, w, cw, lazy=_forms_covariance(s, solver, n, d))
         found, losses = _solve(s, p, n, d, solver)
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below
         # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
