@@ -61,6 +61,11 @@ _BY_COLUMNS = _PYPY or (_CPYTHON and _SUMPROD is not None)
 
 __all__ = ["ErrorBounds", "PCA", "PCASummary", "format_table"]
 
+
+def _tall(X: Any) -> bool:
+    """Whether ``X`` is a non-empty list of lists with at least as many rows as the first has values."""
+    return type(X) is list and bool(X) and type(X[0]) is list and len(X) >= len(X[0])
+
 SOLVERS = ("auto", "covariance", "jacobi", "gram", "svd", "krylov", "power")
 MISSING = ("error", "drop", "mean", "em")
 _PARAMS = (
@@ -332,7 +337,8 @@ class PCA(Estimator):
             # A list of float rows validated straight into the columns the fit works on, and kept as
             # such (the rows are built if they are asked for): on PyPy by one compiled loop, on
             # CPython 3.12+ by C loops into columns whose floats lie side by side.
-            cols = _float_columns(X) if _PYPY else _float_columns_at_once(X)
+            # (CPython: tall data only, whose covariance the fit forms; wide data are read by rows.)
+            cols = _float_columns(X) if _PYPY else _float_columns_at_once(X) if _tall(X) else None
             if cols is not None:
                 kept = ColumnRows(cols)
                 self._assign(fit_rows(s, kept, None, None, self._feature_names(X)), kept)
