@@ -179,6 +179,8 @@ def _times_n(m: float, nf: float) -> tuple[float, float]:
     mh = t - (t - m)
     ml = m - mh
     return p, ((nf * mh - p) + nf * ml)
+
+
 _TINY, _HUGE = 2.0 ** -900, 2.0 ** 900
 
 
@@ -195,9 +197,10 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     """Centre each column about ``hi`` (``fsum``/n; on Python 3.12+ ``sumprod``/n,
     :func:`_centre_by_sumprod`), with ``lo`` the exactly rounded correction (``hi + lo`` the mean
     to about twice the working precision), scaled by a power of two where its spread is near
-    overflow or underflow.  With ``lazy`` (PyPy's fit, whose ``cols`` are its own copy of the
-    data) the deviations of the columns that need no scaling are made only when read
-    (:class:`~purepca.numeric.DeviationColumns`)."""
+    overflow or underflow.  With ``lazy`` (a fit that forms the Gram of the columns) no deviation
+    is made where it need not be (:class:`~purepca.numeric.DeviationColumns`): on CPython 3.12+
+    none, where :func:`_extended_centring` proves its Gram; on PyPy (whose ``cols`` are the fit's
+    own copy of the data) those of the columns that need no scaling, made only when read."""
     if lazy and not _PYPY and ctx is FLOAT:
         extended = _extended_centring(cols)
         if extended is not None:

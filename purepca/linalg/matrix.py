@@ -149,9 +149,7 @@ def _float_rows_at_once(data: list[Any], copy: bool = True) -> Optional[list[lis
     >>> _float_rows_at_once([[1.0], [2.0, 3.0]]), _float_rows_at_once([[1e308], [1e308]])
     (None, None)
     """
-    if set(map(type, data)) != _LISTS_ONLY or set(map(len, data)) != {len(data[0])} or not data[0]:
-        return None
-    if set(map(type, itertools.chain(*data))) != _FLOATS_ONLY:
+    if not _float_lists(data):
         return None
     total = sum(itertools.chain(*data))
     if not total - total == 0.0:
@@ -162,28 +160,36 @@ def _float_rows_at_once(data: list[Any], copy: bool = True) -> Optional[list[lis
 _LISTS_ONLY = {list}
 
 
+def _float_lists(data: list[Any]) -> bool:
+    """Whether the non-empty list ``data`` holds non-empty lists of one length whose entries are all
+    exact floats, by C loops over all the entries at once (their finiteness is the caller's).
+
+    >>> _float_lists([[1.0, 2.0], [3.0, 4.0]]), _float_lists([[1.0], [2.0, 3.0]]), _float_lists([[1.0], (2.0,)])
+    (True, False, False)
+    """
+    if set(map(type, data)) != _LISTS_ONLY or set(map(len, data)) != {len(data[0])} or not data[0]:
+        return False
+    return set(map(type, itertools.chain(*data))) == _FLOATS_ONLY
+
+
 def _float_columns_at_once(data: Any) -> Optional[list[tuple[float, ...]]]:
-    """:func:`_float_columns` by C loops (CPython): the rows' types and lengths and the entries'
-    types checked over all the entries at once, the values copied into one array of doubles in
-    the rows' order (``fromlist``) and each column read out of it as a list of new floats, which lie side by side
-    in memory (the rows' own floats, read down a column, lie a row apart: a pass over such a
-    column costs two to three times as much).  A non-finite value (a column's sum not finite: also
-    a sum that overflows) gives None, and the general loop names the cell.  Tuples: the model keeps
-    them, and the collector stops walking a tuple of floats once it has seen it.  10,000 x 50: about
-    28 ms, where the fit's passes over the columns then save about twice that.
+    """:func:`_float_columns` by C loops (CPython): the rows checked at once (:func:`_float_lists`),
+    the values copied into one array of doubles in the rows' order (``fromlist``) and each column
+    read out of it as a tuple of new floats, which lie side by side in memory (the rows' own
+    floats, read down a column, lie a row apart: a pass over such a column costs two to three
+    times as much).  A non-finite value (a column's sum not finite: also a sum that overflows)
+    gives None, and the general loop names the cell.  Tuples: the model keeps them, and the
+    collector stops walking a tuple of floats once it has seen it.  10,000 x 50: about 28 ms,
+    where the fit's passes over the columns then save about twice that.
 
     >>> _float_columns_at_once([[1.0, 2.0], [3.0, 4.0]]), _float_columns_at_once([[1.0, 2.0], [3.0, True]])
     ([(1.0, 3.0), (2.0, 4.0)], None)
     >>> _float_columns_at_once([[1.0], [2.0, 3.0]]), _float_columns_at_once([[1e308], [1e308]])
     (None, None)
     """
-    if type(data) is not list or not data or type(data[0]) is not list or not data[0]:
+    if type(data) is not list or not data or not _float_lists(data):
         return None
     width = len(data[0])
-    if set(map(type, data)) != _LISTS_ONLY or set(map(len, data)) != {width}:
-        return None
-    if set(map(type, itertools.chain(*data))) != _FLOATS_ONLY:
-        return None
     flat = array("d")
     for row in data:
         flat.fromlist(row)
