@@ -15,8 +15,10 @@ of a sum, and every entry is computed by the same function on the same
 numbers as in one process: the result is identical, whatever the number of
 processes and however the work is shared.
 
-The vectors reach the workers by ``fork`` where the platform has it (nothing
-is copied until written); elsewhere they are pickled once per worker.  Where
+The vectors reach the workers by ``fork`` where the platform has it and the
+process runs one thread (nothing is copied until written); elsewhere, and
+while other threads run (a lock one of them holds would stay held in a forked
+worker), they are pickled once per worker started by a fork server.  Where
 no process can be started at all (Pyodide, a sandbox without ``fork`` or
 semaphores), the work runs in this process with a ``RuntimeWarning`` saying
 so.  The standard library's :mod:`multiprocessing` is the only machinery.
@@ -77,14 +79,20 @@ def _release(token: int) -> None:
 
 def _pool(jobs: int, token: int, value: Any) -> Any:
     """A pool of ``jobs`` workers that can read ``value`` under ``token``: forked where the platform
-    can (they inherit the table), else spawned with an initializer."""
+    can and this process runs one thread (they inherit the table), else started by a fork server
+    (or spawned) with an initializer.
+
+    ``fork`` copies only the thread that calls it: a lock another thread holds at that moment (PyPy's
+    import lock, a stream's) stays held in the child for ever, and the worker hangs.  Eight threads
+    fitting with ``n_jobs=2`` at once hung 2 runs in 12 under PyPy that way (tests/test_threads.py;
+    CPython 3.12+ warns of the same).  A fork server forks from a process of one thread."""
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods:
+    if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork").Pool(jobs)
-    return multiprocessing.get_context(methods[0]).Pool(jobs, initializer=_set_work,  # pragma: no cover
-                                                         initargs=(token, value))
+    method = "forkserver" if "forkserver" in methods else methods[0]
+    return multiprocessing.get_context(method).Pool(jobs, initializer=_set_work, initargs=(token, value))
 
 
 def _warn_no_processes(jobs: int, err: BaseException) -> None:

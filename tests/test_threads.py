@@ -6,6 +6,7 @@ running ``n_jobs=2`` fits at once read each other's sums (7 of 12 fits wrong, va
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import threading
 from typing import Any
@@ -62,3 +63,34 @@ def test_threads_fitting_with_n_jobs_give_the_same_bits_as_one_thread(monkeypatc
         assert many.components_ == one.components_, JOBS[i]
         assert many.high_precision_ == one.high_precision_, JOBS[i]
         assert many.transform(inputs[i]) == one.transform(inputs[i]), JOBS[i]
+
+
+def test_pools_are_not_forked_while_other_threads_run() -> None:
+    # fork copies only its own thread: a lock another thread held stays held in the worker, which
+    # then hung (2 runs in 12 of the test above under PyPy).  With other threads alive the pool is
+    # started by a fork server, the worker given its work by the pool's initializer.
+    token = parallel._register(["the work"])
+    seen: dict[str, Any] = {}
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        pool = parallel._pool(1, token, ["the work"])
+        try:
+            seen["method"] = pool._ctx.get_start_method()
+            seen["work"] = pool.apply(parallel._WORK.get, (token,))
+        finally:
+            pool.close()
+            pool.join()
+    finally:
+        release.set()
+        other.join()
+        parallel._release(token)
+    assert seen["method"] != "fork" and seen["work"] == ["the work"]
+    if "fork" in multiprocessing.get_all_start_methods():  # one thread again: forked, as before
+        alone = parallel._pool(1, token, None)
+        try:
+            assert alone._ctx.get_start_method() == "fork"
+        finally:
+            alone.close()
+            alone.join()
