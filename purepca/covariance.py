@@ -17,7 +17,7 @@ compared with the spread and can lose every digit (at an offset of 1e9 with
 unit spread, ``x²`` is 1e18 and its rounding error 100).  Here:
 
 1. each column mean is a sum divided by n, ``hi`` (``math.fsum``, exactly
-   rounded; on Python 3.12+ ``math.sumprod``, in triple length), with the
+   rounded), with the
    residual ``Σx - n·hi`` summed exactly into a correction ``lo``: ``hi + lo``
    is the mean to about twice the working precision;
 2. each column is centred, ``c = x - hi``;
@@ -47,7 +47,8 @@ from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 from .errors import PurePCAError
 from .exact import ExactSums
 from .linalg.matrix import as_matrix, as_vector
-from .numeric import _PYPY, _SUMPROD, FLOAT, Context, DeviationColumns, FloatContext, Scalar, check_context, first_non_finite
+from . import fast
+from .numeric import FLOAT, Context, Scalar, check_context, first_non_finite
 
 __all__ = [
     "Moments",
@@ -194,17 +195,21 @@ def _largest(values: Sequence[float]) -> float:
 
 
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
-    """Centre each column about ``hi`` (``fsum``/n; on Python 3.12+ ``sumprod``/n,
-    :func:`_centre_by_sumprod`), with ``lo`` the exactly rounded correction (``hi + lo`` the mean
-    to about twice the working precision), scaled by a power of two where its spread is near
-    overflow or underflow.  With ``lazy`` (a fit that forms the Gram of the columns) no deviation
-    is made where it need not be (:class:`~purepca.numeric.DeviationColumns`): on CPython 3.12+
-    none, where :func:`_extended_centring` proves its Gram; on PyPy (whose ``cols`` are the fit's
-    own copy of the data) those of the columns that need no scaling, made only when read."""
-    if lazy and not _PYPY and ctx is FLOAT:
-        extended = _extended_centring(cols)
-        if extended is not None:
-            return extended
+    """Centre each column about its rounded mean ``hi`` (:func:`_centre_column`), with ``lo`` the
+    exactly rounded correction (``hi + lo`` the mean to about twice the working precision),
+    scaled by a power of two where its spread is near overflow or underflow.
+
+    With ``lazy`` (a fit that forms the Gram of the columns) the kernel room may leave deviations
+    unmade (:mod:`purepca.fast`'s ``centring``: its contract is stated there).
+
+    >>> c = _centred_columns([[1.0, 2.0, 6.0]], FLOAT)
+    >>> c.hi, c.lo, [list(col) for col in c.cols], c.sums
+    ([3.0], [0.0], [[-2.0, -1.0, 3.0]], [0.0])
+    """
+    if _fast_centring is not None and ctx is FLOAT:
+        got = _fast_centring(cols, lazy, _reference_column, _float_correction)
+        if got is not None:
+            return Centred(*got)
     n = ctx.convert(len(cols[0]))
     hi: list[Scalar] = []
     lo: list[Scalar] = []
@@ -212,53 +217,36 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     sums: list[Scalar] = []
     exps: list[int] = []
     spreads: list[Scalar] = []
-    quick = _SUMPROD is not None and isinstance(ctx, FloatContext) and len(cols[0]) > 1
-    fused = _PYPY and isinstance(ctx, FloatContext)
-    made: list[Optional[list[Scalar]]] = []
     for col in cols:
-        got = _centre_by_sumprod(col, n, ctx) if quick else None
-        m, c, spread, s, low, e = got + (0,) if got is not None else _centre_column(col, n, ctx, quick, fused)
+        m, c, spread, s, low, e = _centre_column(col, n, ctx)
         hi.append(m)
         lo.append(low)
-        made.append(c)
+        centred.append(c)
         sums.append(s)
         exps.append(e)
         spreads.append(spread if ctx.needs_scaling and not e else ctx.zero)
-    if lazy and not any(exps) and any(c is None for c in made):
-        # Read as a list of columns (numeric.DeviationColumns), the Gram from the raw ones.
-        lazily: Any = DeviationColumns(cols, hi, made)
-        return Centred(hi, lo, lazily, sums, exps, spreads)
-    for j, c in enumerate(made):
-        if c is None:
-            m = hi[j]
-            c = [x - m for x in cols[j]]
-        centred.append(c)
     if not ctx.needs_scaling or any(exps):
         return Centred(hi, lo, centred, sums, exps)
     return Centred(hi, lo, centred, sums, exps, spreads)
 
 
-def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context, quick: bool, fused: bool
-                   ) -> tuple[Scalar, Optional[list[Scalar]], Scalar, Scalar, Scalar, int]:
-    """One column centred the general way: ``(hi, c, spread, Σc, lo, e)``, the deviations ``c``
-    scaled by ``2**-e`` (None: not made, PyPy's fused loop: :func:`_deviation_sums`)."""
+_fast_centring = fast.centring
+
+
+def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scalar, list[Scalar], Scalar, Scalar, Scalar, int]:
+    """One column centred: ``(hi, c, spread, Σc, lo, e)``, the deviations ``c = x - hi`` scaled by
+    ``2**-e`` (floats only: a power of two that keeps their squares inside the float range),
+    ``spread`` their largest size (before scaling) and ``lo`` the mean's correction.
+
+    >>> _centre_column([1.0, 2.0, 6.0], 3.0, FLOAT)
+    (3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
+    """
     m = _column_mean(col, n, ctx)
-    c: Optional[list[Scalar]] = None
-    if fused:  # the deviations' sums and squares without the deviations (made below if needed)
-        s, low, squares = _deviation_sums(col, m)
-    else:
-        c = [x - m for x in col]
+    c = [x - m for x in col]
     e = 0
     spread: Scalar = ctx.zero
     if ctx.needs_scaling:
-        if c is None:  # the squares summed while centring (no max and min passes to compile and run)
-            spread = _spread_of_squares(squares, len(col)) if len(col) > 1 else 0.0
-        else:
-            spread = _safe_spread(c) if quick else 0.0
-        if not spread:
-            if c is None:
-                c = [x - m for x in col]
-            spread = _largest(c)
+        spread = _largest(c)
         if spread == math.inf:
             # The differences themselves overflow (a spread beyond the
             # float range): take them from the rows scaled by 1/4, exactly.
@@ -268,251 +256,33 @@ def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context, quick: bool, 
             spread = _largest(c)
         e2 = ctx.scale_exponent(spread)
         if e2:
-            if c is None:
-                c = [x - m for x in col]
             c = [ctx.ldexp(x, -e2) for x in c]
         e += e2
-    if not fused or e or not low - low == 0.0:
-        if c is None:
-            c = [x - m for x in col]
-        s = ctx.sum(c)
-        low = _mean_correction(col, m, s, e, n, ctx)
-    else:
-        low = low / n
-    return m, c, spread, s, low, e
+    s = ctx.sum(c)
+    return m, c, spread, s, _mean_correction(col, m, s, e, n, ctx), e
 
 
-def _centre_by_sumprod(col: Sequence[float], n: float, ctx: Context) -> Optional[tuple[float, list[float], float, float, float]]:
-    """One column centred with two ``math.sumprod`` passes in place of two ``fsum`` passes (Python
-    3.12+; 110 µs each at n = 10,000, a sumprod about 70): ``(hi, c, spread, Σc, lo)``, or None
-    where the column is constant or not proven inside the range below (then the general path
-    answers).
-
-    * ``hi = sumprod(col, ones)/n``.  ``math.sumprod`` sums in triple length (CPython's
-      ``tl_fma``): within ``u·|s| + 3n³u³·Σ|x|`` of the exact sum ``s`` (derived and tested in
-      tests/test_sumprod_accuracy.py), where ``fsum`` rounds it exactly: the two may differ by an
-      ulp, and by more where the values cancel to far below their size.  Any ``hi`` near the
-      mean serves as the centre, because ``lo`` is the exact correction of whichever it is:
-    * ``lo`` as on the general path (:func:`_mean_correction`): the residual ``Σx - n·hi``
-      summed exactly by ``fsum`` and rounded once, so ``hi + lo`` is the mean to about twice the
-      working precision, as before (``mean_`` keeps its bits).
-    * ``Σc = sumprod(c, ones)``, within ``u·|Σc| + 3n³u³·Σ|c|``: it only corrects the cross
-      products (``Σc_i·Σc_j/n``, a term of size ``n·u²`` of the spread); the spread by
-      :func:`_safe_spread`.
-
-    The sumprod guarantee needs every partial sum finite and no Dekker split beyond about
-    ``2**996`` (the test module's note).  The answer is kept only where that is proven afterwards:
-    ``|hi|`` below ``2**900`` and the spread proven below ``BIG`` (about 1e143), so every
-    ``|x| < 2**901`` and every partial sum is below ``n·2**901``.  Outside (data near the ends of
-    the range) the column goes the general way.
-
-    >>> got = _centre_by_sumprod([1.0, 2.0, 6.0], 3.0, FLOAT)
-    >>> got == ((3.0, [-2.0, -1.0, 3.0], math.sqrt(14.0), 0.0, 0.0) if _SUMPROD else None)
-    True
-    >>> _centre_by_sumprod([5.0, 5.0], 2.0, FLOAT), _centre_by_sumprod([1e300, -1e300], 2.0, FLOAT)
-    (None, None)
-    """
-    sp = _SUMPROD
-    if sp is None:
-        return None
-    if _constant(col):
-        return None  # _column_mean gives the value itself, exactly
-    k = len(col)
-    m = float(sp(col, itertools.repeat(1.0, k)) / n)
-    if not abs(m) < _HUGE:
-        return None
-    c = [x - m for x in col]
-    spread = _safe_spread(c)
-    if not spread:
-        return None
-    s = sp(c, itertools.repeat(1.0, k))
-    return m, c, spread, s, _mean_correction(col, m, s, 0, n, ctx)
+def _reference_column(col: Sequence[float]) -> tuple[float, list[float], float, float, float, int]:
+    """:func:`_centre_column` of a float column (what a centring kernel takes where it proves nothing)."""
+    return _centre_column(col, float(len(col)), FLOAT)
 
 
-_U = 2.0 ** -53
-_HALF_RANGE = 2.0 ** 440  # |hi| below it: n·hi² far from overflow
-_MARGIN = 1.0 + 2.0 ** -40  # above the relative rounding of a bound on Q from three computed terms
-
-
-def _extended_centring(cols: Sequence[Sequence[float]]) -> Optional[Centred]:
-    """The columns centred with no deviation made (Python 3.12+, the fit of a PCA): the Gram of the
-    deviations ``c = x - hi`` is taken from the raw columns, each extended by four terms
-    (:func:`_extended_column`), where its error is proven small enough; None where it is not for
-    some column (then every column is centred the usual way).  At 10,000 x 50 this replaces
-    500,000 new floats and two passes over columns whose values lie a row apart in memory by
-    passes over the fit's own contiguous copy.  ``hi``, ``lo`` and so ``mean_`` are those of the
-    other paths; ``sums`` the residuals ``Σx - n·hi`` rounded once.
-
-    >>> c = _extended_centring([[1.0, 2.0, 6.0], [0.5, -0.5, 3.0]])
-    >>> (c.hi, c.lo, c.sums, c.cols.extended[2]) if _SUMPROD else ([3.0, 1.0], [0.0, 0.0], [0.0, 0.0], [14.0, 6.5])
-    ([3.0, 1.0], [0.0, 0.0], [0.0, 0.0], [14.0, 6.5])
-    >>> list(c.cols) if _SUMPROD else [[-2.0, -1.0, 3.0], [-0.5, -1.5, 2.0]]
-    [[-2.0, -1.0, 3.0], [-0.5, -1.5, 2.0]]
-    """
-    n = len(cols[0])
-    if _SUMPROD is None or not 1 < n < 2 ** 26:
-        return None
-    g = (n + 4) * _U / (1 - (n + 4) * _U)
-    k = 4.0 * (2.01 * g * g / _U + 4.0 * _U)
-    got = []
-    for col in cols:
-        one = _extended_column(col, float(n), k)
-        if one is None:
-            return None
-        got.append(one)
-    hi, sums, lefts, rights, diagonal = (list(part) for part in zip(*got))
-    devs: Any = DeviationColumns(cols, hi, None, (lefts, rights, diagonal))
-    return Centred(hi, [r / n for r in sums], devs, sums, [0] * len(cols), [math.sqrt(v) for v in diagonal])
-
-
-def _extended_column(col: Sequence[float], nf: float, k: float
-                     ) -> Optional[tuple[float, float, list[float], list[float], float]]:
-    """One column for :func:`_extended_centring`: ``(hi, r, left, right, G_jj)``, or None.
-
-    With ``hi`` the mean by ``sumprod`` (:func:`_centre_by_sumprod`), ``n·hi = p + q`` exactly
-    (:func:`_times_n`) and ``r = fsum(x, -p, -q)`` the residual ``R = Σx - n·hi`` rounded once (so
-    ``lo = r/n``, as on the other paths), exact algebra gives::
-
-        Σ(x_i - hi_i)(x_j - hi_j) = Σx_i·x_j - hi_i·(p_j + q_j + R_j) - hi_j·R_i
-
-    so ``sumprod(left_i, right_j)``, with ``left = x + [hi, hi, hi, r]`` and ``right = x + [-p, -q,
-    -r, -hi]``, is that entry to within
-
-    * ``u·|G_ij| + γ²·Σ|terms|`` (sumprod is at least Dot2, tests/test_sumprod_accuracy.py; N = n + 4
-      terms, ``γ = N·u/(1 - N·u)``), where ``Σ|terms| <= 2.01·sqrt(Q_i·Q_j)`` by Cauchy-Schwarz,
-      with ``Q = Σx²`` (``n·|hi_i·hi_j| <= sqrt(Q_i·Q_j)`` to rounding, as ``Q >= n·mean²``);
-    * ``|hi_i·(r_j - R_j)| + |hi_j·(r_i - R_i)| <= 4u²·sqrt(Q_i·Q_j)`` (``|R| <= 2n·u·|hi|``, the
-      rounding of a mean).
-
-    A column is kept only where ``k·Q <= G_jj``, ``k = 4·(2.01·γ²/u + 4u)`` (``G_jj`` its computed
-    diagonal): then every entry is within ``u·|G_ij| + (u/4)·‖c_i‖·‖c_j‖``, the class of the other
-    fast Grams (numeric.GramWork), below what the eigensolver adds.  ``Q`` is bounded without a
-    pass of its own: ``Σx² = G_jj + 2·hi·R + n·hi²`` exactly, and the computed ``G_jj`` is within
-    ``u·G_jj + 2.01·γ²·Q`` of its value (``γ² <= 2**-54`` for n < 2**26), so ``Q <= (G_jj +
-    2|hi·r| + n·hi²)·(1 + 2**-40)``.  At n = 10,000 that admits means up to about 3,000 standard
-    deviations from zero; data further out (the offset tests at 1e12) are centred the usual way.
-    Range: the guarantee holds while no partial sum overflows (the squares come first and only
-    grow: an overflow leaves ``G_jj`` infinite, and the column goes the usual way) and ``|x| <
-    2**996`` (a larger one's square is infinite); with ``|hi| < 2**440`` and ``G_jj`` proven in
-    ``[n·SMALL², BIG²]`` every ``|x| < 2**476``, so no scaling is needed, and squares that underflow
-    add less than ``n·2**-1074``, far below ``u·G_jj``.  A constant column goes the usual way (its
-    mean is the value itself, exactly).
-
-    >>> _extended_column([1.0, 2.0, 6.0], 3.0, 1e-15)[1:] if _SUMPROD else (0.0, [1.0, 2.0, 6.0, 3.0, 3.0, 3.0, 0.0], [1.0, 2.0, 6.0, -9.0, -0.0, -0.0, -3.0], 14.0)
-    (0.0, [1.0, 2.0, 6.0, 3.0, 3.0, 3.0, 0.0], [1.0, 2.0, 6.0, -9.0, -0.0, -0.0, -3.0], 14.0)
-    """
-    sp = _SUMPROD
-    n = len(col)
-    if _constant(col):
-        return None
-    m = float(sp(col, itertools.repeat(1.0, n)) / nf)
-    if not (m == 0.0 or _TINY < abs(m) < _HALF_RANGE):
-        return None
-    p, q = _times_n(m, nf)
-    right = list(col)
-    right += (-p, -q)
-    r = math.fsum(right)
-    right += (-r, -m)
-    left = list(col)
-    left += (m, m, m, r)
-    gjj = sp(left, right)
-    if not _SAFE_LOW * nf <= gjj <= _SAFE_HIGH:  # (NaN, inf, an overflow on the way: no)
-        return None
-    # Q = Σx² = G + 2·hi·R + n·hi² exactly: bounded from what is at hand (no pass of its own).
-    squares = (gjj + 2.0 * abs(m * r) + nf * m * m) * _MARGIN
-    if not k * squares <= gjj:
-        return None
-    return m, r, left, right, gjj
-
-
-def _centre_compensated(col: Sequence[float], m: float) -> tuple[list[float], float, float]:
-    """``[x - m for x in col]``, its sum and ``Σ(x - m)`` unrounded, in one loop that PyPy's JIT
-    compiles (three ``fsum`` passes cost seven times as much there).
-
-    Each ``x - m`` is split exactly into its rounding ``d`` and error (Knuth's TwoSum), so
-    ``Σ(x - m) = Σd + Σerror`` exactly; the ``d`` are summed by Ogita, Rump and Oishi's Sum2 and
-    the errors (each below ``u·|d|``) plainly.  Both sums are within ``u`` of their value plus
-    ``γ²_n·Σ|d|``: ``Σ(x - m)/n``, the mean's correction ``lo``, carries no more than ``n²u²``
-    of the spread, far below what a double can hold of a mean at any offset (``fsum``, on the
-    other interpreters, rounds it exactly; the bits of ``lo`` may differ, not its use).  Not
-    finite (an overflow): the caller takes the general path.
-
-    >>> _centre_compensated([1.0, 2.0, 4.0], 2.0)
-    ([-1.0, 0.0, 2.0], 1.0, 1.0)
-    """
-    s, low, _ = _deviation_sums(col, m)
-    return [x - m for x in col], s, low
-
-
-def _deviation_sums(col: Sequence[float], m: float) -> tuple[float, float, float]:
-    """:func:`_centre_compensated`'s sums without the deviations (``x - m``, made where they are
-    read: numeric.DeviationColumns), and the sum of their squares, plainly (for
-    :func:`_spread_of_squares`: within ``γ_n`` of its exact value, relatively, squares that
-    underflow aside).
-
-    >>> _deviation_sums([1.0, 2.0, 4.0], 2.0)
-    (1.0, 1.0, 5.0)
-    """
-    s = 0.0
-    cs = 0.0
-    r = 0.0
-    q = 0.0
-    for x in col:
-        d = x - m
-        z = d - x
-        r += (x - (d - z)) + (-m - z)
-        t = s + d
-        z = t - s
-        cs += (s - (t - z)) + (d - z)
-        s = t
-        q += d * d
-    return s + cs, s + (cs + r), q
-
-
-# sqrt(ss/n) >= SMALL and sqrt(ss) <= BIG, with room for ss's own rounding (a relative eps).
-_SAFE_LOW = 2.0 * FloatContext.SMALL ** 2
-_SAFE_HIGH = 0.5 * FloatContext.BIG ** 2
-
-
-def _safe_spread(c: list[float]) -> float:
-    """``sqrt(Σc²)`` when that proves the largest ``|c|`` in ``[SMALL, BIG]`` (it lies between
-    ``sqrt(Σc²/n)`` and ``sqrt(Σc²)``), else 0 (then the largest itself must be found).  One
-    ``math.sumprod`` pass (Python 3.12+), about a third of the cost of ``max`` and ``min``.
-
-    >>> _safe_spread([3.0, -4.0]) == (5.0 if _SUMPROD else 0.0), _safe_spread([1e-200, 0.0]), _safe_spread([1e200, 1.0])
-    (True, 0.0, 0.0)
-    """
-    if _SUMPROD is None:
-        return 0.0
-    return _spread_of_squares(_SUMPROD(c, c), len(c))
-
-
-def _spread_of_squares(ss: float, n: int) -> float:
-    """``sqrt(ss)`` when ``ss``, the sum of the squares of n numbers, proves the largest of them in
-    ``[SMALL, BIG]``, else 0.  The factors 2 in the limits leave room for a relative error up to
-    1/2 in ``ss`` (sumprod's is ``eps``; a plain sum's ``γ_n``), and squares that underflow add
-    less than ``n·2**-1074``, far below ``SMALL²·n``: the largest is at least
-    ``sqrt(ss_exact/n) >= SMALL`` and at most ``sqrt(ss_exact) <= BIG``.
-
-    >>> _spread_of_squares(25.0, 2), _spread_of_squares(1e-300, 2), _spread_of_squares(math.inf, 2)
-    (5.0, 0.0, 0.0)
-    """
-    if _SAFE_LOW * n <= ss <= _SAFE_HIGH:
-        return math.sqrt(ss)
-    return 0.0
+def _float_correction(col: Sequence[float], m: float, s: float) -> float:
+    """:func:`_mean_correction` of a float column centred about ``m`` with no scaling."""
+    return _mean_correction(col, m, s, 0, float(len(col)), FLOAT)  # type: ignore[no-any-return]
 
 
 def _rows_of(c: Centred) -> int:
     """How many rows the centred columns have (without making a deviation column)."""
     cols: Any = c.cols
-    return len(cols.raw[0]) if isinstance(cols, DeviationColumns) else len(cols[0])
+    return len(cols.raw[0]) if isinstance(cols, fast.DeviationColumns) else len(cols[0])
 
 
 def _constant_columns(c: Centred) -> int:
     """How many columns are constant (deviations all zero).  A column left to be made when read
     is not: its squares summed to a positive spread."""
     cols: Any = c.cols
-    if isinstance(cols, DeviationColumns):
+    if isinstance(cols, fast.DeviationColumns):
         return sum(1 for col in cols.made if col is not None and not any(col))
     return sum(1 for col in cols if not any(col))
 

@@ -52,6 +52,7 @@ from operator import mul, or_
 from typing import Any, Callable, List, Sequence
 
 from .errors import PurePCAError
+from . import fast
 from .numeric import Context, Scalar
 
 __all__ = ["ExactSums"]
@@ -60,9 +61,9 @@ def _sum_of_products(a: Sequence[int], b: Sequence[int]) -> int:
     return sum(map(mul, a, b))
 
 
-# Python 3.12+: math.sumprod is one C loop, and exact on integers (it keeps
-# ints as ints; it is on floats that it rounds).
-_sumprod: Callable[[Sequence[int], Sequence[int]], int] = getattr(math, "sumprod", _sum_of_products)
+# The kernel room's triple-length dot (Python 3.12+: one C loop) is exact on integers (it keeps
+# ints as ints; it is on floats that it rounds): the same sums as the reference's.
+_sumprod: Callable[[Sequence[int], Sequence[int]], int] = fast.triple_dot or _sum_of_products
 
 
 def _exact_int(x: float, e: int) -> int:

@@ -49,7 +49,8 @@ from typing import Any, Optional, Sequence, Union
 from .conventions import CONVENTIONS, apply_sign_rule
 from .covariance import Centred, Moments, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
-from .numeric import _PYPY, _SUMPROD, FLOAT, Context, FloatContext, Scalar
+from . import fast
+from .numeric import FLOAT, Context, FloatContext, Scalar
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
@@ -382,15 +383,18 @@ class ColumnRows:
 
 
 def _columns(M: list[list[Scalar]], d: int) -> Sequence[Sequence[Scalar]]:
-    """The columns of the rows ``M``: ``zip(*M)`` (one C call), but on PyPy a comprehension per
-    column, which its JIT runs about six times as fast as ``zip`` with 10,000 arguments.
+    """The columns of the rows ``M``: ``zip(*M)`` (the kernel room's ``columns`` where bound: the
+    same values).
 
     >>> [list(c) for c in _columns([[1.0, 2.0], [3.0, 4.0]], 2)]
     [[1.0, 3.0], [2.0, 4.0]]
     """
-    if _PYPY:
-        return [[row[j] for row in M] for j in range(d)]
+    if _fast_columns is not None:
+        return _fast_columns(M, d)
     return list(zip(*M))
+
+
+_fast_columns = fast.columns
 
 
 def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequence[Sequence[Scalar]]:
@@ -647,10 +651,10 @@ def discarded_variance(Z: list[list[Scalar]], V: list[list[Scalar]], div: Scalar
     >>> discarded_variance([[1.0, 2.0], [-1.0, -2.0]], [[1.0, 0.0]], 1.0, FLOAT)
     8.0
     """
-    if isinstance(ctx, FloatContext) and _SUMPROD is not None and V:
-        fast = _residual_squares(Z, V)
-        if fast is not None:
-            return ctx.sum(fast) / div
+    if _fast_residual_squares is not None and isinstance(ctx, FloatContext) and V:
+        quick = _fast_residual_squares(Z, V)  # within its stated bound (purepca.fast)
+        if quick is not None:
+            return ctx.sum(quick) / div
     dot = ctx.dot
     columns = [list(col) for col in zip(*V)]
     squares = []
@@ -661,51 +665,7 @@ def discarded_variance(Z: list[list[Scalar]], V: list[list[Scalar]], div: Scalar
     return ctx.sum(squares) / div
 
 
-def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[list[float]]:
-    """``‖z - Vᵀp‖²`` for each row ``z``, ``p = V·z`` rounded, from k + 1 ``math.sumprod`` calls
-    of length d per row (Python 3.12+), instead of the residual's d entries one by one (n·d
-    calls of length k: 0.31 s of a 1.5 s top-5 fit of 500 x 2,000); None where a sum is not
-    finite (then the entries are formed as before).
-
-    Expanding with ``V·z = p + δ`` (``δ`` the rounding of ``p``) and ``V·Vᵀ = I + E``:
-    ``‖z - Vᵀp‖² = zᵀz - pᵀp - 2pᵀδ + pᵀEp``.  Each ``δ_k = v_k·z - p_k`` and each entry of
-    ``E`` (``v_k·v_l - [k = l]``) is one sumprod, summed in triple length: within ``u`` of itself
-    plus ``3m³u³`` of the sum of the m products' sizes (CPython's ``tl_fma``; derived and tested
-    in tests/test_sumprod_accuracy.py).  The four terms go into one more sumprod, so the
-    cancellation of ``zᵀz`` against ``pᵀp`` happens in triple length too: the result is within
-    about ``u`` of itself plus ``3m³u³·2‖z‖²`` and ``u²·‖z‖²`` (``Ep``, a vector of size
-    ``u·‖p‖``, rounded), where forming the residual's entries and summing their squares is off by
-    about ``u·‖z‖·‖r‖`` (7u to 3e4·u of itself, measured).  A tiny negative answer (the exact one
-    is 0) is 0.
-
-    The triple-length sums need every partial sum finite, which a finite result does not prove
-    (sumprod finishes in plain arithmetic past an overflow): the fit's rows are scaled into
-    ``[-BIG, BIG]`` (about 1e143), so ``‖z‖²`` and every partial sum stay below ``2**1000``;
-    rows with a larger entry are left to the entries (None).
-
-    >>> _residual_squares([[1.0, 2.0], [-1.0, -2.0]], [[1.0, 0.0]]) == ([4.0, 4.0] if _SUMPROD else None)
-    True
-    """
-    sp = _SUMPROD
-    if sp is None:
-        return None
-    big = max(max(map(max, Z)), -min(map(min, Z))) if Z else 0.0
-    if not big * big * (len(V[0]) + 3 * len(V)) < 2.0 ** 1000:
-        return None
-    chain = itertools.chain
-    E = [[sp(chain(a, (1.0,)), chain(b, (-1.0,))) if i == j else sp(a, b) for j, b in enumerate(V)]
-         for i, a in enumerate(V)]
-    neg = (-1.0,)
-    out = []
-    for z in Z:
-        p = [sp(v, z) for v in V]
-        m2d = [-2.0 * sp(chain(v, (pk,)), chain(z, neg)) for v, pk in zip(V, p)]
-        Ep = [sp(e, p) for e in E]
-        r = sp(chain(z, p, p, p), chain(z, [-x for x in p], m2d, Ep))
-        if not r - r == 0.0:
-            return None
-        out.append(r if r > 0.0 else 0.0)
-    return out
+_fast_residual_squares = fast.residual_squares
 
 
 def _warn_noise_cancellation(ctx: Context, solver: str, total: Scalar, rest: Scalar, d: int) -> None:

@@ -49,7 +49,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 from .covariance import _column_mean
 from .errors import PurePCAError, float_range
 from .linalg.matrix import as_matrix, as_symmetric
-from .numeric import FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite
+from .numeric import FLOAT, Context, FloatContext, Scalar, check_context, first_non_finite, float_dist
 from .params import _show, as_int, as_real
 
 __all__ = ["KERNELS", "KernelStats", "center_kernel", "center_test_kernel", "kernel_function", "kernel_matrix"]
@@ -153,7 +153,7 @@ def kernel_function(
         return lambda x, y: ctx.tanh(g * dot(x, y) + c0)
     if name == "rbf":
         if fast:
-            dist = math.dist  # C loop, accurate to about an ulp
+            dist = float_dist  # math.dist where bound (a C loop), accurate to about an ulp
 
             def rbf(x: Row, y: Row) -> Scalar:
                 r = dist(x, y)
@@ -297,7 +297,7 @@ def _float_row(
     expressions in the same order (``-g * r * r`` is ``(-g)·r·r``).  None for
     the kernels without one (cosine, laplacian, a callable)."""
     if kernel == "rbf":
-        dist, exp, minus_g = math.dist, math.exp, -g
+        dist, exp, minus_g = float_dist, math.exp, -g
 
         def rbf_row(x: Row, Y: list[list[Scalar]]) -> list[Scalar]:
             r = list(map(dist, repeat(x), Y))

@@ -55,7 +55,8 @@ __all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "build", "tr
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
 MODULES = (
-    "errors", "params", "numeric", "exact", "base", "conventions", "weights",
+    "errors", "fast/__init__", "fast/sums", "fast/rows", "fast/grams", "fast/centre", "fast/rotations",
+    "fast/panels", "params", "numeric", "exact", "base", "conventions", "weights",
     "covariance", "projection", "selection", "distributions", "parallel",
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",
     "probabilistic", "report", "rotations", "kernels", "kernel_pca", "pca", "model_io",

@@ -40,7 +40,10 @@ import sys
 from decimal import Decimal
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
+from . import fast
 from .errors import PurePCAError
+
+_fast_dots = fast.dots
 
 __all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "GramWork", "PolarRows", "Scalar", "get_context"]
 
@@ -48,13 +51,6 @@ __all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "GramWork", "Po
 #: a ``DecimalContext``.  Spelled ``Any`` because the algorithms are generic over
 #: both and Python's type system has no "number of this context" type.
 Scalar = Any
-
-#: The interpreter, for the paths written for it: C loops on CPython, loops the JIT compiles on PyPy.
-_CPYTHON = sys.implementation.name == "cpython"
-_PYPY = sys.implementation.name == "pypy"
-#: ``math.sumprod`` (Python 3.12+: a dot product summed in triple length), or None.
-_SUMPROD: Any = getattr(math, "sumprod", None)
-
 
 class Context:
     """The arithmetic an algorithm needs, bound to one kind of number.
@@ -190,240 +186,46 @@ class Context:
 
 
 def _fsum_dot(a: Sequence[float], b: Sequence[float]) -> float:
-    """Exactly rounded sum of the rounded products (CPython < 3.12)."""
+    """The reference dot product of floats: the exactly rounded sum of the rounded products."""
     return math.fsum(map(operator.mul, a, b))
 
 
-_SPLIT = 134217729.0  # 2**27 + 1, Dekker's splitting constant for doubles
+def _hypot(*v: float) -> float:
+    """``sqrt(Σx²)`` of floats: the squares summed exactly (``fsum``) and rounded once, then the
+    square root, after scaling by a power of two where the squares would overflow or underflow.
+    Within about one ulp, and the same bits on every interpreter (``math.hypot`` changed its
+    algorithm in CPython 3.10, and PyPy keeps 3.9's).
 
-
-def _dot2(a: Sequence[float], b: Sequence[float]) -> float:
-    """Ogita–Rump–Oishi ``Dot2``: the inner product as if computed in twice the
-    working precision, then rounded (SIAM J. Sci. Comput. 26, 2005).
-
-    Each product is split exactly into ``p + e`` with Dekker's TwoProduct
-    (there is no fused multiply-add before Python 3.13) and each sum into
-    ``s + e`` with Knuth's TwoSum; the error terms are summed on the side.
-    A plain loop of float operations: PyPy's JIT compiles it to about ten
-    times the speed of ``fsum(map(mul, a, b))``; CPython interprets it
-    slowly, so it is used only on PyPy.  Should a split overflow (entries
-    beyond about 1e300), the compensated fsum answers instead.
-
-    >>> _dot2([1e16, 1.0, -1e16], [1.0, 1.0, 1.0])
-    1.0
+    >>> _hypot(3.0, 4.0), _hypot(3e300, 4e300), _hypot(3 * 2.0 ** -1000, 4 * 2.0 ** -1000) == 5 * 2.0 ** -1000
+    (5.0, 5e+300, True)
+    >>> _hypot(), _hypot(-0.0), _hypot(1.0, math.inf, math.nan)
+    (0.0, 0.0, inf)
     """
-    s = 0.0
-    c = 0.0
-    split = _SPLIT
-    for x, y in zip(a, b):
-        p = x * y
-        t = split * x
-        xh = t - (t - x)
-        xl = x - xh
-        t = split * y
-        yh = t - (t - y)
-        yl = y - yh
-        ep = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
-        t = s + p
-        z = t - s
-        c += ((s - (t - z)) + (p - z)) + ep
-        s = t
-    result = s + c
-    if result - result != 0.0:  # inf or nan: an overflow inside the splits
-        return _fsum_dot(a, b)
-    return result
+    big = max(map(abs, v), default=0.0)
+    if not 0.0 < big < math.inf:  # zero, inf or NaN: as math.hypot answers them
+        return math.inf if any(math.isinf(x) for x in v) else big + 0.0
+    e = math.frexp(big)[1]
+    if -450 < e < 450:
+        return math.sqrt(math.fsum([x * x for x in v]))
+    return math.ldexp(math.sqrt(math.fsum([math.ldexp(x, -e) ** 2 for x in v])), e)
 
 
-_U = 2.0 ** -53  # the unit roundoff of a double
+#: The Euclidean norm of floats: the kernel room's ``hypot`` (``math.hypot``) where bound, else
+#: the reference's :func:`_hypot`.
+float_hypot: Callable[..., float] = fast.hypot or _hypot
 
 
-def _fsum_by_sum2(values: Iterable[float]) -> float:
-    """``math.fsum(values)``, the exactly rounded sum, from one compensated loop that PyPy's JIT
-    compiles (PyPy's fsum costs about ten times as much), certified, else fsum itself.
+def _dist(a: Sequence[float], b: Sequence[float]) -> float:
+    """The Euclidean distance of two float points, ``_hypot`` of their differences.
 
-    Ogita, Rump and Oishi's Sum2 (SIAM J. Sci. Comput. 26, 2005, Prop. 4.5) leaves ``s + c``
-    within ``γ²_{n-1}·Σ|x|`` of the exact sum S (``γ_k = k·u/(1 - k·u)``).  TwoSum splits
-    ``s + c`` exactly into ``r + e`` (r its rounding).  Where ``|e|`` plus twice that bound stays
-    strictly inside half the gap from r to its neighbour on e's side, S rounds to r as fsum's
-    result does (ties included: a tie is never strictly inside).  Otherwise (a near tie, a zero
-    sum, an overflow, NaN) fsum answers, with its own errors.
-
-    >>> _fsum_by_sum2([0.1] * 10) == math.fsum([0.1] * 10), _fsum_by_sum2([1e100, 1.0, -1e100])
-    (True, 1.0)
+    >>> _dist([1.0, 1.0], [4.0, 5.0])
+    5.0
     """
-    xs = values if type(values) is list else list(values)
-    n = len(xs)
-    if not 1 < n < 2 ** 40:
-        return math.fsum(xs)
-    s = 0.0
-    c = 0.0
-    a = 0.0
-    try:
-        for x in xs:
-            t = s + x
-            z = t - s
-            c += (s - (t - z)) + (x - z)
-            s = t
-            a += abs(x)
-        r = s + c
-    except (TypeError, OverflowError):  # Decimals, ints beyond the float range: fsum converts or says why
-        return math.fsum(xs)
-    # Only a float (not a Fraction or a numpy scalar the loop turned the sum into), finite and not
-    # the largest float, whose neighbour away from zero is infinite: fsum decides an overflow.
-    if type(r) is float and r != 0.0 and abs(r) < _LARGEST and a - a == 0.0:
-        z = r - s
-        e = (s - (r - z)) + (c - z)
-        g = (n - 1) * _U / (1.0 - (n - 1) * _U)
-        slack = (2.0 * g * g * a) * (1.0 + 8.0 * _U)
-        gap = (math.nextafter(r, math.inf) - r) if e > 0.0 else (r - math.nextafter(r, -math.inf))
-        if (abs(e) + slack) * (1.0 + 8.0 * _U) < 0.5 * gap:
-            return r
-    return math.fsum(xs)
+    return _hypot(*map(operator.sub, a, b))
 
 
-_LARGEST = sys.float_info.max
-_BLOCK = 32
-
-
-def _blocked_dot(a: Sequence[float], b: Sequence[float]) -> float:
-    """``a·b`` for a Gram matrix on PyPy (``GramWork(fast=True)``): plain sums of 32 products at a
-    time, the blocks' sums added with Knuth's TwoSum.  Each block's sum is within
-    ``γ_32·Σ_block|a_k·b_k|`` of its products' exact sum and the compensated total adds about
-    ``u`` more, so the result is within ``(32 + 2)·u·Σ|a_k·b_k| <= 17·eps·‖a‖·‖b‖`` (products
-    that underflow aside: the fit's columns are scaled so that their squares do not): below the
-    polar Gram's ``32·eps·‖a‖·‖b‖`` and the eigensolver's backward error, at the cost of a plain
-    product and sum (Dot2 costs four times as much under PyPy's JIT).  Should a product or a
-    sum overflow, the exactly rounded ``fsum`` of the products answers.
-
-    >>> _blocked_dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0]), _blocked_dot([0.5] * 100, [2.0] * 100)
-    (0.0, 100.0)
-    """
-    n = len(a)
-    s = 0.0
-    c = 0.0
-    # A block's 32 products summed left to right in one expression (0.0 + x, as from p = 0.0, so
-    # that a block of -0.0 products gives +0.0): a loop with no branch in its body, which PyPy's
-    # JIT compiles to straight code (a branch at the block's end, or an inner loop, costs it a
-    # bridge that boxes the floats and re-enters the loop from its preamble 32 products apart).
-    full = n - n % _BLOCK
-    for k in range(0, full, _BLOCK):
-        p = (0.0 + a[k] * b[k] + a[k + 1] * b[k + 1] + a[k + 2] * b[k + 2] + a[k + 3] * b[k + 3]
-             + a[k + 4] * b[k + 4] + a[k + 5] * b[k + 5] + a[k + 6] * b[k + 6] + a[k + 7] * b[k + 7]
-             + a[k + 8] * b[k + 8] + a[k + 9] * b[k + 9] + a[k + 10] * b[k + 10] + a[k + 11] * b[k + 11]
-             + a[k + 12] * b[k + 12] + a[k + 13] * b[k + 13] + a[k + 14] * b[k + 14] + a[k + 15] * b[k + 15]
-             + a[k + 16] * b[k + 16] + a[k + 17] * b[k + 17] + a[k + 18] * b[k + 18] + a[k + 19] * b[k + 19]
-             + a[k + 20] * b[k + 20] + a[k + 21] * b[k + 21] + a[k + 22] * b[k + 22] + a[k + 23] * b[k + 23]
-             + a[k + 24] * b[k + 24] + a[k + 25] * b[k + 25] + a[k + 26] * b[k + 26] + a[k + 27] * b[k + 27]
-             + a[k + 28] * b[k + 28] + a[k + 29] * b[k + 29] + a[k + 30] * b[k + 30] + a[k + 31] * b[k + 31])
-        t = s + p
-        z = t - s
-        c += (s - (t - z)) + (p - z)
-        s = t
-    if full < n:  # the last, shorter block
-        p = 0.0
-        for k in range(full, n):
-            p += a[k] * b[k]
-        t = s + p
-        z = t - s
-        c += (s - (t - z)) + (p - z)
-        s = t
-    result = s + c
-    if result - result != 0.0:
-        return _fsum_dot(a, b)
-    return result
-
-
-def _blocked_dot_about(a: Sequence[float], ma: float, b: Sequence[float], mb: float) -> float:
-    """:func:`_blocked_dot` of the deviations ``a - ma`` and ``b - mb``, each formed as it is
-    used (the same floats as the deviations stored, so the same bits), so that the fit needs no
-    centred copy of its data (:class:`DeviationColumns`).  Where that is not finite (an overflow),
-    the caller takes the deviations themselves.
-
-    >>> _blocked_dot_about([1.0, 3.0], 2.0, [2.0, 6.0], 4.0) == _blocked_dot([-1.0, 1.0], [-2.0, 2.0])
-    True
-    """
-    n = len(a)
-    s = 0.0
-    c = 0.0
-    p = 0.0
-    last = (_BLOCK if _BLOCK < n else n) - 1
-    for k in range(n):
-        p += (a[k] - ma) * (b[k] - mb)
-        if k == last:
-            t = s + p
-            z = t - s
-            c += (s - (t - z)) + (p - z)
-            s = t
-            p = 0.0
-            last = k + _BLOCK if k + _BLOCK < n else n - 1
-    return s + c
-
-
-class DeviationColumns:
-    """The columns ``x - m`` of raw columns about their means, each made when it is first read
-    and then kept (``made[j]``, given for the columns made already).  PyPy's fit hands them to
-    the Gram, which reads the raw columns and the means directly (:func:`_blocked_dot_about`):
-    the fit then holds no centred copy of the data beside the one it keeps, and stays under the
-    collector's next major collection more often.  Reads as a list of columns (indexing,
-    slices, ``len``, iteration); the raw columns are never changed.
-
-    >>> cols = DeviationColumns([[1.0, 3.0], [2.0, 6.0]], [2.0, 4.0])
-    >>> len(cols), cols[1], cols[:1], [sum(c) for c in cols]
-    (2, [-2.0, 2.0], [[-1.0, 1.0]], [0.0, 0.0])
-    """
-
-    def __init__(self, raw: Sequence[Sequence[float]], means: Sequence[float],
-                 made: Optional[list[Optional[list[float]]]] = None,
-                 extended: Optional[tuple[list[list[float]], list[list[float]], list[float]]] = None) -> None:
-        self.raw = raw
-        self.means = means
-        self.made: list[Optional[list[float]]] = [None] * len(raw) if made is None else made
-        #: CPython 3.12+: ``(lefts, rights, diagonal)``, each raw column extended by four terms so
-        #: that ``sumprod(lefts[i], rights[j])`` is ``Σ(x_i - m_i)(x_j - m_j)`` with no deviation
-        #: made (``covariance._extended_centring``), and the diagonal so computed.
-        self.extended = extended
-
-    def __len__(self) -> int:
-        return len(self.raw)
-
-    def __getitem__(self, j: Any) -> Any:
-        if isinstance(j, slice):
-            return [self[i] for i in range(*j.indices(len(self.raw)))]
-        col = self.made[j]
-        if col is None:
-            m = self.means[j]
-            col = self.made[j] = [x - m for x in self.raw[j]]
-        return col
-
-    def __iter__(self) -> Any:
-        return (self[j] for j in range(len(self.raw)))
-
-
-def _fsum_dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
-    """``fsum`` of the products for each vector, with no Python frame per product."""
-    return list(map(math.fsum, map(map, itertools.repeat(operator.mul), vectors, itertools.repeat(v))))
-
-
-def _best_dots() -> Callable[[Iterable[Sequence[float]], Sequence[float]], list[float]]:
-    dot = _best_dot()
-    if dot is _fsum_dot:
-        return _fsum_dots
-
-    def dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
-        return list(map(dot, vectors, itertools.repeat(v)))
-
-    return dots
-
-
-def _best_dot() -> Callable[[Sequence[float], Sequence[float]], float]:
-    if hasattr(math, "sumprod"):  # Python 3.12+: accurate and in C
-        return getattr(math, "sumprod")  # type: ignore[no-any-return]
-    if _PYPY:
-        return _dot2
-    return _fsum_dot
-
-
-_dots = _best_dots()
+#: The Euclidean distance of float points: the kernel room's ``dist`` (``math.dist``) where bound.
+float_dist: Callable[[Sequence[float], Sequence[float]], float] = fast.dist or _dist
 
 
 class FloatContext(Context):
@@ -455,10 +257,10 @@ class FloatContext(Context):
     ln = staticmethod(math.log)  # type: ignore[assignment]
     exp = staticmethod(math.exp)  # type: ignore[assignment]
     tanh = staticmethod(math.tanh)  # type: ignore[assignment]
-    #: ``math.fsum`` (on PyPy its result from a certified compensated loop: the same bits).
-    sum = staticmethod(_fsum_by_sum2 if _PYPY else math.fsum)  # type: ignore[assignment]
-    #: ``math.sumprod`` on 3.12+, Dot2 on PyPy, ``fsum`` of products otherwise.
-    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(_best_dot())  # type: ignore[assignment]
+    #: ``math.fsum`` (the kernel room's ``fsum`` where bound: the same bits).
+    sum = staticmethod(fast.fsum or math.fsum)  # type: ignore[assignment]
+    #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound: sumprod, Dot2).
+    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
 
     def __eq__(self, other: object) -> bool:
         """Every float context is the same context (compared by value).
@@ -478,21 +280,24 @@ class FloatContext(Context):
         return "FLOAT"
 
     def dots(self, vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
-        """``[u·v for u in vectors]``, each a compensated dot, in one C-level loop
-        per product where the interpreter allows.
+        """``[u·v for u in vectors]``, each a compensated dot (the kernel room's ``dots`` where
+        bound: one C-level loop per product, the same bits).
 
         >>> FLOAT.dots([[1e16, 1.0, -1e16], [3.0, 4.0, 0.0]], [1.0, 1.0, 1.0])
         [1.0, 7.0]
         """
-        return _dots(vectors, v)
+        if _fast_dots is not None:
+            return _fast_dots(vectors, v)
+        dot = self.dot
+        return [dot(u, v) for u in vectors]
 
     def norm(self, v: Sequence[Scalar]) -> Scalar:
-        """Euclidean norm by :func:`math.hypot`, which scales internally (no overflow).
+        """Euclidean norm, safe against overflow and underflow (:func:`float_hypot`).
 
         >>> FLOAT.norm([3 * 2.0**600, 4 * 2.0**600]) == 5 * 2.0**600
         True
         """
-        return math.hypot(*v)
+        return float_hypot(*v)
 
     def pi(self) -> float:
         """``math.pi``.
@@ -706,33 +511,17 @@ def get_context(precision: Union[None, int, Context] = None) -> Context:
     raise PurePCAError(f"precision: expected None, a number of digits or a Context, got {precision!r}")
 
 
-#: The polarization Gram is faster only where a compensated dot product is a
-#: Python-level loop over products (CPython before 3.12; MicroPython, whose fsum
-#: is Python: there it also gives CPython 3.11's bits).
-_POLAR_IS_FASTER = not hasattr(math, "sumprod") and sys.implementation.name in ("cpython", "micropython")
-
-
 class GramWork:
     """The entries of a Gram matrix as rows of independent work, so that
     processes can share them out and give the same bits as one process.
 
-    ``row(i)`` is ``[v_i·v_j for j >= i]``.  Three methods:
-
-    * *exact* (default): each entry a compensated dot product (``fsum`` of
-      the products, ``math.sumprod``, Dot2 or guarded decimals), within
-      ``eps·Σ|v_ik·v_jk|`` of the true value, and exact on simple data;
-    * *polar* (``fast=True`` on CPython before 3.12, where the exact method
-      spends its time making a float object per product): each vector is
-      scaled by a power of two (exactly) to a norm in [1/2, 1), and
-      ``u_i·u_j = (‖u_i‖² + ‖u_j‖² - ‖u_i - u_j‖²)/2`` with the squared norms
-      from ``fsum`` and ``‖u_i - u_j‖`` from :func:`math.dist` (one C loop,
-      error under one ulp).  The cancellation leaves an absolute error of
-      at most about ``16·eps`` in the scaled units, so each entry is within
-      ``32·eps·‖v_i‖·‖v_j‖`` of the true value: smaller than the backward
-      error ``n·eps·‖G‖`` of any eigensolver applied to G afterwards, which
-      is why the PCA paths may use it and :func:`covariance_matrix` does not;
-    * *blocked* (``fast=True`` on PyPy, where Dot2 costs four plain products):
-      :func:`_blocked_dot`, within ``17·eps·‖v_i‖·‖v_j‖``, the same class.
+    ``row(i)`` is ``[v_i·v_j for j >= i]``, each entry a compensated dot
+    product (``fsum`` of the products, or guarded decimals), within
+    ``eps·Σ|v_ik·v_jk|`` of the true value, and exact on simple data.  With
+    ``fast=True`` (the Gram a PCA hands to an eigensolver, which perturbs it by
+    ``n·eps·‖G‖`` anyway; :func:`covariance_matrix` never asks) a kernel of
+    :mod:`purepca.fast` may compute the entries instead, each within
+    ``32·eps·‖v_i‖·‖v_j‖`` (polarization, blocked sums, extended columns).
 
     >>> w = GramWork([[1.0, 0.0], [1.0, 1.0]], FLOAT)
     >>> w.row(0), w.row(1)
@@ -742,51 +531,14 @@ class GramWork:
     def __init__(self, vectors: Sequence[Sequence[Scalar]], ctx: Context, fast: bool = False) -> None:
         self.k = len(vectors)
         self.ctx = ctx
-        self.polar = fast and _POLAR_IS_FASTER and isinstance(ctx, FloatContext)
         self.vectors = vectors
-        self.blocked = fast and _PYPY and isinstance(ctx, FloatContext)
-        # The deviations' products from the raw columns, extended (DeviationColumns.extended): within
-        # u·|G_ij| + (u/4)·‖c_i‖·‖c_j‖ of the exact deviations' (covariance._extended_centring).
-        self.extended = vectors.extended if fast and isinstance(vectors, DeviationColumns) else None
-        if self.polar:
-            # Tuples: math.dist converts any other sequence to a tuple on every call, which on
-            # long vectors costs more than the distance itself (the same bits either way).
-            self.units: list[tuple[float, ...]] = []
-            self.exps: list[int] = []
-            self.squares: list[float] = []
-            for v in vectors:
-                norm = math.hypot(*v)
-                e = math.frexp(norm)[1] if norm > 0 and math.isfinite(norm) else 0
-                if -1000 < e < 1000:
-                    u = tuple(map(operator.mul, v, itertools.repeat(2.0 ** -e)))
-                else:
-                    u = tuple([math.ldexp(x, -e) for x in v])
-                self.units.append(u)
-                self.exps.append(e)
-                self.squares.append(math.fsum(map(operator.mul, u, u)))
+        self.kernel = _fast_gram(vectors) if fast and _fast_gram is not None and isinstance(ctx, FloatContext) else None
 
     def row(self, i: int) -> list[Scalar]:
         """``[v_i·v_j for j in range(i, k)]``."""
-        if self.extended is not None:
-            lefts, rights, diagonal = self.extended
-            return [diagonal[i]] + list(map(_SUMPROD, itertools.repeat(lefts[i]), rights[i + 1:]))
-        if self.blocked:
-            vs, vi = self.vectors, self.vectors[i]
-            return [_blocked_dot(vs[j], vi) for j in range(i, self.k)]
-        if not self.polar:
-            return self.ctx.dots(self.vectors[i:], self.vectors[i])
-        ui, ni, ei = self.units[i], self.squares[i], self.exps[i]
-        dist, ldexp = math.dist, math.ldexp
-        units, squares, exps = self.units, self.squares, self.exps
-        out = [ni * 2.0 ** (2 * ei) if -500 < ei < 500 else ldexp(ni, 2 * ei)]
-        for j in range(i + 1, self.k):
-            nj = squares[j]
-            if nj and ni:
-                r = dist(ui, units[j])
-                out.append(ldexp((ni + nj - r * r) * 0.5, ei + exps[j]))
-            else:  # a zero vector: exactly zero, not a rounding residue
-                out.append(0.0)
-        return out
+        if self.kernel is not None:
+            return self.kernel.row(i)  # type: ignore[no-any-return]
+        return self.ctx.dots(self.vectors[i:], self.vectors[i])
 
     def assemble(self, rows: Iterable[tuple[int, list[Scalar]]]) -> list[list[Scalar]]:
         """The symmetric matrix from ``(i, row(i))`` pairs."""
@@ -801,49 +553,19 @@ class GramWork:
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""
-        if self.blocked and isinstance(self.vectors, DeviationColumns):
-            return self._about()
-        if self.blocked:
-            # One loop nest straight into the matrix (the same entries): a comprehension per row,
-            # a generator of rows and enumerate cost PyPy's JIT three more loops to compile.
-            k, vs = self.k, self.vectors
-            G = [[0.0] * k for _ in range(k)]
-            for i in range(k):
-                vi, Gi = vs[i], G[i]
-                for j in range(i, k):
-                    v = _blocked_dot(vs[j], vi)
-                    Gi[j] = v
-                    G[j][i] = v
-            return G
+        whole = self.kernel.compute() if self.kernel is not None else None
+        if whole is not None:
+            return whole  # type: ignore[no-any-return]
         return self.assemble((i, self.row(i)) for i in range(self.k))
 
-    def _about(self) -> list[list[Scalar]]:
-        """:meth:`compute` of :class:`DeviationColumns` from their raw columns and means (the
-        same entries as from the deviations themselves)."""
-        k, vs = self.k, self.vectors
-        assert isinstance(vs, DeviationColumns)
-        raw, means = vs.raw, vs.means
-        G: list[list[Scalar]] = [[0.0] * k for _ in range(k)]
-        for i in range(k):
-            ri, mi, Gi = raw[i], means[i], G[i]
-            for j in range(i, k):
-                v = _blocked_dot_about(raw[j], means[j], ri, mi)
-                if v - v != 0.0:  # an overflow: the deviations themselves, as _blocked_dot takes them
-                    v = _blocked_dot(vs[j], vs[i])
-                Gi[j] = v
-                G[j][i] = v
-        return G
+
+_fast_gram = fast.gram
 
 
 class PolarRows:
-    """Many inner products with a fixed set of rows, by polarization where
-    that is faster (see :class:`GramWork`): the rows are scaled once by
-    powers of two to norms in [1/2, 1), each query vector likewise, and
-    ``r·v = (‖r‖² + ‖v‖² - ‖r - v‖²)/2`` with ``‖r - v‖`` from
-    :func:`math.dist`.  Each product is within about ``32·eps·‖r‖·‖v‖`` of
-    the true value (the accuracy a Gram–Schmidt step or a back-transformation
-    needs); elsewhere (``math.sumprod``, PyPy, decimals) the compensated
-    :meth:`Context.dots`.
+    """Many inner products with a fixed set of rows: :meth:`Context.dots`, or where polarization
+    is faster (CPython before 3.12: the kernel room's ``polar_rows``), each product within about
+    ``32·eps·‖r‖·‖v‖`` (the accuracy a Gram–Schmidt step or a back-transformation needs).
 
     >>> [round(x, 12) for x in PolarRows([[1.0, 2.0], [3.0, 4.0]], FLOAT).dots([1.0, 1.0])]
     [3.0, 7.0]
@@ -852,24 +574,9 @@ class PolarRows:
     def __init__(self, rows: Sequence[Sequence[Scalar]], ctx: Context) -> None:
         self.ctx = ctx
         self.rows = rows
-        self.work = GramWork(rows, ctx, fast=True)
+        self.kernel = fast.polar_rows(rows) if fast.polar_rows is not None and isinstance(ctx, FloatContext) else None
 
     def dots(self, v: Sequence[Scalar]) -> list[Scalar]:
         """``[r·v for r in rows]``."""
-        w = self.work
-        if not w.polar:
-            return self.ctx.dots(self.rows, v)
-        norm = math.hypot(*v)
-        if norm == 0:
-            return [0.0] * len(w.units)  # a zero vector, against however many rows the work holds
-        if not math.isfinite(norm):
-            return self.ctx.dots(self.rows, v)
-        e = math.frexp(norm)[1]
-        u = tuple(map(operator.mul, v, itertools.repeat(2.0 ** -e))) if -1000 < e < 1000 else tuple([math.ldexp(x, -e) for x in v])
-        nu = math.fsum(map(operator.mul, u, u))
-        dist, ldexp = math.dist, math.ldexp
-        return [
-            ldexp((nr + nu - r * r) * 0.5, er + e) if nr else 0.0
-            for nr, er, r in zip(w.squares, w.exps, map(dist, w.units, itertools.repeat(u)))
-        ]
-
+        got = self.kernel.dots(v) if self.kernel is not None else None
+        return got if got is not None else self.ctx.dots(self.rows, v)

@@ -43,9 +43,10 @@ from .covariance import Moments
 from .errors import NotFittedError, PurePCAError
 from .fitting import FACTOMINER_SD_FLOOR, ColumnRows, PCAState, Settings, fit_rows, plain_scores
 from .fitting import fit_moments as _fit_moments
-from .linalg.matrix import _float_columns, _float_columns_at_once, as_matrix
+from .linalg.matrix import as_matrix
 from .missing import EM_MAX_ITER, EM_TOL, fit_missing, with_holes
-from .numeric import _CPYTHON, _PYPY, _SUMPROD, FLOAT, Scalar, get_context
+from . import fast
+from .numeric import FLOAT, Scalar, get_context
 from .parallel import check_n_jobs
 from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
@@ -55,16 +56,11 @@ from .solvers import DEGENERATE_GAP
 from .selection import components_for_fraction  # noqa: F401  (re-exported: tests and users import it from here)
 from .weights import check_weights
 
-#: Where a fit of float rows works on columns it validates itself (``fit``): PyPy, and CPython with
-#: ``math.sumprod`` (whose Gram then reads the raw columns: covariance._extended_centring).
-_BY_COLUMNS = _PYPY or (_CPYTHON and _SUMPROD is not None)
+#: The kernel room's validation of float rows straight into the columns a fit works on, or None.
+_fast_columns = fast.float_columns
 
 __all__ = ["ErrorBounds", "PCA", "PCASummary", "format_table"]
 
-
-def _tall(X: Any) -> bool:
-    """Whether ``X`` is a non-empty list of lists with at least as many rows as the first has values."""
-    return type(X) is list and bool(X) and type(X[0]) is list and len(X) >= len(X[0])
 
 SOLVERS = ("auto", "covariance", "jacobi", "gram", "svd", "krylov", "power")
 MISSING = ("error", "drop", "mean", "em")
@@ -333,12 +329,11 @@ class PCA(Estimator):
         True
         """
         s = self._settings()
-        if _BY_COLUMNS and s.ctx is FLOAT and self.missing == "error" and sample_weight is None and column_weight is None:
-            # A list of float rows validated straight into the columns the fit works on, and kept as
-            # such (the rows are built if they are asked for): on PyPy by one compiled loop, on
-            # CPython 3.12+ by C loops into columns whose floats lie side by side.
-            # (CPython: tall data only, whose covariance the fit forms; wide data are read by rows.)
-            cols = _float_columns(X) if _PYPY else _float_columns_at_once(X) if _tall(X) else None
+        if _fast_columns is not None and s.ctx is FLOAT and self.missing == "error" and sample_weight is None \
+                and column_weight is None:
+            # A kernel (purepca.fast) validates a list of float rows straight into the columns the
+            # fit works on, kept as such (the rows are built if they are asked for); None: the rows.
+            cols = _fast_columns(X)
             if cols is not None:
                 kept = ColumnRows(cols)
                 self._assign(fit_rows(s, kept, None, None, self._feature_names(X)), kept)

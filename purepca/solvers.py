@@ -49,7 +49,8 @@ from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
 from .linalg.power import _subspace_iteration
 from .linalg.stein import eigh_inverse_iteration
-from .numeric import _CPYTHON, Context, FloatContext, GramWork, PolarRows, Scalar
+from . import fast
+from .numeric import Context, FloatContext, GramWork, PolarRows, Scalar
 from .parallel import ParallelProducts
 
 __all__ = [
@@ -85,8 +86,9 @@ INVERSE_ITERATION_MIN_N = 150
 #: From this width on, the rows that complete an orthonormal set try the least represented axes
 #: first (below it, e_0, e_1, ... in order, as before: small problems keep their bits).
 COMPLETION_BY_WEIGHT_MIN_D = 128
-# The memory layout and cache blocking below are for CPython's C loops (_CPYTHON); PyPy's JIT and its
-# unboxed float lists gain nothing from them (its fit of 500 x 2,000 took 2.4x as long with them).
+# The memory layout (the kernel room's laid_out) and cache blocking below are for CPython 3.12+'s C
+# loops; PyPy's JIT and its unboxed float lists gain nothing from them (its fit of 500 x 2,000 took
+# 2.4x as long with them).
 
 
 def _laid_out(rows: Any, ctx: Context) -> Any:
@@ -104,10 +106,12 @@ def _laid_out(rows: Any, ctx: Context) -> Any:
     >>> _laid_out(zip([1.0, -0.0], [3.0, 4.0]), FLOAT)
     [[1.0, 3.0], [-0.0, 4.0]]
     """
-    if not isinstance(ctx, FloatContext) or _UnitRows.useful(ctx) or not _CPYTHON:
+    if _fast_laid_out is None or not isinstance(ctx, FloatContext):
         return rows if isinstance(rows, list) else [list(r) for r in rows]
-    mul, one = operator.mul, itertools.repeat(1.0)
-    return [list(map(mul, r, one)) for r in rows]
+    return _fast_laid_out(rows)
+
+
+_fast_laid_out = fast.laid_out
 
 
 #: Vectors that one pass over a long operand serves (:func:`_blocked_dots`): B of them and the
@@ -120,7 +124,7 @@ def _in_process_sumprods(ctx: Context, gram: Optional[Gram]) -> bool:
     """Whether ``gram`` (None: ``ctx.gram``) is computed in this process by compensated dot products
     in C loops, entry by entry (``math.sumprod``, CPython 3.12+): what :func:`_blocked_gram`
     computes with the same bits."""
-    if not isinstance(ctx, FloatContext) or _UnitRows.useful(ctx) or not _CPYTHON:
+    if _fast_laid_out is None or not isinstance(ctx, FloatContext):
         return False
     return gram is None or gram == ctx.gram or gram == ctx.fast_gram
 
@@ -454,7 +458,7 @@ class _UnitRows:
 
     @staticmethod
     def useful(ctx: Context) -> bool:
-        return GramWork([], ctx, fast=True).polar
+        return fast.polar_rows is not None and isinstance(ctx, FloatContext)
 
     def __init__(self, ctx: Context) -> None:
         self.rows = PolarRows([], ctx)
@@ -464,11 +468,7 @@ class _UnitRows:
         return self.rows.dots(v)
 
     def add(self, u: list[Scalar]) -> None:
-        w = self.rows.work
-        w.units.append(tuple(u))
-        w.exps.append(0)
-        w.squares.append(math.fsum(map(operator.mul, u, u)))
-        w.k += 1
+        self.rows.kernel.add_unit(u)  # type: ignore[union-attr]
         squares = self.coordinate_squares
         if not squares:
             squares.extend([0.0] * len(u))

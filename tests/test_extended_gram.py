@@ -1,6 +1,6 @@
-"""CPython 3.12+'s PCA fit: the Gram of the deviations from the raw columns, extended by four terms
-(``covariance._extended_centring``), against exact Fractions; and the columns it is given
-(``linalg.matrix._float_columns_at_once``), validated and copied by C loops.
+"""The kernel room's CPython 3.12+ PCA fit (purepca.fast): the Gram of the deviations from the raw
+columns, extended by four terms (``fast.centre.extended_centring``), against exact Fractions;
+and the columns it is given (``fast.rows.float_columns_at_once``), validated and copied by C loops.
 """
 
 from __future__ import annotations
@@ -13,15 +13,21 @@ from typing import Any
 
 import pytest
 
-import purepca.covariance as covariance_module
-from purepca import FLOAT, PCA
-from purepca.covariance import _centred_columns, _extended_centring
-from purepca.linalg.matrix import _float_columns_at_once
-from purepca.numeric import DeviationColumns
+import purepca.fast.centre as centring_module
+from purepca import FLOAT, PCA, fast
+from purepca.covariance import Centred, _centred_columns
+from purepca.fast.grams import DeviationColumns
+from purepca.fast.rows import float_columns_at_once as _float_columns_at_once
 
 U = Fraction(1, 2 ** 53)
-SUMPROD = hasattr(math, "sumprod")
-needs_sumprod = pytest.mark.skipif(not SUMPROD, reason="math.sumprod (Python 3.12+) is what this path is built on")
+SUMPROD = hasattr(math, "sumprod") and not fast.REFERENCE
+needs_sumprod = pytest.mark.skipif(not SUMPROD, reason="math.sumprod (Python 3.12+), bound as a kernel (not in "
+                                                       "reference mode), is what this path is built on")
+
+
+def _extended_centring(cols: Any) -> Any:
+    got = centring_module.extended_centring(cols, getattr(math, "sumprod"))
+    return None if got is None else Centred(*got)
 
 
 def _columns(rng: random.Random, n: int, d: int, offset: float, scale: float) -> list[list[float]]:
@@ -114,7 +120,7 @@ def test_fit_through_the_extended_gram_is_the_fit_through_deviations(monkeypatch
         fast = PCA().fit(X)
         assert X == before and fast.x == PCA().fit_transform(X)  # the rows kept are the rows given
         assert type(fast._rows).__name__ == "ColumnRows"
-        monkeypatch.setattr(covariance_module, "_extended_centring", lambda cols: None)
+        monkeypatch.setattr(centring_module, "extended_centring", lambda cols, sp: None)
         slow = PCA().fit(X)
         monkeypatch.undo()
         assert fast.mean_ == slow.mean_

@@ -96,7 +96,7 @@ def test_the_bundle_imports_only_what_micropython_has(bundle: pathlib.Path) -> N
     problems = []
     for name, tree in modules.items():
         compat = name.startswith("purepca._mp.")
-        package = name if name in ("purepca", "purepca.linalg", "purepca._mp") else name.rsplit(".", 1)[0]
+        package = name if name in ("purepca", "purepca.fast", "purepca.linalg", "purepca._mp") else name.rsplit(".", 1)[0]
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 if node.level:
@@ -182,6 +182,8 @@ def test_the_fit_path_is_in_the_bundle() -> None:
                 base = "/".join(parts + ([node.module.replace(".", "/")] if node.module else []))
                 for alias in node.names:
                     cand = (base + "/" if base else "") + alias.name
+                    if (here / cand / "__init__.py").exists():  # a package: "from . import fast"
+                        cand += "/__init__"
                     todo.append(cand if (here / (cand + ".py")).exists() else (base if (here / (base + ".py")).exists() else base + "/__init__"))
     assert seen - {""} <= names, sorted(seen - names)
 

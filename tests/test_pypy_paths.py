@@ -1,7 +1,8 @@
-"""The loops written for PyPy's JIT (issue 24): each against exact arithmetic.
+"""The kernel room's loops written for PyPy's JIT (purepca.fast): each against exact arithmetic.
 
 They are plain Python, so they run, and are checked, on every interpreter; under PyPy the fit
-takes them (``FloatContext.sum``, ``GramWork(fast=True)``, the centring, the rows' validation).
+takes them (``FloatContext.sum``, ``GramWork(fast=True)``, the centring, the rows' validation),
+except in reference mode (PUREPCA_REFERENCE=1).
 """
 
 from __future__ import annotations
@@ -15,11 +16,26 @@ from typing import Any
 import pytest
 
 from purepca import FLOAT, PCA, PurePCAError
-from purepca.covariance import _centre_compensated
-from purepca.linalg.matrix import _float_columns, _float_rows, _float_rows_at_once, as_matrix
-from purepca.numeric import _U, DeviationColumns, GramWork, _blocked_dot, _blocked_dot_about, _dot2, _fsum_by_sum2
+from purepca import fast
+from purepca.fast.centre import deviation_sums
+from purepca.fast.grams import BlockedGram, DeviationColumns
+from purepca.fast.rows import float_columns as _float_columns
+from purepca.fast.rows import float_rows as _float_rows
+from purepca.fast.rows import float_rows_at_once as _float_rows_at_once
+from purepca.fast.sums import _U
+from purepca.fast.sums import blocked_dot as _blocked_dot
+from purepca.fast.sums import blocked_dot_about as _blocked_dot_about
+from purepca.fast.sums import dot2 as _dot2
+from purepca.fast.sums import fsum_by_sum2 as _fsum_by_sum2
+from purepca.linalg.matrix import as_matrix
+from purepca.numeric import GramWork
 
-PYPY = sys.implementation.name == "pypy"
+PYPY = sys.implementation.name == "pypy" and not fast.REFERENCE
+
+
+def _centre_compensated(col: list[float], m: float) -> tuple[list[float], float, float]:
+    s, low, _ = deviation_sums(col, m)
+    return [x - m for x in col], s, low
 
 
 def _lists(seed: int, count: int) -> list[list[float]]:
@@ -77,7 +93,7 @@ def test_pypy_fsum_by_sum2_gives_fsums_bits_everywhere() -> None:
 
 def test_pypy_fsum_by_sum2_certifies_ordinary_sums_without_fsum(monkeypatch: pytest.MonkeyPatch) -> None:
     # The point of the loop: on ordinary data the certificate holds and fsum is not called.
-    import purepca.numeric as numeric
+    import purepca.fast.sums as numeric
 
     calls = []
     real = math.fsum
@@ -95,9 +111,9 @@ def test_pypy_fsum_by_sum2_certifies_ordinary_sums_without_fsum(monkeypatch: pyt
     rng = random.Random(2)
     for _ in range(50):
         v = [rng.gauss(5, 1) for _ in range(1000)]
-        assert numeric._fsum_by_sum2(v) == real(v)
+        assert numeric.fsum_by_sum2(v) == real(v)
     assert not calls
-    assert numeric._fsum_by_sum2([1.0, 2.0 ** -53]) == 1.0 and calls  # an exact tie: fsum decides
+    assert numeric.fsum_by_sum2([1.0, 2.0 ** -53]) == 1.0 and calls  # an exact tie: fsum decides
 
 
 def test_pypy_blocked_dot_within_its_bound_of_the_exact_dot() -> None:
@@ -151,8 +167,8 @@ def test_pypy_blocked_dot_is_its_definition_to_the_bit() -> None:
 
 def test_pypy_gram_work_takes_the_blocked_dot_only_on_pypy() -> None:
     vectors = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]]
-    assert GramWork(vectors, FLOAT, fast=True).blocked is PYPY
-    assert not GramWork(vectors, FLOAT).blocked
+    assert isinstance(GramWork(vectors, FLOAT, fast=True).kernel, BlockedGram) is PYPY
+    assert GramWork(vectors, FLOAT).kernel is None
     assert GramWork(vectors, FLOAT, fast=True).compute() == [[14.0, 32.0, 53.0], [32.0, 77.0, 128.0],
                                                              [53.0, 128.0, 213.0]]
 

@@ -36,8 +36,12 @@ from fractions import Fraction
 
 import pytest
 
-from purepca import FLOAT
-from purepca.numeric import _dot2, _fsum_dot
+from purepca import FLOAT, fast
+from purepca.fast.centre import centre_by_sumprod
+from purepca.fast.sums import dot2 as _dot2
+from purepca.fast.sums import fsum_dot as _fsum_dot
+
+REFERENCE = fast.REFERENCE
 
 U = 2.0 ** -53
 
@@ -108,7 +112,7 @@ def test_sumprod_is_at_least_dot2_on_hard_cases(name: str, x: list[float], y: li
     err, exact, size = _error(sumprod(x, y), x, y)
     n = len(x)
     assert err <= Fraction(U) * exact + Fraction(gamma(n)) ** 2 * size, name
-    assert FLOAT.dot is sumprod
+    assert FLOAT.dot is sumprod or REFERENCE
 
 
 def test_float_dot_of_scaled_columns_near_the_ends_of_the_range_is_exact() -> None:
@@ -125,7 +129,7 @@ def test_float_dot_paths_of_older_interpreters_meet_their_bounds(name: str, x: l
     assert err <= Fraction(U) * exact + Fraction(U) * size, name  # each product rounded once, then fsum
     err, exact, size = _error(_dot2(x, y), x, y)
     assert err <= Fraction(U) * exact + Fraction(gamma(n)) ** 2 * size, name  # Dot2
-    if sys.implementation.name == "pypy" and not hasattr(math, "sumprod"):
+    if sys.implementation.name == "pypy" and not hasattr(math, "sumprod") and not REFERENCE:
         assert FLOAT.dot is _dot2
 
 
@@ -138,8 +142,8 @@ def test_float_dot_paths_of_older_interpreters_meet_their_bounds(name: str, x: l
 # ``tiny``, so |tiny| <= n²u²·A, and the 2n roundings of ``tiny`` cost at most 2n³u³·A.  The final
 # ``tiny + (lo + hi)`` (the TwoSum exact) rounds twice: u·|s| and u·|tiny + last.lo|.  Altogether
 #     |sumprod - s| <= u·|s| + 3n³u³·A      (to first order in u; with u² terms for n³u³ < 1/3)
-# which is what purepca's uses of the residuals of a mean (covariance._centre_by_sumprod) and of a
-# projection (fitting._residual_squares) rely on.  A Dot2 (twice the working precision, the bound
+# which is what purepca's uses of the residuals of a mean (fast.centre.centre_by_sumprod) and of a
+# projection (fast.centre.residual_squares) rely on.  A Dot2 (twice the working precision, the bound
 # of the test above) fails it on 9 of these cases (conditions 1e16 to 1e32, and the wide terms).
 
 
@@ -173,11 +177,11 @@ def _exact_mean(col: list[float]) -> Fraction:
     (2_000, 3e-120, 1e-130), (2_000, 1e6, 1e-3), (20_000, 1e12, 1e-4), (200_000, 1e18, 300.0),
 ])
 def test_centring_by_sumprod_keeps_the_mean_to_twice_the_precision(n: int, offset: float, spread: float) -> None:
-    from purepca.covariance import _centre_by_sumprod
+    from purepca.covariance import _float_correction
 
     rng = random.Random(n)
     col = [offset + spread * rng.gauss(0, 1) for _ in range(n)]
-    got = _centre_by_sumprod(col, float(n), FLOAT)
+    got = centre_by_sumprod(col, float(n), getattr(math, "sumprod"), _float_correction)
     assert got is not None
     hi, c, S, s, lo = got
     u = Fraction(U)
@@ -194,7 +198,7 @@ def test_centring_by_sumprod_keeps_the_mean_to_twice_the_precision(n: int, offse
 
 @pytest.mark.skipif(not hasattr(math, "sumprod"), reason="math.sumprod needs Python 3.12+")
 def test_centring_by_sumprod_leaves_what_it_cannot_prove_to_fsum() -> None:
-    from purepca.covariance import _centre_by_sumprod
+    from purepca.covariance import _float_correction
 
     rng = random.Random(3)
     cases = {
@@ -204,7 +208,7 @@ def test_centring_by_sumprod_leaves_what_it_cannot_prove_to_fsum() -> None:
         "partial sums overflow": [1e308, 1e308, -1e308, -1e308, 1.0],
     }
     for name, col in cases.items():
-        assert _centre_by_sumprod(col, float(len(col)), FLOAT) is None, name
+        assert centre_by_sumprod(col, float(len(col)), getattr(math, "sumprod"), _float_correction) is None, name
 
 
 def test_a_mean_far_below_its_values_keeps_its_digits() -> None:

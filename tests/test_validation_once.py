@@ -1,9 +1,8 @@
 """Validate at the boundary, compute inside: every public call validates its input once.
 
-The validator turns each row with ``_convert_row`` (a list of float rows at once, by
-``_float_rows`` under PyPy and ``_float_rows_at_once`` on CPython, or for ``PCA.fit`` straight
-into columns, ``_float_columns`` under PyPy and ``_float_columns_at_once`` on CPython 3.12+, each
-counted once); a validation of a matrix
+The validator turns each row with ``_convert_row`` (a list of float rows at once by the kernel
+room's ``float_rows`` where bound, or for ``PCA.fit`` straight into columns by its
+``float_columns``, each counted once); a validation of a matrix
 converts its row 0 exactly once, so the number of row-0 conversions during a
 call counts the validations it made.
 """
@@ -30,8 +29,8 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
             count += 1
         return original(row, i, name, context)
 
-    # A list of float rows is validated at once before the row-by-row path: by one loop under PyPy
-    # (_float_rows), by C loops over all the entries on CPython (_float_rows_at_once).
+    # A list of float rows may be validated at once by a kernel (purepca.fast) before the row-by-row
+    # path: matrix._fast_float_rows, and for PCA.fit straight into columns, pca._fast_columns.
     def counted(original_rows: Callable[..., Any]) -> Callable[..., Any]:
         def counting_rows(data: Any, *more: Any) -> Any:
             nonlocal count
@@ -42,23 +41,15 @@ def validations(monkeypatch: pytest.MonkeyPatch, call: Callable[[], Any]) -> int
 
         return counting_rows
 
-    # PCA.fit validates a list of float rows into columns instead: by _float_columns under PyPy, by
-    # _float_columns_at_once on CPython 3.12+.
-    originals = {name: getattr(matrix_module, name) for name in ("_convert_row", "_float_rows", "_float_rows_at_once")}
-    original_columns = pca_module._float_columns
-    original_at_once = pca_module._float_columns_at_once
     monkeypatch.setattr(matrix_module, "_convert_row", counting)
-    for name in ("_float_rows", "_float_rows_at_once"):
-        monkeypatch.setattr(matrix_module, name, counted(originals[name]))
-    monkeypatch.setattr(pca_module, "_float_columns", counted(original_columns))
-    monkeypatch.setattr(pca_module, "_float_columns_at_once", counted(original_at_once))
+    if matrix_module._fast_float_rows is not None:
+        monkeypatch.setattr(matrix_module, "_fast_float_rows", counted(matrix_module._fast_float_rows))
+    if pca_module._fast_columns is not None:
+        monkeypatch.setattr(pca_module, "_fast_columns", counted(pca_module._fast_columns))
     try:
         call()
     finally:
-        for name, original_function in originals.items():
-            monkeypatch.setattr(matrix_module, name, original_function)
-        monkeypatch.setattr(pca_module, "_float_columns", original_columns)
-        monkeypatch.setattr(pca_module, "_float_columns_at_once", original_at_once)
+        monkeypatch.undo()
     return count
 
 

@@ -1,5 +1,5 @@
 """The wide (Gram) path's C-loop pieces: the Householder reduction in panels and the back-transformation
-in WY blocks (purepca.linalg.stein), and the cache-blocked dot products of purepca.solvers."""
+in WY blocks (the kernel room's purepca.fast.panels), and the cache-blocked dot products of purepca.solvers."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import pytest
 
 import purepca.solvers as solvers
 from purepca import FLOAT, DecimalContext
-from purepca.linalg.stein import _PANEL, _back_transform, _householder
+from purepca.fast.panels import _PANEL
+from purepca.fast.panels import back_transform as _back_transform
+from purepca.fast.panels import householder as _householder
 from purepca.linalg.tridiagonal import tridiagonal_ql, tridiagonalize
 
 EPS = 2.0 ** -52

@@ -36,7 +36,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import PurePCAError
-from ..numeric import _PYPY, FLOAT, Context, Scalar
+from .. import fast
+from ..numeric import FLOAT, Context, Scalar
 from .jacobi import EighResult, _jacobi_eigh
 from .matrix import as_symmetric
 from .tridiagonal import _tridiagonal_eigh
@@ -44,11 +45,9 @@ from .tridiagonal import _tridiagonal_eigh
 __all__ = ["EIGH_METHODS", "JACOBI_MAX_N", "choose_eigh_method", "eigh"]
 
 EIGH_METHODS = ("auto", "jacobi", "tridiagonal")
-#: Up to this size ``"auto"`` takes Jacobi: both need under 5 ms in CPython.  Under PyPy's JIT
-#: Jacobi's one loop nest compiles sooner than the Householder reduction's and QL's loops and runs
-#: as fast: in a fresh process 18 against 25 ms at 50 x 50, 54 against 71 ms at 120 x 120, and
-#: within 10 % either way when warm; at 200 x 200 QL is the faster.
-JACOBI_MAX_N = 128 if _PYPY else 16
+#: Up to this size ``"auto"`` takes Jacobi: both need under 5 ms in CPython (the kernel room may
+#: raise it: PyPy's JIT runs Jacobi as fast as QL up to 128).
+JACOBI_MAX_N = fast.JACOBI_MAX_N
 
 
 def choose_eigh_method(n: int, method: str = "auto", relative: bool = False) -> str:

@@ -44,7 +44,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Union
 
 from ..errors import ConvergenceError, PurePCAError
-from ..numeric import FLOAT, Context, FloatContext, Scalar, _fsum_by_sum2, check_context
+from .. import fast
+from ..numeric import FLOAT, Context, FloatContext, Scalar, check_context
 from ..params import as_int, as_real
 from .matrix import as_matrix, as_symmetric, max_abs
 
@@ -118,9 +119,8 @@ Trace = Optional[Callable[[JacobiStep], None]]
 #: The largest order for which a traced step carries copies of the matrix and of V.
 SNAPSHOT_ORDER = 32
 
-#: Rotate rows in place with plain loops (PyPy's JIT compiles them) rather
-#: than build new rows with list comprehensions (CPython's fastest loop).
-_IN_PLACE = sys.implementation.name == "pypy"
+#: The kernel room's Jacobi for floats without a trace (PyPy: rows rotated in place), or None.
+_fast_jacobi = fast.jacobi
 
 
 def _rotation(alpha: Scalar, beta: Scalar, gamma: Scalar, ctx: Context) -> tuple[Scalar, Scalar, Scalar, Scalar]:
@@ -257,8 +257,11 @@ def _jacobi_eigh(
     tol_ = ctx.eps if tol is None else ctx.convert(tol)
     if scale and trace is not None:
         trace = _unscaled(trace, scale, ctx)
-    if _IN_PLACE and trace is None and isinstance(ctx, FloatContext):
-        sweeps, rotations = _cyclic_jacobi_float(M, V, float(tol_), max_sweeps)
+    if _fast_jacobi is not None and trace is None and isinstance(ctx, FloatContext):
+        counts = _fast_jacobi(M, V, float(tol_), max_sweeps)  # the same bits (purepca.fast)
+        if counts is None:
+            raise _not_converged(M, max_sweeps, ctx)
+        sweeps, rotations = counts
     else:
         sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
     diag = _scaled_back([M[i][i] for i in range(n)], scale, ctx, "an eigenvalue")
@@ -278,38 +281,24 @@ def _unscaled(trace: Callable[[JacobiStep], None], scale: int, ctx: Context) -> 
     return unscaled
 
 
+def _rotate_pair(a: list[Scalar], b: list[Scalar], s: Scalar, tau: Scalar) -> tuple[list[Scalar], list[Scalar]]:
+    """The rows ``a`` and ``b`` turned by the rotation with sine ``s`` and ``tau = s/(1 + c)``:
+    ``a - s·(b + tau·a)`` and ``b + s·(a - tau·b)`` (Rutishauser's form of ``c·a - s·b`` and
+    ``s·a + c·b``, which rounds less; Numerical Recipes §11.1).
+
+    >>> _rotate_pair([1.0, 0.0], [0.0, 1.0], 1.0, 1.0)
+    ([0.0, -1.0], [1.0, 0.0])
+    """
+    return ([g - s * (k + g * tau) for g, k in zip(a, b)],
+            [k + s * (g - k * tau) for g, k in zip(a, b)])
+
+
 def _rotate(M: list[list[Scalar]], V: list[list[Scalar]], p: int, q: int, s: Scalar, tau: Scalar, app: Scalar,
             aqq: Scalar, zero: Scalar) -> list[Scalar]:
     """Apply the rotation (``s``, ``tau = s/(1 + c)``) in the plane (p, q) to rows and columns p and q of
     ``M`` (whose new diagonal entries are ``app`` and ``aqq``, the (p, q) entry zero) and to rows p and
     q of ``V``; return the new row p of M."""
-    n = len(M)
-    Mp, Mq = M[p], M[q]
-    if _IN_PLACE:
-        # PyPy: one plain loop updating rows p and q, columns p and q and the two eigenvector rows
-        # in place, which the JIT compiles to machine code (a new list per rotation costs more).
-        Vp, Vq = V[p], V[q]
-        for i in range(n):
-            g = Mp[i]
-            k = Mq[i]
-            x = g - s * (k + g * tau)
-            y = k + s * (g - k * tau)
-            Mp[i] = x
-            Mq[i] = y
-            row = M[i]
-            row[p] = x
-            row[q] = y
-            g = Vp[i]
-            k = Vq[i]
-            Vp[i] = g - s * (k + g * tau)
-            Vq[i] = k + s * (g - k * tau)
-        Mp[p] = M[p][p] = app
-        Mq[q] = M[q][q] = aqq
-        Mp[q] = Mq[p] = zero
-        return Mp
-    # CPython: a list comprehension per row is the fastest loop.
-    newp = [g - s * (k + g * tau) for g, k in zip(Mp, Mq)]
-    newq = [k + s * (g - k * tau) for g, k in zip(Mp, Mq)]
+    newp, newq = _rotate_pair(M[p], M[q], s, tau)
     M[p], M[q] = newp, newq
     newp[p] = app
     newq[q] = aqq
@@ -318,9 +307,7 @@ def _rotate(M: list[list[Scalar]], V: list[list[Scalar]], p: int, q: int, s: Sca
     for row, x, y in zip(M, newp, newq):
         row[p] = x
         row[q] = y
-    Vp, Vq = V[p], V[q]
-    V[p] = [g - s * (k + g * tau) for g, k in zip(Vp, Vq)]
-    V[q] = [k + s * (g - k * tau) for g, k in zip(Vp, Vq)]
+    V[p], V[q] = _rotate_pair(V[p], V[q], s, tau)
     return newp
 
 
@@ -389,83 +376,6 @@ def _cyclic_jacobi(
         if not busy:
             return sweep, rotations
     raise _not_converged(M, max_sweeps, ctx)
-
-
-def _cyclic_jacobi_float(M: list[list[float]], V: list[list[float]], tol: float, max_sweeps: int) -> tuple[int, int]:
-    """:func:`_cyclic_jacobi` for floats without a trace, written for PyPy's
-    JIT: the same rotations in the same order with the same arithmetic (so
-    the same bits), but with the float operations inline rather than through
-    the context, and rows and eigenvectors (one loop), then columns, updated in
-    two short in-place loops, which the JIT compiles to tight machine code
-    (1.5-2x faster than the general loop at d = 50 to 100)."""
-    n = len(M)
-    sqrt = math.sqrt
-    eps = sys.float_info.epsilon
-    floor = tol * eps * math.hypot(*[x for row in M for x in row])
-    root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
-    threshold_factor = 0.2 / (n * n)
-    rotations = 0
-    indices = range(n)
-    for sweep in range(1, max_sweeps + 1):
-        if sweep <= 3:
-            # fsum's bits from the loop the fit's means compiled already (PyPy's fsum of a
-            # generator cost 0.4 ms a sweep at d = 50)
-            threshold = threshold_factor * _fsum_by_sum2([abs(x) for p in range(n) for x in M[p][p + 1:]])
-        else:
-            threshold = 0.0
-        busy = False
-        for p in range(n - 1):
-            Mp = M[p]
-            Vp = V[p]
-            tol_p = tol * root_diag[p]
-            for q in range(p + 1, n):
-                apq = Mp[q]
-                aapq = abs(apq)
-                if aapq <= tol_p * root_diag[q] or aapq <= floor:
-                    continue
-                busy = True
-                if aapq <= threshold:
-                    continue
-                Mq = M[q]
-                app = Mp[p]
-                aqq = Mq[q]
-                # _rotation, inline
-                theta = (aqq - app) / (2.0 * apq)
-                at = abs(theta)
-                if at * eps > 1.0:
-                    t = 0.5 / at
-                else:
-                    t = 1.0 / (at + sqrt(at * at + 1.0))
-                if theta < 0:
-                    t = -t
-                c = 1.0 / sqrt(t * t + 1.0)
-                s = t * c
-                tau = s / (1.0 + c)
-                h = t * apq
-                Vq = V[q]
-                for i in indices:  # rows p and q of M, and of V (independent: one loop)
-                    g = Mp[i]
-                    k = Mq[i]
-                    Mp[i] = g - s * (k + g * tau)
-                    Mq[i] = k + s * (g - k * tau)
-                    g = Vp[i]
-                    k = Vq[i]
-                    Vp[i] = g - s * (k + g * tau)
-                    Vq[i] = k + s * (g - k * tau)
-                for i in indices:
-                    row = M[i]
-                    row[p] = Mp[i]
-                    row[q] = Mq[i]
-                Mp[p] = app - h
-                Mq[q] = aqq + h
-                Mp[q] = Mq[p] = 0.0
-                root_diag[p] = sqrt(abs(Mp[p]))
-                root_diag[q] = sqrt(abs(Mq[q]))
-                tol_p = tol * root_diag[p]
-                rotations += 1
-        if not busy:
-            return sweep, rotations
-    raise _not_converged(M, max_sweeps, FLOAT)
 
 
 def _householder_r(cols: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
@@ -592,15 +502,12 @@ def _one_sided_jacobi(
                 ratio = abs(gamma) / size
                 worst = ratio if ratio > worst else worst
                 t, c, s, tau = _rotation(alpha, beta, gamma, ctx)
-                cols[p] = [g - s * (k + g * tau) for g, k in zip(cp, cq)]
-                cols[q] = [k + s * (g - k * tau) for g, k in zip(cp, cq)]
+                cols[p], cols[q] = _rotate_pair(cp, cq, s, tau)
                 # Recomputed rather than updated by alpha - t·gamma, which
                 # cancels for the small columns whose digits matter most.
                 norms2[p] = dot(cols[p], cols[p])
                 norms2[q] = dot(cols[q], cols[q])
-                Wp, Wq = W[p], W[q]
-                W[p] = [g - s * (k + g * tau) for g, k in zip(Wp, Wq)]
-                W[q] = [k + s * (g - k * tau) for g, k in zip(Wp, Wq)]
+                W[p], W[q] = _rotate_pair(W[p], W[q], s, tau)
                 rotations += 1
         if not busy:
             return sweep, rotations

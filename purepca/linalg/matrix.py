@@ -27,14 +27,14 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from array import array
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
-from ..numeric import _CPYTHON, _PYPY, FLOAT, Context, Scalar
+from ..fast import float_rows as _fast_float_rows
+from ..numeric import FLOAT, Context, Scalar
 from ..params import _show, as_real
 
 __all__ = [
@@ -111,128 +111,6 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
 
 
 _FLOATS_ONLY = {float}
-
-
-def _float_rows(data: list[Any]) -> Optional[list[list[Scalar]]]:
-    """Copies of the rows when every row is a list of the first row's length holding finite
-    floats only, else None (then the general loop validates, and names what is wrong): one loop
-    PyPy's JIT compiles, half the time of the general one there.
-
-    >>> _float_rows([[1.0, 2.0], [3.0, 4.0]]), _float_rows([[1.0, 2.0], [3.0, True]])
-    ([[1.0, 2.0], [3.0, 4.0]], None)
-    """
-    first = data[0]
-    if type(first) is not list or not first:
-        return None
-    width = len(first)
-    out = []
-    for row in data:
-        if type(row) is not list or len(row) != width:
-            return None
-        for x in row:
-            if type(x) is not float or x - x != 0.0:  # x - x is 0 for finite floats only
-                return None
-        out.append(row[:])
-    return out
-
-
-def _float_rows_at_once(data: list[Any], copy: bool = True) -> Optional[list[list[Scalar]]]:
-    """What :func:`_float_rows` decides, by C loops over all the entries at once (CPython): the
-    rows' types and lengths, the entries' types (exact floats only), and one ``sum`` whose finite
-    value proves every entry finite (an overflowing sum, or anything else, goes to the general
-    loop, which names the cell).  10,000 x 50: 13 ms against 19 ms row by row.  Without ``copy``
-    the rows are ``data`` itself (for a caller that only reads them: no 10,000 new lists for the
-    collector to walk, which cost a transform of 10,000 x 50 about 30 ms).
-
-    >>> _float_rows_at_once([[1.0, 2.0], [3.0, 4.0]]), _float_rows_at_once([[1.0, 2.0], [3.0, True]])
-    ([[1.0, 2.0], [3.0, 4.0]], None)
-    >>> _float_rows_at_once([[1.0], [2.0, 3.0]]), _float_rows_at_once([[1e308], [1e308]])
-    (None, None)
-    """
-    if not _float_lists(data):
-        return None
-    total = sum(itertools.chain(*data))
-    if not total - total == 0.0:
-        return None
-    return list(map(list, data)) if copy else data
-
-
-_LISTS_ONLY = {list}
-
-
-def _float_lists(data: list[Any]) -> bool:
-    """Whether the non-empty list ``data`` holds non-empty lists of one length whose entries are all
-    exact floats, by C loops over all the entries at once (their finiteness is the caller's).
-
-    >>> _float_lists([[1.0, 2.0], [3.0, 4.0]]), _float_lists([[1.0], [2.0, 3.0]]), _float_lists([[1.0], (2.0,)])
-    (True, False, False)
-    """
-    if set(map(type, data)) != _LISTS_ONLY or set(map(len, data)) != {len(data[0])} or not data[0]:
-        return False
-    return set(map(type, itertools.chain(*data))) == _FLOATS_ONLY
-
-
-def _float_columns_at_once(data: Any) -> Optional[list[tuple[float, ...]]]:
-    """:func:`_float_columns` by C loops (CPython): the rows checked at once (:func:`_float_lists`),
-    the values copied into one array of doubles in the rows' order (``fromlist``) and each column
-    read out of it as a tuple of new floats, which lie side by side in memory (the rows' own
-    floats, read down a column, lie a row apart: a pass over such a column costs two to three
-    times as much).  A non-finite value (a column's sum not finite: also a sum that overflows)
-    gives None, and the general loop names the cell.  Tuples: the model keeps them, and the
-    collector stops walking a tuple of floats once it has seen it.  10,000 x 50: about 28 ms,
-    where the fit's passes over the columns then save about twice that.
-
-    >>> _float_columns_at_once([[1.0, 2.0], [3.0, 4.0]]), _float_columns_at_once([[1.0, 2.0], [3.0, True]])
-    ([(1.0, 3.0), (2.0, 4.0)], None)
-    >>> _float_columns_at_once([[1.0], [2.0, 3.0]]), _float_columns_at_once([[1e308], [1e308]])
-    (None, None)
-    """
-    if type(data) is not list or not data or not _float_lists(data):
-        return None
-    width = len(data[0])
-    flat = array("d")
-    for row in data:
-        flat.fromlist(row)
-    view: Any = memoryview(flat)  # (typeshed reads a memoryview as bytes)
-    cols = [tuple(view[j::width].tolist()) for j in range(width)]
-    total = sum(map(sum, cols))
-    if not total - total == 0.0:
-        return None
-    return cols
-
-
-def _float_columns(data: Any) -> Optional[list[list[float]]]:
-    """The columns of ``data`` when it is a non-empty list of lists of one length holding finite
-    floats only, else None (then :func:`as_matrix` validates, and names what is wrong).
-
-    One pass over the rows that PyPy's JIT compiles, filling columns allocated at their full
-    length: a fit on PyPy keeps these as its copy of the data (``fitting.ColumnRows``), so that
-    neither a copy of every row (n small lists, which cost PyPy's collector more than the copy
-    itself) nor a second pass to transpose them is made.
-
-    >>> _float_columns([[1.0, 2.0], [3.0, 4.0]]), _float_columns([[1.0, 2.0], [3.0, 4]])
-    ([[1.0, 3.0], [2.0, 4.0]], None)
-    """
-    if type(data) is not list or not data:
-        return None
-    first = data[0]
-    if type(first) is not list or not first:
-        return None
-    width = len(first)
-    n = len(data)
-    cols = [[0.0] * n for _ in range(width)]
-    i = 0
-    for row in data:
-        if type(row) is not list or len(row) != width:
-            return None
-        j = 0
-        for x in row:
-            if type(x) is not float or x - x != 0.0:  # x - x is 0 for finite floats only
-                return None
-            cols[j][i] = x
-            j += 1
-        i += 1
-    return cols
 
 
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
@@ -314,9 +192,8 @@ def as_matrix(
             f"{name}: got a {type(data).__name__}, whose order is not the order of rows; "
             "expected a sequence of rows (a list or tuple)"
         )
-    if context is FLOAT and type(data) is list and data:
-        # (MicroPython: the general loop, which its tests run)
-        fast = _float_rows(data) if _PYPY else _float_rows_at_once(data, copy) if _CPYTHON else None
+    if _fast_float_rows is not None and context is FLOAT and type(data) is list and data:
+        fast = _fast_float_rows(data, copy)  # the kernel room's (purepca.fast): the same rows, or None
         if fast is not None:
             return fast
     rows: list[list[Scalar]] = []

@@ -4,16 +4,16 @@ The implicit QL method (:mod:`purepca.linalg.tridiagonal`) applies every plane
 rotation to the n x n matrix of vectors: about ``n²`` rotations of rows of
 length n, ``3n³`` multiplications in interpreted list comprehensions, which at
 n = 500 is most of a minute in CPython.  Its eigenvalues alone cost ``O(n²)``.
-This module reduces the matrix to T by Householder reflections in panels
-(:func:`_householder`, LAPACK's ``dsytrd``), keeps the eigenvalues from QL and
+This module reduces the matrix to T by Householder reflections
+(:func:`~purepca.linalg.tridiagonal.tridiagonalize`; on CPython in panels of C-loop dot products,
+a kernel of :mod:`purepca.fast`, as LAPACK's ``dsytrd``), keeps the eigenvalues from QL and
 finds the eigenvectors of T by inverse iteration, as LAPACK's ``dstein`` does:
 for each eigenvalue λ, two or three solves with ``T - λI`` (an LU
 factorisation with partial pivoting of a tridiagonal matrix, ``O(n)``),
 vectors of eigenvalues closer than ``1e-9·‖T‖`` orthogonalised against each
 other at every step (classical Gram–Schmidt, twice), and the
-back-transformation ``Q·y`` by blocks of reflections in the compact WY form
-(:func:`_back_transform`, LAPACK's ``dormtr``).  Every product in the
-reduction and the back-transformation is a dot product in one C loop.
+back-transformation ``Q·y`` (on CPython by blocks of reflections in the compact WY
+form, LAPACK's ``dormtr``, the same kernel room).
 
 Every vector is checked: its residual ``‖T·y - λ·y‖`` must be below
 ``n·64·eps·‖T‖`` and its norm one; should any fail (or a solve overflow),
@@ -36,7 +36,8 @@ import operator
 import random
 from typing import Callable, Optional, Sequence
 
-from ..numeric import _CPYTHON, Context, Scalar
+from .. import fast
+from ..numeric import Context, Scalar, float_hypot
 from .jacobi import EighResult
 from .matrix import max_abs
 from .tridiagonal import tridiagonal_ql, tridiagonalize
@@ -71,9 +72,10 @@ def eigh_inverse_iteration(M: list[list[Scalar]], ctx: Context) -> Optional[Eigh
     scale = ctx.scale_exponent(max_abs(M))
     if scale:
         M = [[math.ldexp(x, -scale) for x in row] for row in M]
-    if _C_LOOPS:
-        diag, sub, reflections = _householder(M)
-    else:  # PyPy: its JIT compiles the step-by-step reduction's loops, and Dot2 (2.4x faster there)
+    panels = fast.householder  # a kernel (CPython's C loops), or None: the reference reduction
+    if panels is not None:
+        diag, sub, reflections = panels(M)
+    else:
         diag, sub, Qt = tridiagonalize(M, ctx)
     a, b = list(diag), list(sub[: n - 1])
     values = list(diag)
@@ -84,179 +86,14 @@ def eigh_inverse_iteration(M: list[list[Scalar]], ctx: Context) -> Optional[Eigh
     ys = _tridiagonal_vectors(a, b, lam)
     if ys is None:
         return None
-    if _C_LOOPS:
-        vectors = _back_transform(reflections, ys, n)
+    if panels is not None:
+        vectors = fast.back_transform(reflections, ys, n)  # type: ignore[misc]
     else:
         Q = [list(col) for col in zip(*Qt)]  # rows of Q = columns of Qᵀ: (Q·y)_i = Q[i]·y
         vectors = [ctx.dots(Q, y) for y in ys]
     if scale:
         lam = [math.ldexp(v, scale) for v in lam]
     return EighResult(lam, vectors, iterations, rotations)
-
-
-#: Whether the reduction and the back-transformation run as dot products in C loops (CPython); on
-#: PyPy the step-by-step reduction and Dot2 are faster (500 x 2,000 fit: 6.3 s against 15 s).
-_C_LOOPS = _CPYTHON
-#: Steps of the reduction whose rank-two updates are applied together (:func:`_householder`).
-_PANEL = 32
-
-
-def _householder(M: list[list[float]]) -> tuple[list[float], list[float], list[tuple[list[float], float]]]:
-    """Householder reduction of the symmetric float matrix M to tridiagonal form: the diagonal, the
-    subdiagonal and the reflections ``(v_k, β_k)``, ``H_k = I - β_k·v_k·v_kᵀ`` on coordinates
-    k+1..n-1 (``v_k`` empty where column k is already reduced), as
-    :func:`~purepca.linalg.tridiagonal.tridiagonalize` computes them, in panels.
-
-    The same reflections as one rank-two update ``A ← A - v·wᵀ - w·vᵀ`` per step (LAPACK's dsytd2),
-    with the updates of a panel of ``_PANEL`` steps delayed (LAPACK's dsytrd and dlatrd): within a
-    panel, the column to reduce and the product ``A·v`` are corrected by the panel's earlier
-    ``(v, w)`` pairs (2i dot products per entry's sum, in C loops), and at its end the trailing
-    matrix takes all of them at once, each entry one compensated dot product of length 2·``_PANEL``.
-    The interpreted update of every entry at every step (n³/3 list-comprehension elements, 1.8 s
-    at n = 500 on CPython 3.13) becomes n³/(3·_PANEL) dot products.  The arithmetic is the same
-    sums grouped differently, each rounded once (``math.sumprod`` or fsum): as backward stable
-    as the step-by-step reduction.
-
-    >>> d, e, reflections = _householder([[2.0, 1.0, 1.0], [1.0, 2.0, 1.0], [1.0, 1.0, 2.0]])
-    >>> [round(x, 12) for x in d], [round(abs(x), 12) for x in e], len(reflections)
-    ([2.0, 3.0, 1.0], [1.414213562373, 0.0, 0.0], 1)
-    """
-    n = len(M)
-    sumprod = _dot
-    sub = operator.sub
-    repeat = itertools.repeat
-    hypot = math.hypot
-    A = [list(row) for row in M]  # rows and columns from the current panel's start are up to date
-    d = [0.0] * n
-    e = [0.0] * n
-    reflections: list[tuple[list[float], float]] = []
-    start = 0
-    while start < n - 2:
-        end = min(n - 2, start + _PANEL)
-        Vs: list[list[float]] = []  # the panel's v and w, padded with zeros to length n
-        Ws: list[list[float]] = []
-        for k in range(start, end):
-            x = A[k][k:]
-            if Vs:
-                vecs, coef = [], []
-                for v_, w_ in zip(Vs, Ws):
-                    vecs.append(v_[k:])
-                    coef.append(w_[k])
-                    vecs.append(w_[k:])
-                    coef.append(v_[k])
-                x = list(map(sub, x, map(sumprod, zip(*vecs), repeat(coef))))
-            d[k] = x[0]
-            col = x[1:]
-            x0 = col[0]
-            if hypot(*col[1:]) == 0:
-                e[k] = x0
-                reflections.append(([], 0.0))
-                continue
-            norm_x = hypot(*col)
-            alpha = -norm_x if x0 > 0 else norm_x
-            v = [xi / norm_x for xi in col]
-            u0 = v[0]
-            v[0] = u0 + 1.0 if x0 > 0 else u0 - 1.0
-            beta = 1.0 / (1.0 + abs(u0))
-            lo = k + 1
-            p = [sumprod(row[lo:], v) for row in A[lo:]]
-            if Vs:
-                vecs, coef = [], []
-                for v_, w_ in zip(Vs, Ws):
-                    vl, wl = v_[lo:], w_[lo:]
-                    vecs.append(vl)
-                    coef.append(sumprod(wl, v))
-                    vecs.append(wl)
-                    coef.append(sumprod(vl, v))
-                p = list(map(sub, p, map(sumprod, zip(*vecs), repeat(coef))))
-            p = [beta * pi for pi in p]
-            K = beta * 0.5 * sumprod(p, v)
-            w = [pi - K * vi for pi, vi in zip(p, v)]
-            e[k] = alpha
-            reflections.append((v, beta))
-            pad = [0.0] * lo
-            Vs.append(pad + v)
-            Ws.append(pad + w)
-        if Vs:
-            # The panel's updates, all at once, to the rows and columns from ``end`` on.
-            vecs = []
-            for v_, w_ in zip(Vs, Ws):
-                vecs.append(v_[end:])
-                vecs.append(w_[end:])
-            columns = [list(t) for t in zip(*vecs)]
-            for t in range(end, n):
-                coef = []
-                for v_, w_ in zip(Vs, Ws):
-                    coef.append(w_[t])
-                    coef.append(v_[t])
-                row = A[t]
-                A[t] = row[:end] + list(map(sub, row[end:], map(sumprod, columns, repeat(coef))))
-        start = end
-    if n >= 2:
-        d[n - 2], e[n - 2], d[n - 1] = A[n - 2][n - 2], A[n - 2][n - 1], A[n - 1][n - 1]
-    elif n == 1:
-        d[0] = A[0][0]
-    return d, e, reflections
-
-
-#: Reflections applied together by :func:`_back_transform` (LAPACK's dormtr takes 32 or 64).
-_BLOCK = 32
-
-
-def _back_transform(reflections: list[tuple[list[float], float]], ys: list[list[float]], n: int) -> list[list[float]]:
-    """``Q·y`` for each y, ``Q = H_0·H_1···H_(n-3)`` given by its reflections, without forming Q.
-
-    The reflections are taken in blocks of ``_BLOCK``, last block first; a block's product
-    ``P = H_s···H_(s+b-1)`` is ``I - V·T·Vᵀ`` (the compact WY form: Schreiber and Van Loan, SIAM J.
-    Sci. Stat. Comput. 10, 1989; LAPACK's dlarft and dlarfb), V the reflection vectors as columns
-    and T upper triangular, so ``P·y = y - V·(T·(Vᵀ·y))`` is b dot products of length m, b of
-    length b and m of length b (one C loop each, ``math.sumprod`` or fsum), where applying the b
-    reflections one by one costs b interpreted row operations of length m.  As backward stable as
-    the reflections one by one (the same product, grouped; LAPACK's dormtr).  At n = 500 it
-    replaces the accumulation of Qᵀ (n³/3 interpreted multiply-adds) and the n² dot products of
-    ``Q·y`` (n³ pairs), 3.4 s of CPython 3.13's fit of 500 x 2,000, by about n³ pairs in C loops.
-
-    >>> from purepca.linalg.tridiagonal import tridiagonalize
-    >>> A = [[4.0, 1.0, 2.0, 0.5], [1.0, 3.0, 0.0, 1.0], [2.0, 0.0, 5.0, 1.5], [0.5, 1.0, 1.5, 2.0]]
-    >>> _, _, reflections = _householder(A)
-    >>> Qt = tridiagonalize(A)[2]
-    >>> y = [0.1, -0.2, 0.3, 0.4]
-    >>> Qy = _back_transform(reflections, [y], 4)[0]
-    >>> max(abs(a - sum(q[i] * y[j] for j, q in enumerate(Qt))) for i, a in enumerate(Qy)) < 1e-15
-    True
-    """
-    sumprod = _dot
-    sub, mul = operator.sub, operator.mul
-    vectors = [list(y) for y in ys]
-    count = len(reflections)
-    for start in range(((count - 1) // _BLOCK) * _BLOCK if count else -1, -1, -_BLOCK):
-        V: list[list[float]] = []
-        betas: list[float] = []
-        for offset, (v, beta) in enumerate(reflections[start:start + _BLOCK]):
-            if v:  # v acts on coordinates start + offset + 1..: padded to start + 1..
-                V.append([0.0] * offset + [float(x) for x in v])
-                betas.append(float(beta))
-        if not V:
-            continue
-        b = len(V)
-        # T (LAPACK's dlarft, forward): T[i][i] = β_i, T[:i, i] = -β_i·T[:i, :i]·(V[:, :i]ᵀ·v_i).
-        T = [[0.0] * b for _ in range(b)]
-        for i in range(b):
-            T[i][i] = betas[i]
-            if i:
-                g = [sumprod(V[j], V[i]) for j in range(i)]
-                column = [-betas[i] * sumprod(T[r][:i], g) for r in range(i)]
-                for r in range(i):
-                    T[r][i] = column[r]
-        lo = start + 1
-        # The rows of V (one per coordinate lo..n-1), laid out afresh: each a short contiguous list.
-        VT = [list(map(mul, row, itertools.repeat(1.0))) for row in zip(*V)]
-        for idx, y in enumerate(vectors):
-            tail = y[lo:]
-            z = [sumprod(v, tail) for v in V]
-            w = [sumprod(t, z) for t in T]
-            vectors[idx] = y[:lo] + list(map(sub, tail, map(sumprod, VT, itertools.repeat(w))))
-    return vectors
 
 
 def _tridiagonal_vectors(a: list[float], b: list[float], lam: list[float]) -> Optional[list[list[float]]]:
@@ -292,7 +129,7 @@ def _tridiagonal_vectors(a: list[float], b: list[float], lam: list[float]) -> Op
             for _pass in range(2 if cluster else 0):
                 c = [sumprod(y, x) for y in cluster]
                 x = list(map(operator.sub, x, map(sumprod, by_coordinate, itertools.repeat(c))))
-            size = math.hypot(*x)
+            size = float_hypot(*x)
             if not (size > 0 and math.isfinite(size)):
                 return None
             x = [v / size for v in x]
@@ -318,8 +155,8 @@ def _fsum_dot(u: Sequence[float], v: Sequence[float]) -> float:
     return math.fsum(map(operator.mul, u, v))
 
 
-#: A compensated dot product: ``math.sumprod`` on Python 3.12+ (in C), else ``fsum`` of the products.
-_dot: Callable[[Sequence[float], Sequence[float]], float] = getattr(math, "sumprod", _fsum_dot)
+#: A compensated dot product: ``fsum`` of the products (the kernel room's ``triple_dot`` where bound).
+_dot: Callable[[Sequence[float], Sequence[float]], float] = fast.triple_dot or _fsum_dot
 
 
 def _factor(a: list[float], b: list[float], shift: float, tiny: float) -> tuple[list[float], ...]:

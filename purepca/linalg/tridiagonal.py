@@ -50,7 +50,9 @@ from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar, check_context
-from .jacobi import _IN_PLACE, EighResult, _scaled_back
+from .. import fast
+from ..numeric import float_hypot
+from .jacobi import EighResult, _scaled_back
 from .matrix import as_symmetric, max_abs
 
 __all__ = ["TridiagonalStep", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
@@ -205,16 +207,15 @@ def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int
         p = c * d[i] - s * g
         d[i + 1] = h + s * (c * g + s * d[i])
         zi, zj = Z[i], Z[i + 1]
-        if _IN_PLACE:  # PyPy: a plain loop the JIT compiles
-            for t in range(len(zi)):
-                a = zi[t]
-                b = zj[t]
-                zj[t] = s * a + c * b
-                zi[t] = c * a - s * b
-        else:  # CPython: list comprehensions are the fastest loop
+        if _fast_rotate is not None:
+            _fast_rotate(zi, zj, c, s)  # the same bits, in place (purepca.fast)
+        else:
             Z[i + 1] = [s * a + c * b for a, b in zip(zi, zj)]
             Z[i] = [c * a - s * b for a, b in zip(zi, zj)]
     return c, s, s2, c3, el1
+
+
+_fast_rotate = fast.rotate
 
 
 def tridiagonal_ql(
@@ -248,7 +249,7 @@ def tridiagonal_ql(
     zero, one, two = ctx.zero, ctx.one, ctx.two
     eps = ctx.eps
     if isinstance(zero, float):
-        hypot: Callable[[Scalar, Scalar], Scalar] = math.hypot
+        hypot: Callable[[Scalar, Scalar], Scalar] = float_hypot
     else:
         sqrt = ctx.sqrt
 

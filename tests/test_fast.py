@@ -1,0 +1,422 @@
+"""The kernel room (purepca.fast) and the reference rooms around it.
+
+* Only the kernel room looks at the interpreter or at ``math.sumprod``.
+* With ``PUREPCA_REFERENCE=1`` no kernel is bound, and every interpreter at hand gives the same
+  bits for the same fits (the golden corpus's inputs and a few more).
+* Each kernel keeps its contract against the reference: the same bits where it promises bits,
+  its stated bound where it promises a bound (more contracts, against exact Fractions, live in
+  test_pypy_paths.py, test_extended_gram.py, test_sumprod_accuracy.py and test_wide_path.py).
+* No import circle among purepca's modules, lazy imports included.
+"""
+
+from __future__ import annotations
+
+import ast
+import glob
+import hashlib
+import json
+import math
+import os
+import pathlib
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from typing import Any, Optional
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import purepca
+from purepca import FLOAT, PCA, fast
+from purepca.covariance import _centre_column, _centred_columns
+from purepca.fast import grams
+from purepca.fast import rows as fast_rows
+from purepca.fast import sums
+from purepca.linalg.jacobi import _cyclic_jacobi
+from purepca.linalg.matrix import as_matrix
+
+ROOT = pathlib.Path(purepca.__file__).parent
+REPO = ROOT.parent
+
+
+def _modules() -> list[pathlib.Path]:
+    return sorted(p for p in ROOT.rglob("*.py") if "_micro" not in p.parts)
+
+
+# ------------------------------------------------------------------ only the kernel room looks
+
+def _interpreter_checks(tree: ast.AST) -> list[str]:
+    """What in ``tree`` tests the interpreter or reaches for ``math.sumprod``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            if isinstance(base, ast.Name) and base.id == "sys" and node.attr in ("implementation", "version_info",
+                                                                                  "pypy_version_info"):
+                found.append(f"line {node.lineno}: sys.{node.attr}")
+            if isinstance(base, ast.Name) and base.id == "platform" and node.attr == "python_implementation":
+                found.append(f"line {node.lineno}: platform.python_implementation")
+            if isinstance(base, ast.Name) and base.id == "math" and node.attr == "sumprod":
+                found.append(f"line {node.lineno}: math.sumprod")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
+            args = node.args
+            if len(args) >= 2 and isinstance(args[1], ast.Constant) and args[1].value == "sumprod":
+                found.append(f"line {node.lineno}: {node.func.id}(..., 'sumprod')")
+        if isinstance(node, ast.ImportFrom) and node.module == "math" and any(a.name == "sumprod" for a in node.names):
+            found.append(f"line {node.lineno}: from math import sumprod")
+    return found
+
+
+def test_fast_only_the_kernel_room_tests_the_interpreter() -> None:
+    offenders = []
+    for path in _modules():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("fast/"):
+            continue
+        checks = _interpreter_checks(ast.parse(path.read_text(encoding="utf-8")))
+        if rel == "__init__.py":  # the version guard: Python >= 3.9
+            checks = [c for c in checks if "version_info" not in c]
+        if rel == "micro.py":  # the MicroPython build tool names what the bundle runs on, not a fast path
+            checks = [c for c in checks if "implementation" not in c]
+        offenders += [f"{rel} {c}" for c in checks]
+    assert not offenders, "interpreter checks outside purepca/fast/: " + "; ".join(offenders)
+
+
+def test_fast_the_scan_finds_what_it_looks_for() -> None:
+    # the test above must be able to fail
+    source = "import sys, math, platform\nA = sys.implementation.name\nB = getattr(math, 'sumprod', None)\n" \
+             "C = math.sumprod\nD = platform.python_implementation()\nE = sys.version_info >= (3, 12)\n"
+    assert len(_interpreter_checks(ast.parse(source))) == 5
+
+
+def test_fast_the_kernel_room_imports_nothing_of_purepcas() -> None:
+    for path in sorted((ROOT / "fast").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                assert node.level == 1, f"{path.name} imports from outside the room: {ast.dump(node)}"
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("purepca") for a in node.names), path.name
+
+
+# ------------------------------------------------------------------ no import circle
+
+def _imports(path: pathlib.Path) -> set[str]:
+    """The purepca modules ``path`` imports, at module level or inside functions (lazily)."""
+    rel = path.relative_to(ROOT.parent).with_suffix("")
+    parts = list(rel.parts)
+    package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "purepca"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.split(".")[0] != "purepca":
+                continue
+            out.add(module)
+            for alias in node.names:  # "from . import fast" imports the module purepca.fast
+                out.add(f"{module}.{alias.name}")
+    return out
+
+
+def _import_graph() -> dict[str, set[str]]:
+    names = {}
+    for path in _modules():
+        rel = path.relative_to(ROOT.parent).with_suffix("").parts
+        names[".".join(rel[:-1] if rel[-1] == "__init__" else rel)] = path
+    graph = {}
+    for name, path in names.items():
+        graph[name] = {m for m in _imports(path) if m in names and m != name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> Optional[list[str]]:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> Optional[list[str]]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            # a package's __init__ importing its own submodules is how packages are built, not a circle
+            if nxt.startswith(node + "."):
+                continue
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_fast_no_import_circle_among_purepcas_modules_lazy_imports_included() -> None:
+    graph = _import_graph()
+    cycle = _cycle(graph)
+    assert cycle is None, "import circle: " + " -> ".join(cycle or [])
+
+
+def test_fast_the_circle_finder_finds_a_circle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set(), "p": {"p.x"}, "p.x": set()}) is None
+
+
+# ------------------------------------------------------------------ the reference switch
+
+def test_fast_reference_mode_binds_no_kernel() -> None:
+    script = ("import purepca, purepca.fast as f, purepca.numeric as n, math\n"
+              "names = ['fsum', 'dot', 'dots', 'triple_dot', 'float_rows', 'float_columns', 'columns', 'gram',"
+              " 'polar_rows', 'centring', 'residual_squares', 'jacobi', 'rotate', 'householder', 'back_transform',"
+              " 'laid_out']\n"
+              "print(f.REFERENCE, [x for x in names if getattr(f, x) is not None], f.JACOBI_MAX_N,"
+              " n.FLOAT.sum is math.fsum, n.FLOAT.dot is n._fsum_dot)\n")
+    env = dict(os.environ, PUREPCA_REFERENCE="1", PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert out.stdout.strip() == "True [] 16 True True", out.stderr
+
+
+#: The fits whose bits are compared across interpreters in reference mode.
+_BITS = r'''
+import hashlib, json, os, random, sys
+sys.path.insert(0, sys.argv[1])
+import purepca
+from purepca import PCA, fast
+from purepca.golden import golden_cases
+assert fast.REFERENCE
+h = hashlib.sha256()
+def feed(x):
+    h.update(repr(x).encode())
+inputs = []
+for case in golden_cases():
+    X = case["input"].get("X")
+    if X:
+        inputs.append([[float(v) for v in row] for row in X])
+rng = random.Random(5)
+for n, d, off in ((40, 5, 0.0), (300, 8, 1e6), (25, 30, 0.0), (200, 20, -3.0)):
+    inputs.append([[off + rng.gauss(0, 1) * (1 + j) for j in range(d)] for _ in range(n)])
+for X in inputs:
+    for solver in ("auto", "covariance", "svd", "gram"):
+        p = PCA(solver=solver).fit(X)
+        feed((p.explained_variance_, p.components_, p.mean_, p.noise_variance_, p.transform(X[:3])))
+p = PCA(n_components=2, solver="krylov").fit(inputs[-1]); feed((p.explained_variance_, p.components_))
+from purepca import KernelPCA
+for case in golden_cases():
+    if case["kind"] == "kernel_pca":
+        X = [[float(v) for v in row] for row in case["input"]["X"]]
+        for result in case["results"]:
+            kp = KernelPCA(convention=result["convention"], **result["params"]).fit(X)
+            feed((kp.eigenvalues_, kp.transform(X[:3])))
+for kernel in ("rbf", "poly", "laplacian"):
+    kp = KernelPCA(n_components=3, kernel=kernel).fit(inputs[-2][:60]); feed((kp.eigenvalues_, kp.transform(inputs[-2][:3])))
+print(len(inputs), h.hexdigest())
+'''
+
+
+def _interpreters() -> list[str]:
+    """This interpreter, and the other CPythons (3.10+) and PyPy that the machine has."""
+    found = [sys.executable]
+    home = os.path.expanduser("~/.pyenv/versions")
+    for minor in ("3.10", "3.11", "3.12", "3.13"):
+        hits = sorted(glob.glob(os.path.join(home, minor + ".*", "bin", "python")))
+        if hits:
+            found.append(hits[-1])
+    for pypy in (str(REPO / ".venv-pypy" / "bin" / "python"), "/usr/bin/pypy3"):
+        if os.path.exists(pypy):
+            found.append(pypy)
+            break
+    return found
+
+
+@pytest.mark.slow
+def test_fast_reference_mode_gives_the_same_bits_on_every_interpreter_at_hand() -> None:
+    env = dict(os.environ, PUREPCA_REFERENCE="1")
+    env.pop("PYTHONPATH", None)
+    results = {}
+    for python in _interpreters():
+        try:
+            out = subprocess.run([python, "-c", _BITS, str(REPO)], capture_output=True, text=True, env=env, timeout=900)
+        except OSError:
+            continue
+        if out.returncode:
+            if "SyntaxError" in out.stderr or "No module named" in out.stderr:
+                continue  # an interpreter too old for the package: not one the promise is about
+            raise AssertionError(f"{python}: {out.stderr[-2000:]}")
+        results[python] = out.stdout.strip()
+    if len(results) < 2:
+        pytest.skip(f"only {list(results)} at hand: no second interpreter to compare with")
+    assert len(set(results.values())) == 1, results
+
+
+# ------------------------------------------------------------------ the kernels' contracts
+
+def _float_rows(seed: int) -> list[list[float]]:
+    rng = random.Random(seed)
+    n, d = rng.randint(1, 40), rng.randint(1, 9)
+    scale = 10.0 ** rng.uniform(-200, 200)
+    rows = [[rng.gauss(0, 1) * scale + rng.choice([0.0, 1e8, -3.0]) for _ in range(d)] for _ in range(n)]
+    rows[0][0] = -0.0
+    return rows
+
+
+def _general(rows: list[list[float]]) -> list[list[float]]:
+    return as_matrix([tuple(r) for r in rows])  # tuples: the reference loop
+
+
+@pytest.mark.parametrize("kernel", [fast_rows.float_rows, fast_rows.float_rows_at_once])
+def test_fast_row_validation_gives_the_references_rows_to_the_bit(kernel: Any) -> None:
+    for seed in range(40):
+        rows = _float_rows(seed)
+        got, want = kernel(rows), _general(rows)
+        assert repr(got) == repr(want) and all(a is not b for a, b in zip(got, rows))
+
+
+@pytest.mark.parametrize("kernel", [fast_rows.float_columns, fast_rows.float_columns_at_once])
+def test_fast_column_validation_gives_the_references_columns_to_the_bit(kernel: Any) -> None:
+    for seed in range(40):
+        rows = _float_rows(seed)
+        got = kernel(rows)
+        assert repr([list(c) for c in got]) == repr([list(c) for c in zip(*_general(rows))])
+        assert repr(fast_rows.columns(rows, len(rows[0]))) == repr([list(c) for c in zip(*rows)])
+
+
+def test_fast_fsum_dots_and_mapped_dots_give_the_references_bits() -> None:
+    rng = random.Random(1)
+    for _ in range(30):
+        d = rng.randint(1, 60)
+        vectors = [[rng.gauss(0, 1) * 10.0 ** rng.uniform(-20, 20) for _ in range(d)] for _ in range(5)]
+        v = [rng.gauss(0, 1) for _ in range(d)]
+        assert sums.fsum_dots(vectors, v) == [sums.fsum_dot(u, v) for u in vectors]
+        assert [sums.fsum_by_sum2(u) for u in vectors] == [math.fsum(u) for u in vectors]
+    if fast.dots is not None:
+        assert fast.dots(vectors, v) == [FLOAT.dot(u, v) for u in vectors]
+
+
+def test_fast_in_place_rotations_give_the_references_bits() -> None:
+    from purepca.fast.rotations import cyclic_jacobi_in_place, rotate_in_place
+
+    rng = random.Random(3)
+    for n in (1, 2, 5, 13, 30):
+        A = [[rng.gauss(0, 1) for _ in range(n)] for _ in range(n)]
+        S = [[A[i][j] + A[j][i] for j in range(n)] for i in range(n)]
+        results = []
+        for kernel in (True, False):
+            M = [list(r) for r in S]
+            V = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+            counts = cyclic_jacobi_in_place(M, V, FLOAT.eps, 50) if kernel else _cyclic_jacobi(M, V, FLOAT.eps, 50, FLOAT, None)
+            results.append((counts, M, V))
+        assert repr(results[0]) == repr(results[1])
+    a, b = [rng.gauss(0, 1) for _ in range(9)], [rng.gauss(0, 1) for _ in range(9)]
+    c, s = 0.6, 0.8
+    want = ([c * x - s * y for x, y in zip(a, b)], [s * x + c * y for x, y in zip(a, b)])
+    rotate_in_place(a, b, c, s)
+    assert (a, b) == want
+
+
+def _exact_gram(vectors: list[list[float]]) -> list[list[Fraction]]:
+    F = [[Fraction(x) for x in v] for v in vectors]
+    return [[sum((x * y for x, y in zip(u, w)), Fraction(0)) for w in F] for u in F]
+
+
+@pytest.mark.parametrize("kind, factor", [("polar", 32), ("blocked", 17)])
+def test_fast_gram_kernels_within_their_stated_bounds(kind: str, factor: int) -> None:
+    rng = random.Random(11)
+    eps = Fraction(2.0 ** -52)
+    for _ in range(12):
+        k, n = rng.randint(1, 5), rng.randint(1, 300)
+        vectors = [[rng.gauss(0, 1) * 10.0 ** rng.uniform(-100, 100) for _ in range(n)] for _ in range(k)]
+        if rng.random() < 0.3 and k > 1:
+            vectors[1] = [x + 1e-9 * rng.gauss(0, 1) for x in vectors[0]]  # nearly parallel: cancellation
+        work = grams.PolarGram(vectors) if kind == "polar" else grams.BlockedGram(vectors)
+        G = work.compute() or [[None] * k for _ in range(k)]
+        for i in range(k):
+            row = work.row(i)
+            for j in range(i, k):
+                G[i][j] = row[j - i]
+        exact = _exact_gram(vectors)
+        norms = [math.sqrt(float(exact[i][i])) for i in range(k)]
+        for i in range(k):
+            for j in range(i, k):
+                bound = factor * eps * Fraction(norms[i]) * Fraction(norms[j]) * (1 + Fraction(1, 2 ** 20))
+                assert abs(Fraction(G[i][j]) - exact[i][j]) <= bound, (kind, i, j)
+
+
+@given(st.integers(min_value=2, max_value=60), st.integers(min_value=1, max_value=6),
+       st.sampled_from([0.0, 1.0, 1e6, 1e12, -5e3]), st.floats(min_value=-150, max_value=150), st.integers(0, 10 ** 6))
+@settings(max_examples=40, deadline=None)
+def test_fast_centring_keeps_the_mean_pair_of_the_reference(n: int, d: int, offset: float, exponent: float, seed: int) -> None:
+    # Every kernel's hi + lo is the mean to about twice the precision, as the reference's; the
+    # deviations are x - hi as stored, and the scaled columns' exponents those of the reference.
+    rng = random.Random(seed)
+    scale = 10.0 ** exponent
+    cols = [[offset + scale * rng.gauss(0, 1) for _ in range(n)] for _ in range(d)]
+    got = _centred_columns(cols, FLOAT)
+    ref = [_centre_column(col, float(n), FLOAT) for col in cols]
+    for j, col in enumerate(cols):
+        exact = sum(map(Fraction, col), Fraction(0)) / n
+        size = max(abs(Fraction(x)) for x in col)
+        # scaled columns (near the ends of the range) keep the mean to the working precision only
+        slack = Fraction(2.0 ** -100) * size if not got.exps[j] else Fraction(2.0 ** -50) * size
+        assert abs(Fraction(got.hi[j]) + Fraction(got.lo[j]) - exact) <= slack + Fraction(2.0 ** -52) * abs(
+            Fraction(got.lo[j])), (j, got.hi[j], got.lo[j])
+        assert got.exps[j] == ref[j][5]
+        assert list(got.cols[j]) == [math.ldexp(x - got.hi[j], -got.exps[j]) for x in col] or got.exps[j]
+
+
+@given(st.integers(min_value=3, max_value=80), st.integers(min_value=2, max_value=7),
+       st.sampled_from([0.0, 10.0, 1e6, 1e10]), st.integers(0, 10 ** 6))
+@settings(max_examples=25, deadline=None)
+def test_fast_fit_within_the_kernels_bounds_of_the_reference_fit(n: int, d: int, offset: float, seed: int) -> None:
+    # The default fit (kernels bound on CPython and PyPy) against the reference's statements run in
+    # this process: the same covariance path with every kernel left out (their bounds are below
+    # what the eigensolver adds, a few eps of the largest eigenvalue).
+    rng = random.Random(seed)
+    X = [[offset + rng.gauss(0, 1) * (1 + j) for j in range(d)] for _ in range(n)]
+    default = PCA(solver="covariance").fit(X)
+    reference = _reference_fit(X)
+    top = reference[0][0]
+    for a, b in zip(default.explained_variance_, reference[0]):
+        assert abs(a - b) <= 1e-12 * top
+    for a, b in zip(default.mean_, reference[1]):
+        assert a == b or abs(a - b) <= 2.0 ** -51 * abs(b)
+
+
+def _reference_fit(X: list[list[float]]) -> tuple[list[float], list[float]]:
+    """The eigenvalues and mean of a covariance fit through the reference rooms only (no kernel)."""
+    from purepca.covariance import _cross_products
+    from purepca.linalg.jacobi import jacobi_eigh
+
+    cols = [list(c) for c in zip(*X)]
+    n = len(X)
+    m = [math.fsum(c) / n for c in cols]
+    ref = [_centre_column(col, float(n), FLOAT) for col in cols]
+    c = type(_centred_columns([[0.0, 1.0]], FLOAT))([r[0] for r in ref], [r[4] for r in ref], [r[1] for r in ref],
+                                                     [r[3] for r in ref], [r[5] for r in ref])
+    C = _cross_products(c, FLOAT, float(n - 1), gram=lambda vs: [[sums.fsum_dot(u, v) for v in vs] for u in vs])
+    values = jacobi_eigh(C).values
+    return values, [h + lo for h, lo in zip(c.hi, c.lo)] if m else []
+
+
+def test_fast_every_kernel_in_the_table_is_documented() -> None:
+    doc = fast.__doc__ or ""
+    for name in ("fsum", "dot", "dots", "triple_dot", "float_rows", "float_columns", "columns", "gram", "polar_rows",
+                 "centring", "residual_squares", "jacobi", "rotate", "householder", "back_transform", "laid_out",
+                 "JACOBI_MAX_N"):
+        assert hasattr(fast, name) and f"``{name}``" in doc, name
