@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence
 
-from .covariance import Moments
+from .moments import Moments
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix
 from .linalg.eigen import eigh

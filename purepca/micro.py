@@ -56,7 +56,7 @@ __all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "build", "tr
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
 MODULES = (
     "errors", "params", "numeric", "exact", "base", "conventions", "weights",
-    "covariance", "projection", "selection", "distributions", "parallel",
+    "covariance", "moments", "projection", "selection", "distributions", "parallel",
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",
     "probabilistic", "report", "rotations", "kernels", "kernel_pca", "pca", "model_io",
     "linalg/__init__", "linalg/matrix", "linalg/jacobi", "linalg/tridiagonal",

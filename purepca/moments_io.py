@@ -17,26 +17,32 @@ columns' spread in units of their finest binary digit, plus log2(n) bits
 (13,708 bytes in all at d = 50 on the benchmark's data), more for a column
 whose magnitudes span many binary orders.
 
+This module is the format only: it reads and writes the fields of a state and
+knows nothing of the class (so that :mod:`purepca.moments` can use it without
+an import circle); :meth:`Moments.to_bytes <purepca.Moments.to_bytes>` and
+:meth:`Moments.from_bytes <purepca.Moments.from_bytes>` are its doors.
+
 >>> from purepca import Moments
 >>> m = Moments.from_rows([[1.0, 2.0], [2.0, 5.0]])
 >>> data = dump_moments(m)
 >>> data[:4], len(data)
 (b'PPCM', 74)
->>> load_moments(data).covariance() == m.covariance()
+>>> state = load_state(data)
+>>> state.n, state.mean
+(2, [0.5, 1.5])
+>>> Moments.from_bytes(data).covariance() == m.covariance()
 True
 """
 
 from __future__ import annotations
 
 import struct
-from typing import List, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple
 
-from .covariance import Moments
 from .errors import PurePCAError
 from .exact import ExactSums
-from .numeric import FLOAT, DecimalContext
 
-__all__ = ["dump_moments", "load_moments"]
+__all__ = ["MomentsState", "dump_moments", "load_state"]
 
 MAGIC = b"PPCM"
 VERSION = 1
@@ -72,9 +78,25 @@ def _get_int(data: bytes, pos: int) -> Tuple[int, int]:
     return int.from_bytes(data[pos:pos + size], "little", signed=True), pos + size
 
 
-def dump_moments(m: Moments) -> bytes:
-    """The bytes of ``m`` (format above).
+class MomentsState(NamedTuple):
+    """The fields of a state as the bytes hold them: float mode ``shift``,
+    ``mean`` (of the shifted rows) and ``m2`` (full, symmetric); exact mode
+    ``digits`` (0: the float context) and ``sums``."""
 
+    exact: bool
+    n: int
+    d: int
+    digits: int
+    shift: List[float]
+    mean: List[float]
+    m2: List[List[float]]
+    sums: Optional[ExactSums]
+
+
+def dump_moments(m: Any) -> bytes:
+    """The bytes of a :class:`~purepca.Moments` ``m`` (format above).
+
+    >>> from purepca import Moments
     >>> len(dump_moments(Moments.from_rows([[1.0, 2.0, 3.0]], exact=True)))
     41
     """
@@ -97,10 +119,11 @@ def dump_moments(m: Moments) -> bytes:
     return bytes(out)
 
 
-def load_moments(data: bytes) -> Moments:
-    """A :class:`Moments` from :func:`dump_moments`'s bytes, to the same bits.
+def load_state(data: bytes) -> MomentsState:
+    """The fields of a state from :func:`dump_moments`'s bytes, to the same bits
+    (:meth:`Moments.from_bytes <purepca.Moments.from_bytes>` builds the object).
 
-    >>> load_moments(b"nope")
+    >>> load_state(b"nope")
     Traceback (most recent call last):
     ...
     purepca.errors.PurePCAError: moments bytes: too short for the header (4 bytes, need 18)
@@ -120,31 +143,27 @@ def load_moments(data: bytes) -> Moments:
     tri = d * (d + 1) // 2
     pos = _HEAD.size
     if mode == 0:
-        m = Moments()
         want = pos + (8 * (2 * d + tri) if n else 0)
         if len(data) != want:
             raise PurePCAError(f"moments bytes: {len(data)} bytes, expected {want} for d = {d}")
-        if n:
-            vals = struct.unpack_from(f"<{2 * d + tri}d", data, pos)
-            m._shift, m._mean = list(vals[:d]), list(vals[d:2 * d])
-            M2 = [[0.0] * d for _ in range(d)]
-            k = 2 * d
-            for i in range(d):
-                for j in range(i, d):
-                    M2[i][j] = M2[j][i] = vals[k]
-                    k += 1
-            m._m2 = M2
-            m.n = n
-        return m
+        if not n:
+            return MomentsState(False, 0, d, 0, [], [], [], None)
+        vals = struct.unpack_from(f"<{2 * d + tri}d", data, pos)
+        M2 = [[0.0] * d for _ in range(d)]
+        k = 2 * d
+        for i in range(d):
+            for j in range(i, d):
+                M2[i][j] = M2[j][i] = vals[k]
+                k += 1
+        return MomentsState(False, n, d, 0, list(vals[:d]), list(vals[d:2 * d]), M2, None)
     if len(data) < pos + 4:
         raise PurePCAError(f"moments bytes: truncated at byte {pos} (the context)")
     (digits,) = struct.unpack_from("<I", data, pos)
     pos += 4
-    m = Moments(context=DecimalContext(digits) if digits else FLOAT, exact=True)
     if not n:
         if pos != len(data):
             raise PurePCAError(f"moments bytes: {len(data) - pos} bytes after an empty state")
-        return m
+        return MomentsState(True, 0, d, digits, [], [], [], None)
     ints: List[int] = []
     for _ in range(3 * d + tri):
         v, pos = _get_int(data, pos)
@@ -156,6 +175,5 @@ def load_moments(data: bytes) -> Moments:
     for i in range(d):
         s2.append(ints[k:k + d - i])
         k += d - i
-    m._sums = ExactSums(n, 10 if digits else 2, ints[:d], ints[d:2 * d], ints[2 * d:3 * d], s2)
-    m.n = n
-    return m
+    sums = ExactSums(n, 10 if digits else 2, ints[:d], ints[d:2 * d], ints[2 * d:3 * d], s2)
+    return MomentsState(True, n, d, digits, [], [], [], sums)
