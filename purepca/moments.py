@@ -14,6 +14,7 @@ Golub and LeVeque; ``exact=True`` keeps exact integer sums instead
 
 from __future__ import annotations
 
+import math
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from .covariance import _correlation_from, _divisor, _scatter
@@ -245,37 +246,45 @@ class Moments:
         delta = [(kb - ka) + (mb - ma) for ka, kb, ma, mb in zip(self._shift, shift_b, self._mean, mean_b)]
         fb = ctx.convert(nb) / ctx.convert(n)
         w = ctx.convert(na) * fb
-        self._mean = [ma + dl * fb for ma, dl in zip(self._mean, delta)]
+        mean = [ma + dl * fb for ma, dl in zip(self._mean, delta)]
         if ctx.name != "float":
             self._m2 = [
                 [a + b + di * dj * w for a, b, dj in zip(ra, rb, delta)]
                 for ra, rb, di in zip(self._m2, m2_b, delta)
             ]
-            self.n = n
+            self._mean, self.n = mean, n
             return
         d = len(delta)
         lo_a = self._m2_lo or [[0.0] * d for _ in range(d)]
         lo_b = lo_b or [[0.0] * d for _ in range(d)]
-        m2: list[list[Scalar]] = []
-        lo: list[list[Scalar]] = []
-        for ra, rb, la, lb, di in zip(self._m2, m2_b, lo_a, lo_b, delta):
-            row: list[Scalar] = []
-            lrow: list[Scalar] = []
+        m2: list[list[Scalar]] = [[0.0] * d for _ in range(d)]
+        lo: list[list[Scalar]] = [[0.0] * d for _ in range(d)]
+        # Each pair (i, j) is computed once and mirrored: d_i·w·d_j and d_j·w·d_i
+        # round differently, and M2 must stay exactly symmetric.
+        for i in range(d):
+            ra, rb, la, lb, di = self._m2[i], m2_b[i], lo_a[i], lo_b[i], delta[i]
             dw = di * w
-            for a, b, x, y, dj in zip(ra, rb, la, lb, delta):
-                t = dw * dj
+            row, lrow = m2[i], lo[i]
+            for j in range(i, d):
+                a, b = ra[j], rb[j]
+                t = dw * delta[j]
                 s = a + b
                 z = s - a
                 e = (a - (s - z)) + (b - z)
                 u = s + t
                 z = u - s
                 e += (s - (u - z)) + (t - z)
-                row.append(u)
-                lrow.append(e + x + y)
-            m2.append(row)
-            lo.append(lrow)
+                row[j] = m2[j][i] = u
+                lrow[j] = lo[j][i] = e + la[j] + lb[j]
+        for j in range(d):  # a sum of squares beyond the float range gives inf, then inf - inf = nan
+            if not (math.isfinite(m2[j][j]) and math.isfinite(lo[j][j]) and math.isfinite(mean[j])):
+                raise PurePCAError(
+                    f"rows: the sum of squared deviations of column {j} is beyond the float range after {n} rows "
+                    "(Moments keeps the sums, not the covariance); use exact=True (each entry correctly rounded), "
+                    "precision=N, or rescale the data"
+                )
         self._m2, self._m2_lo = m2, lo
-        self.n = n
+        self._mean, self.n = mean, n
 
     def _m2_rounded(self) -> list[list[Scalar]]:
         """M2 with the rounding errors its folds kept aside added back."""
@@ -362,7 +371,14 @@ class Moments:
             if not center:
                 n = ctx.convert(self.n)
                 mu = self.mean
-                return [[(v + n * a * b) / div for v, b in zip(row, mu)] for row, a in zip(self._m2_rounded(), mu)]
+                m2 = self._m2_rounded()
+                d = len(mu)
+                # the upper triangle, mirrored: n·a·b and n·b·a round differently
+                raw = [[ctx.zero] * d for _ in range(d)]
+                for i in range(d):
+                    for j in range(i, d):
+                        raw[i][j] = raw[j][i] = (m2[i][j] + n * mu[i] * mu[j]) / div
+                return raw
             return [[v / div for v in row] for row in self._m2_rounded()]
 
     def correlation(self) -> list[list[Scalar]]:

@@ -113,3 +113,119 @@ def test_micro_main_refuses_an_option_as_out(argv: list[str], message: str, tmp_
     assert micro.main(argv) == 2
     assert message in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
+
+
+# -- Moments and their bytes --------------------------------------------------------------------
+
+import random  # noqa: E402
+import struct  # noqa: E402
+
+from purepca import PCA, Moments  # noqa: E402
+from purepca.moments_io import _HEAD, MAGIC, _put_int  # noqa: E402
+
+
+def _rows(seed: int, n: int = 40, d: int = 5) -> list[list[float]]:
+    r = random.Random(seed)
+    return [[r.gauss(0, 1) * 10 ** r.randint(-3, 3) + 1e3 for _ in range(d)] for _ in range(n)]
+
+
+@pytest.mark.parametrize("chunk_size", [1, 7, 4096])
+def test_moments_chunked_covariance_is_exactly_symmetric(chunk_size: int) -> None:
+    # 768b701: seed 1 in chunks of 7 gave 10 entries of C that differed from their mirror by an ulp
+    for seed in range(20):
+        m = Moments.from_rows(_rows(seed), chunk_size=chunk_size)
+        for C in (m.covariance(), m.covariance(0, center=False), m.merged(Moments.from_rows(_rows(seed + 99))).covariance()):
+            assert all(C[i][j] == C[j][i] for i in range(5) for j in range(5)), seed
+
+
+def test_moments_bytes_of_a_chunked_float_state_give_the_same_bits() -> None:
+    for seed in range(20):
+        m = Moments.from_rows(_rows(seed), chunk_size=7)
+        back = Moments.from_bytes(m.to_bytes())
+        assert back.covariance() == m.covariance() and back.mean == m.mean, seed
+
+
+def _float_bytes(shift: list[float], mean: list[float], m2: list[list[float]], n: int = 5) -> bytes:
+    d = len(shift)
+    tri = [v for i, row in enumerate(m2) for v in row[i:]]
+    return _HEAD.pack(MAGIC, 1, 0, d, n) + struct.pack(f"<{2 * d + len(tri)}d", *shift, *mean, *tri)
+
+
+def _exact_bytes(exps: list[int], refs: list[int], s1: list[int], s2: list[list[int]], n: int = 5,
+                 digits: int = 0) -> bytes:
+    out = bytearray(_HEAD.pack(MAGIC, 1, 1, len(exps), n)) + struct.pack("<I", digits)
+    for v in (*exps, *refs, *s1, *(v for row in s2 for v in row)):
+        _put_int(out, v)
+    return bytes(out)
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize("data, message", [
+    (_float_bytes([0.0], [NAN], [[1.0]]), r"mean\[0\] is nan, expected a finite float"),
+    (_float_bytes([INF], [0.0], [[1.0]]), r"shift\[0\] is inf, expected a finite float"),
+    (_float_bytes([0.0], [0.0], [[NAN]]), r"M2\[0\]\[0\] is nan, expected a finite float"),
+    (_float_bytes([1e308], [1e308], [[1.0]]), r"the mean of column 0 \(shift\[0\] \+ mean\[0\] = 1e\+308 \+ 1e\+308\) "
+                                              "is beyond the float range"),
+    (_float_bytes([0.0], [0.0], [[-1.0]]), r"M2\[0\]\[0\] = -1.0, a sum of squares, is negative"),
+    (_float_bytes([0.0, 0.0], [0.0, 0.0], [[1.0, 3.0], [3.0, 1.0]]),
+     r"M2 is not positive semidefinite \(its correlation matrix has an eigenvalue below -1.82e-12; column 1\)"),
+    (_float_bytes([0.0] * 3, [0.0] * 3, [[1.0, 0.9, -0.9], [0.9, 1.0, 0.9], [-0.9, 0.9, 1.0]]),
+     r"M2 is not positive semidefinite .* column 2"),
+    (_float_bytes([0.0, 0.0], [0.0, 0.0], [[0.0, 1e-3], [1e-3, 1.0]]),
+     r"column 0 has no spread but M2\[0\]\[1\] is not zero"),
+    (_HEAD.pack(MAGIC, 1, 0, 0, 5), "d = 0 with n = 5: a state of rows with no columns"),
+    (_HEAD.pack(MAGIC, 1, 1, 0, 5) + bytes(4), "d = 0 with n = 5: a state of rows with no columns"),
+    (_HEAD.pack(MAGIC, 1, 0, 3, 0), "d = 3 with n = 0: an empty state has no columns"),
+    (_exact_bytes([2 ** 40], [1], [0], [[4]]), "the exponent of column 0's unit is 1099511627776, expected -1074 to 1023"),
+    (_exact_bytes([-2 ** 40], [1], [0], [[4]]), "the exponent of column 0's unit is -1099511627776, expected -1074"),
+    (_exact_bytes([10 ** 7], [1], [0], [[4]], digits=20), "the exponent of column 0.s unit is 10000000, expected -1000000 to 1000000"),
+    (_exact_bytes([0], [0], [3], [[1]]), r"S2\[0\]\[0\] = 1 with S1\[0\] = 3 and n = 5 is a negative sum of squares"),
+    (_exact_bytes([0], [0], [0], [[-4]]), r"S2\[0\]\[0\] = -4 with S1\[0\] = 0 and n = 5 is a negative sum of squares"),
+    (_exact_bytes([0, 0], [0, 0], [0, 0], [[1, 3], [1]]), "columns 0 and 1 correlate beyond 1"),
+    (_exact_bytes([0] * 3, [0] * 3, [0] * 3, [[1, 1, -1], [1, 1], [1]]), r"S2 is not positive semidefinite .* column 2"),
+    (_exact_bytes([0], [0], [0], [[1]], digits=5), "the context's digits are 5, expected 0 .float. or 17 to 10,000"),
+    (_exact_bytes([0, 0], [0, 0], [0, 0], [[1, 0], [1]])[:-4], "bytes cannot hold the 9 integers of d = 2"),
+])
+def test_moments_from_bytes_refuses_what_no_rows_give(data: bytes, message: str) -> None:
+    with pytest.raises(PurePCAError, match="moments bytes: .*" + message):
+        Moments.from_bytes(data)
+
+
+def test_moments_from_bytes_takes_what_rows_give() -> None:
+    # the checks pass the states rows make, collinear and constant columns included
+    r = random.Random(3)
+    rows = [[x, 2 * x, 5.0, x - 1e-9 * r.random()] for x in (r.gauss(7, 2) for _ in range(50))]
+    for exact in (False, True):
+        for chunk_size in (1, 9, 4096):
+            m = Moments.from_rows(rows, exact=exact, chunk_size=chunk_size)
+            back = Moments.from_bytes(m.to_bytes())
+            assert back.covariance() == m.covariance() and back.n == 50
+
+
+def test_moments_float_sums_beyond_the_float_range_are_refused_not_nan() -> None:
+    # 768b701: in chunks of one row the sum of squares overflowed to inf and the covariance was [[nan]]
+    r = random.Random(1)
+    rows = [[r.uniform(-1, 1) * 2e154] for _ in range(40)]
+    for chunk_size in (1, 7):
+        m = Moments(chunk_size=chunk_size)
+        with pytest.raises(PurePCAError, match=r"(sum of squared deviations|variance) of column 0 .*is beyond the float "
+                                               r"range.*(use exact=True|precision=N)"):
+            m.update_many(rows)
+        if m.n:  # what was folded before stays usable, and finite
+            assert all(v == v and abs(v) != INF for row in m.covariance(0) for v in row)
+    exact = Moments.from_rows(rows, exact=True).covariance()[0][0]  # the right answer: it fits in a float
+    from fractions import Fraction
+    xs = [Fraction(row[0]) for row in rows]
+    mean = sum(xs) / 40
+    assert exact == float(sum((x - mean) ** 2 for x in xs) / 39)
+
+
+def test_moments_a_failed_fold_leaves_the_state_as_it_was() -> None:
+    big = Moments.from_rows([[0.9e154], [-0.9e154]])
+    m = Moments.from_rows([[0.8e154], [-0.8e154]])
+    before = (m.n, m.mean, m.covariance())
+    with pytest.raises(PurePCAError, match="the sum of squared deviations of column 0 is beyond the float range after 4 rows"):
+        m.merge(big)
+    assert (m.n, m.mean, m.covariance()) == before
