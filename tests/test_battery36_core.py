@@ -229,3 +229,92 @@ def test_moments_a_failed_fold_leaves_the_state_as_it_was() -> None:
     with pytest.raises(PurePCAError, match="the sum of squared deviations of column 0 is beyond the float range after 4 rows"):
         m.merge(big)
     assert (m.n, m.mean, m.covariance()) == before
+
+
+# -- the distributed helpers ----------------------------------------------------------------------
+
+import math  # noqa: E402
+
+
+from purepca.distributed import (  # noqa: E402
+    EngineComparison, compare_sklearn_like_pca, covariance_error, offset_rows, spark_matrix,
+)
+
+
+class _Dense:
+    def __init__(self, numRows: object, numCols: object, values: object, isTransposed: object = False) -> None:
+        self.numRows, self.numCols, self.values, self.isTransposed = numRows, numCols, values, isTransposed
+
+
+@pytest.mark.parametrize("dense, message", [
+    (_Dense(2, 2, [1, 2, 3]), r"spark_matrix: 3 values for a 2 x 2 matrix, expected 4 \(too few\)"),
+    (_Dense(2, 2, [1, 2, 3, 4, 5]), r"spark_matrix: 5 values for a 2 x 2 matrix, expected 4 \(too many\)"),
+    (_Dense(2.7, 1, [1, 2]), "spark_matrix: numRows must be a positive int, got 2.7"),
+    (_Dense(0, 0, []), "spark_matrix: numRows must be a positive int, got 0"),
+    (_Dense(True, 1, [1]), "spark_matrix: numRows must be a positive int, got True"),
+    (_Dense(1, 2, [1.0, float("nan")]), r"spark_matrix: values.*(NaN|nan|finite)"),
+    (_Dense(1, 2, ["1", 2.0]), r"spark_matrix: values"),
+    (_Dense(1, 1, [1.0], isTransposed="no"), "spark_matrix: isTransposed must be True or False, got 'no'"),
+    (object(), "spark_matrix: expected a Spark DenseMatrix, got object .no numRows, numCols, values."),
+])
+def test_spark_matrix_refuses_what_is_not_a_dense_matrix(dense: object, message: str) -> None:
+    with pytest.raises(PurePCAError, match=message):
+        spark_matrix(dense)
+
+
+def test_spark_matrix_reads_both_layouts() -> None:
+    assert spark_matrix(_Dense(2, 3, [1, 2, 3, 4, 5, 6])) == [[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]
+    assert spark_matrix(_Dense(2, 3, [1, 2, 3, 4, 5, 6], True)) == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+
+
+def test_compare_sklearn_like_pca_of_constant_rows_is_a_clear_error() -> None:
+    class Fitted:
+        components_ = [[1.0, 0.0]]
+        explained_variance_ratio_ = [1.0]
+    constant = Moments.from_rows([[1.0, 2.0]] * 4, exact=True)
+    with pytest.raises(PurePCAError, match=r"eigenvalues sum to 0.0 \(every column constant\): explained-variance "
+                                           "ratios are undefined"):
+        compare_sklearn_like_pca(Fitted(), constant)
+
+
+@pytest.mark.parametrize("C, T, expected", [
+    ([[1.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0]], 1.0),   # a variance where the reference has none
+    ([[0.0, 0.5], [0.5, 1.0]], [[0.0, 0.0], [0.0, 1.0]], math.inf),  # a covariance with a column of no spread
+    ([[4.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0]], 1.0),   # relative to C's own scale: |4 - 0| / 4
+    ([[0.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0]], 0.0),   # both constant: no error
+])
+def test_covariance_error_counts_columns_the_reference_holds_constant(C: list[list[float]], T: list[list[float]],
+                                                                      expected: float) -> None:
+    assert covariance_error(C, T) == expected
+
+
+@pytest.mark.parametrize("angle", [1e-10, 1e-7, 3e-5, 0.25, 1.5])
+def test_compare_angles_are_accurate_when_small(angle: float) -> None:
+    # 768b701: acos of a cosine that rounds to 1 reported a component 1e-10 rad off at angle 0
+    class Fitted:
+        components_ = [[math.cos(angle), math.sin(angle)], [-math.sin(angle), math.cos(angle)]]
+        explained_variance_ratio_ = [0.8, 0.2]
+    rows = [[2.0, 0.0], [-2.0, 0.0], [0.0, 1.0], [0.0, -1.0]]
+    got = compare_sklearn_like_pca(Fitted(), Moments.from_rows(rows, exact=True)).angles
+    assert got == pytest.approx([angle, angle], rel=1e-6)
+    # the sign is ignored, the length of the engine's vector too
+    Fitted.components_ = [[-3 * math.cos(angle), -3 * math.sin(angle)], [1e-300 * -math.sin(angle), 1e-300 * math.cos(angle)]]
+    got = compare_sklearn_like_pca(Fitted(), Moments.from_rows(rows, exact=True)).angles
+    assert got == pytest.approx([angle, angle], rel=1e-6)
+
+
+def test_compare_refuses_a_zero_component() -> None:
+    class Fitted:
+        components_ = [[0.0, 0.0]]
+        explained_variance_ratio_ = [1.0]
+    with pytest.raises(PurePCAError, match="the engine's component 0 is zero: it has no direction to compare"):
+        compare_sklearn_like_pca(Fitted(), Moments.from_rows([[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]], exact=True))
+
+
+def test_offset_rows_refuses_a_seed_that_is_not_an_int() -> None:
+    with pytest.raises(PurePCAError, match=r"offset_rows: seed must be an int, got \[1\]"):
+        offset_rows(3, seed=[1])  # type: ignore[arg-type]
+
+
+def test_engine_comparison_prints_without_angles() -> None:
+    assert str(EngineComparison([0.5], [])).endswith("component angles up to 0 rad")
