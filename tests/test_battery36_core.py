@@ -318,3 +318,97 @@ def test_offset_rows_refuses_a_seed_that_is_not_an_int() -> None:
 
 def test_engine_comparison_prints_without_angles() -> None:
     assert str(EngineComparison([0.5], [])).endswith("component angles up to 0 rad")
+
+
+# -- numerics at the edges ----------------------------------------------------------------------
+
+from purepca import KernelPCA, datasets  # noqa: E402
+from purepca.rotations import promax, varimax  # noqa: E402
+
+
+def _promax_mp(x: list[list[float]], m: int) -> list[list[float]]:
+    """R's promax step on varimax loadings ``x``, as written, in mpmath (no power overflows there)."""
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workdps(60 + m // 4):  # the columns of U differ by (30/25)**m: digits for their squares
+        X = mpmath.matrix(x)
+        Q = mpmath.matrix([[mpmath.mpf(v) * abs(mpmath.mpf(v)) ** (m - 1) for v in row] for row in x])
+        U = (X.T * X) ** -1 * (X.T * Q)
+        D = (U.T * U) ** -1
+        for j in range(U.cols):
+            for i in range(U.rows):
+                U[i, j] *= mpmath.sqrt(D[j, j])
+        Z = X * U
+        return [[float(Z[i, j]) for j in range(Z.cols)] for i in range(Z.rows)]
+
+
+@pytest.mark.parametrize("m", [4, 40, 1000, 5000])
+def test_promax_with_a_large_power_is_the_exact_rotation(m: int) -> None:
+    # 768b701: m=1000 raised OverflowError (|v|**999 of a loading above 2.03)
+    loadings = [[30.0, 2.0], [3.0, 25.0], [12.0, 10.0], [5.0, 4.0], [-7.0, 9.0]]
+    got = promax(loadings, m=m).loadings
+    want = _promax_mp(varimax(loadings).loadings, m)
+    scale = max(abs(v) for row in want for v in row)
+    assert max(abs(a - b) for ra, rb in zip(got, want) for a, b in zip(ra, rb)) <= 1e-12 * scale
+
+
+def test_rotated_loadings_promax_with_a_large_power_answers() -> None:
+    pca = PCA(2, convention="prcomp").fit(datasets.load("usarrests").rows)
+    loadings = [[v * math.sqrt(ev) for v, ev in zip(col, pca.explained_variance_)] for col in zip(*pca.components_)]
+    got = pca.rotated_loadings("promax", m=1000).loadings
+    assert got == promax(loadings, m=1000).loadings and all(math.isfinite(v) for row in got for v in row)
+
+
+@pytest.mark.parametrize("rows", [datasets.load("usarrests").rows, datasets.load("toy").rows])
+def test_column_weights_beyond_the_float_range_are_a_clear_error(rows: list[list[float]]) -> None:
+    # 768b701: eigenvalues inf (and NaN on some data) without a word
+    d = len(rows[0])
+    with pytest.raises(PurePCAError, match=r"column_weight: the (total )?weighted variance .* is beyond the float range "
+                                           r".*divide the column weights by a common factor"):
+        PCA(scale=d == 2).fit(rows, column_weight=[1e308, 1e308] + [1.0] * (d - 2))
+    fitted = PCA().fit(rows, column_weight=[1e300, 1e300] + [1.0] * (d - 2))  # within the range: the answer
+    small = PCA().fit(rows, column_weight=[1.0, 1.0] + [1e-300] * (d - 2))
+    assert all(math.isfinite(v) for v in fitted.explained_variance_)
+    assert max(abs(a - b * 1e300) for a, b in zip(fitted.explained_variance_, small.explained_variance_)) \
+        <= 1e-12 * fitted.explained_variance_[0]
+
+
+def test_column_weights_failed_fit_leaves_the_model_as_it_was() -> None:
+    rows = datasets.load("usarrests").rows
+    pca = PCA().fit(rows)
+    before = pca.explained_variance_
+    with pytest.raises(PurePCAError, match="column_weight"):
+        pca.fit(rows, column_weight=[1e308, 1e308, 1.0, 1.0])
+    assert pca.explained_variance_ == before
+
+
+import decimal  # noqa: E402
+
+HOSTILE = decimal.Context(prec=5, Emax=10, Emin=-10, traps=[
+    decimal.Overflow, decimal.Underflow, decimal.Subnormal, decimal.Clamped, decimal.InvalidOperation,
+    decimal.DivisionByZero, decimal.Inexact, decimal.Rounded])
+
+
+@pytest.mark.parametrize("fit", [
+    lambda X: PCA(precision=50).fit(X).explained_variance_,
+    lambda X: PCA(precision=50, solver="svd").fit(X).transform(X)[0],
+    lambda X: KernelPCA(precision=40).fit(X).eigenvalues_,
+    lambda X: KernelPCA(precision=40, kernel="rbf").fit(X).transform(X)[0],
+], ids=["pca", "pca-svd", "kpca", "kpca-rbf"])
+def test_decimal_fits_ignore_the_callers_decimal_context(fit: object) -> None:
+    # 768b701: under Emax=10 the context's eps (1e-49) underflowed to 0 and the fits raised decimal.Overflow
+    X = datasets.load("usarrests").rows
+    with decimal.localcontext(decimal.Context()):
+        want = fit(X)  # type: ignore[operator]
+    with decimal.localcontext(HOSTILE):
+        got = fit(X)  # type: ignore[operator]
+        assert decimal.getcontext().Emax == 10  # and the caller's context is its own again
+    assert got == want
+
+
+def test_decimal_context_operations_use_their_own_context() -> None:
+    from purepca.numeric import DecimalContext
+
+    with decimal.localcontext(HOSTILE):
+        ctx = DecimalContext(50)
+        assert ctx.eps == decimal.Decimal(1).scaleb(-49, context=decimal.Context(Emin=-100))
+        assert ctx.ldexp(ctx.one, 100) == decimal.Decimal(2 ** 100) and ctx.ldexp(ctx.one, -3) == decimal.Decimal("0.125")
