@@ -384,7 +384,8 @@ def check_out(out: str, replace: bool = False) -> None:
     if not entries:
         return
     if _previous_bundle(target) is None:
-        raise PurePCAError(f"OUT {out!r} is a directory that is not empty ({len(entries)} entries) and holds no bundle "
+        raise PurePCAError(f"OUT {out!r} is a directory that is not empty ({len(entries)} "
+                           f"{'entry' if len(entries) == 1 else 'entries'}) and holds no bundle "
                            f"of an earlier build ({MARKER}): choose a new or empty directory")
     if not replace:
         raise PurePCAError(f"OUT {out!r} holds a bundle of an earlier build: pass --replace (replace=True) "

@@ -73,7 +73,7 @@ def test_micro_build_refuses_a_directory_that_is_not_empty(tmp_path: pathlib.Pat
     out = tmp_path / "mine"
     out.mkdir()
     (out / "notes.txt").write_text("keep me")
-    with pytest.raises(PurePCAError, match=r"is a directory that is not empty \(1 entries\) and holds no bundle"):
+    with pytest.raises(PurePCAError, match=r"is a directory that is not empty \(1 entry\) and holds no bundle"):
         micro.build(str(out))
     with pytest.raises(PurePCAError, match="holds no bundle"):
         micro.build(str(out), replace=True)
