@@ -392,7 +392,7 @@ HOSTILE = decimal.Context(prec=5, Emax=10, Emin=-10, traps=[
     lambda X: PCA(precision=50).fit(X).explained_variance_,
     lambda X: PCA(precision=50, solver="svd").fit(X).transform(X)[0],
     lambda X: KernelPCA(precision=40).fit(X).eigenvalues_,
-    lambda X: KernelPCA(precision=40, kernel="rbf").fit(X).transform(X)[0],
+    lambda X: KernelPCA(2, precision=40, kernel="rbf", gamma=1e-4).fit(X).transform(X)[0],
 ], ids=["pca", "pca-svd", "kpca", "kpca-rbf"])
 def test_decimal_fits_ignore_the_callers_decimal_context(fit: object) -> None:
     # 768b701: under Emax=10 the context's eps (1e-49) underflowed to 0 and the fits raised decimal.Overflow
