@@ -36,7 +36,6 @@ if sys.version_info < (3, 9):  # pragma: no cover - checked by running CPython 3
     raise ImportError("purepca requires Python >= 3.9; this is Python " + sys.version.split()[0])
 
 from .covariance import (
-    Moments,
     center,
     column_means,
     column_std,
@@ -49,6 +48,7 @@ from .linalg.eigen import eigh
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd
 from .linalg.matrix import as_matrix, transpose
+from .moments import Moments
 from . import datasets
 from .linalg.krylov import lanczos
 from .linalg.power import IterationResult, power_iteration, subspace_iteration

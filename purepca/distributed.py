@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence
 
-from .covariance import Moments
+from .moments import Moments
 from .errors import PurePCAError
 from .linalg.matrix import as_matrix
 from .linalg.eigen import eigh
@@ -60,6 +60,8 @@ def offset_rows(n: int, *, seed: int = 0) -> List[List[float]]:
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise PurePCAError(f"offset_rows: n must be a positive int, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise PurePCAError(f"offset_rows: seed must be an int, got {seed!r}")
     rng = random.Random(seed)
     rows = []
     for _ in range(n):
@@ -74,11 +76,15 @@ def offset_rows(n: int, *, seed: int = 0) -> List[List[float]]:
 
 def covariance_error(C: Sequence[Sequence[float]], reference: Sequence[Sequence[Any]]) -> float:
     """``max |C_ij - T_ij| / sqrt(T_ii·T_jj)``: the error relative to the scale
-    of each entry (columns of constant value are skipped); ``inf`` when it is
-    beyond the float range.
+    of each entry; ``inf`` when it is beyond the float range.  A column the
+    reference holds constant (``T_ii = 0``) is measured on ``C``'s own scale
+    (``C_ii`` in place of ``T_ii``), so a variance where the reference has none
+    counts; an entry that differs where both scales are 0 gives ``inf``.
 
     >>> covariance_error([[1.0, 0.5], [0.5, 4.0]], [[1.0, 0.5], [0.5, 4.0000000004]])
     1e-10
+    >>> covariance_error([[1.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 1.0]])
+    1.0
     """
     C = as_matrix(C, name="covariance_error: C")
     reference = as_matrix(reference, name="covariance_error: reference")
@@ -90,12 +96,16 @@ def covariance_error(C: Sequence[Sequence[float]], reference: Sequence[Sequence[
         if reference[i][i] < 0:
             raise PurePCAError(f"covariance_error: reference[{i}][{i}] is {reference[i][i]!r}: a variance is never "
                                "negative")
+    # a column constant in the reference is scaled by C's own variance (when C's is not negative)
+    roots = [math.sqrt(float(reference[i][i])) if reference[i][i] > 0 else math.sqrt(max(float(C[i][i]), 0.0))
+             for i in range(d)]
     worst = 0.0
     for i in range(d):
         for j in range(d):
-            scale = math.sqrt(reference[i][i]) * math.sqrt(reference[j][j])  # no product to overflow
-            if scale > 0:
-                worst = max(worst, abs(float(C[i][j]) - float(reference[i][j])) / scale)
+            diff = abs(float(C[i][j]) - float(reference[i][j]))
+            scale = roots[i] * roots[j]  # no product of variances to overflow
+            if diff:
+                worst = max(worst, diff / scale if scale > 0 else math.inf)
     return float(f"{worst:.3g}")
 
 
@@ -120,6 +130,9 @@ class Reference:
         [0.5, 0.5]
         """
         total = math.fsum(self.values)
+        if not total > 0:
+            raise PurePCAError(f"the reference's eigenvalues sum to {total!r} (every column constant): "
+                               "explained-variance ratios are undefined")
         return [v / total for v in self.values]
 
 
@@ -156,11 +169,25 @@ def spark_matrix(m: Any) -> List[List[float]]:
     >>> spark_matrix(Dense())
     [[1.0, 3.0], [2.0, 4.0]]
     """
-    try:
-        r, c, vals = int(m.numRows), int(m.numCols), [float(v) for v in m.values]
-    except AttributeError:
-        raise PurePCAError(f"spark_matrix: expected a Spark DenseMatrix, got {type(m).__name__}") from None
-    if getattr(m, "isTransposed", False):
+    who = "spark_matrix"
+    missing = [a for a in ("numRows", "numCols", "values") if not hasattr(m, a)]
+    if missing:
+        raise PurePCAError(f"{who}: expected a Spark DenseMatrix, got {type(m).__name__} (no {', '.join(missing)})")
+    r, c = m.numRows, m.numCols
+    for name, v in (("numRows", r), ("numCols", c)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            index = getattr(v, "__index__", None)  # numpy's and Java's integers
+            if isinstance(v, bool) or index is None or index() < 1:
+                raise PurePCAError(f"{who}: {name} must be a positive int, got {v!r}")
+    r, c = int(r), int(c)
+    vals = [float(x) for x in as_vector(m.values, name=f"{who}: values")]
+    if len(vals) != r * c:
+        raise PurePCAError(f"{who}: {len(vals)} values for a {r} x {c} matrix, expected {r * c} "
+                           f"({'too few' if len(vals) < r * c else 'too many'})")
+    transposed = getattr(m, "isTransposed", False)
+    if not isinstance(transposed, bool):
+        raise PurePCAError(f"{who}: isTransposed must be True or False, got {transposed!r}")
+    if transposed:
         return [vals[i * c:(i + 1) * c] for i in range(r)]
     return [[vals[j * r + i] for j in range(c)] for i in range(r)]
 
@@ -191,7 +218,7 @@ class EngineComparison:
 
     def __str__(self) -> str:
         return (f"explained-variance ratios off by up to {self.worst_ratio_error:.2g} (relative); "
-                f"component angles up to {max(self.angles):.2g} rad")
+                f"component angles up to {max(self.angles, default=0.0):.2g} rad")
 
 
 def _compare(components: List[List[float]], ratios: Optional[List[float]], ref: Reference) -> EngineComparison:
@@ -203,15 +230,34 @@ def _compare(components: List[List[float]], ratios: Optional[List[float]], ref: 
         raise PurePCAError(f"the engine's components have {len(components[0])} entries, the moments {d} columns")
     if ratios is not None and len(ratios) > d:
         raise PurePCAError(f"the engine has {len(ratios)} explained-variance ratios, the moments {d} columns")
-    angles = []
-    for u, v in zip(components, ref.vectors):
-        nu = math.sqrt(math.fsum(x * x for x in u))
-        cos = abs(math.fsum(a * b for a, b in zip(u, v))) / nu if nu else 0.0
-        angles.append(math.acos(min(1.0, cos)))
+    angles = [_angle(u, v, i) for i, (u, v) in enumerate(zip(components, ref.vectors))]
     errs = []
     if ratios is not None:
         errs = [abs(r - t) / t if t else abs(r) for r, t in zip(ratios, ref.ratios)]
     return EngineComparison(errs, angles)
+
+
+def _angle(u: List[float], v: List[float], i: int) -> float:
+    """The angle between the line of ``u`` and the unit vector ``v`` (sign ignored),
+    as ``2·atan2(|û - v|, |û + v|)`` with ``v`` turned to ``û``'s side: accurate at
+    every angle, where ``acos`` of a cosine that rounds to 1 says 0 below about 1e-8.
+
+    >>> _angle([1.0, 1e-10], [1.0, 0.0], 0)
+    1e-10
+    >>> _angle([0.0, -2.0], [0.0, 1.0], 0), _angle([1.0, 0.0], [0.0, 1.0], 0) == math.pi / 2
+    (0.0, True)
+    """
+    big = max(map(abs, u))
+    if not big:
+        raise PurePCAError(f"the engine's component {i} is zero: it has no direction to compare")
+    scaled = [x / big for x in u]  # no square to overflow or underflow
+    norm = math.sqrt(math.fsum(x * x for x in scaled))
+    unit = [x / norm for x in scaled]
+    if math.fsum(a * b for a, b in zip(unit, v)) < 0:
+        v = [-x for x in v]
+    minus = math.sqrt(math.fsum((a - b) ** 2 for a, b in zip(unit, v)))
+    plus = math.sqrt(math.fsum((a + b) ** 2 for a, b in zip(unit, v)))
+    return 2.0 * math.atan2(minus, plus)
 
 
 def compare_spark_pca(model: Any, moments: Moments) -> EngineComparison:
@@ -223,8 +269,8 @@ def compare_spark_pca(model: Any, moments: Moments) -> EngineComparison:
     >>> class Model:
     ...     pc, explainedVariance = PC(), [1.0]
     >>> m = Moments.from_rows([[0.0, 0.0], [1.0, 1.0]], exact=True)
-    >>> compare_spark_pca(Model(), m).angles
-    [0.0]
+    >>> compare_spark_pca(Model(), m).angles[0] < 1e-15  # the rounding of the two unit vectors
+    True
     """
     _check_moments(moments, "compare_spark_pca")
     if not hasattr(model, "pc"):

@@ -47,9 +47,10 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, apply_sign_rule
-from .covariance import Centred, Moments, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
+from .covariance import Centred, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
+from .moments import Moments
 from .numeric import FLOAT, Context, FloatContext, Scalar
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows

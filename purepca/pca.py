@@ -39,7 +39,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 from . import interpretation, monitoring, probabilistic
 from .base import Estimator, atomic
 from .conventions import CONVENTIONS, SIGN_RULES
-from .covariance import Moments
+from .moments import Moments
 from .errors import NotFittedError, PurePCAError
 from .fitting import FACTOMINER_SD_FLOOR, ColumnRows, PCAState, Settings, fit_rows, plain_scores
 from .fitting import fit_moments as _fit_moments

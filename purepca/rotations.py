@@ -132,6 +132,20 @@ def varimax(loadings: Any, normalize: bool = True, eps: float = 1e-5) -> Rotatio
     return Rotation(z, T)
 
 
+def _target(x: list[list[float]], m: int) -> list[list[float]]:
+    """Promax's target ``x ∘ |x|^(m−1)``, each column divided by the m-th power of its
+    largest ``|x|``: the rotation does not change when a column of the target is
+    multiplied by a positive number (``U``'s column is, and then divided by the same
+    in the rescaling), and ``(|x|/max)^m`` neither overflows nor loses the column's
+    largest entries where ``|x|^m`` does (``m = 1000`` raised OverflowError).
+
+    >>> _target([[2.0, -1.0], [-1.0, 0.5]], 3)
+    [[1.0, -1.0], [-0.125, 0.125]]
+    """
+    tops = [max(abs(v) for v in col) for col in zip(*x)]
+    return [[math.copysign((abs(v) / top) ** m, v) if top else 0.0 for v, top in zip(row, tops)] for row in x]
+
+
 def promax(loadings: Any, m: int = 4) -> Rotation:
     """R's ``promax(x, m = 4)``: varimax (normalised), then the oblique step of the module's description.
 
@@ -145,7 +159,7 @@ def promax(loadings: Any, m: int = 4) -> Rotation:
         return Rotation([list(row) for row in x0], [[1.0]])
     vm = varimax(x0)
     x = vm.loadings
-    Q = [[v * abs(v) ** (m - 1) for v in row] for row in x]
+    Q = _target(x, m)
     xt = _transpose(x)
     U = _matmul(_spectral(_matmul(xt, x), -1.0, _SINGULAR_LS), _matmul(xt, Q))
     dvec = [row[i] for i, row in enumerate(_spectral(_matmul(_transpose(U), U), -1.0, _SINGULAR_LS))]

@@ -207,4 +207,51 @@ def weighted_data(
         for j, dev in enumerate(devs):
             factor = cw[j] / sd[j] if sd is not None else cw[j]
             cols.append([r * v * factor for r, v in zip(roots, dev)])
+        if ctx.needs_scaling and column_weights is not None:
+            # (data alone beyond the range are scaled by powers of two in the solvers, and their
+            # eigenvalues are inf with the ratios right, as without weights; weights that take them
+            # there are the caller's to scale)
+            _check_total_variance(cols, div)
     return WeightedData(hi, lo, sd, divisors, cols, total, div, shift)
+
+
+def _check_total_variance(cols: Sequence[Sequence[Scalar]], div: Scalar) -> None:
+    """Refuse weighted columns whose variances ``Σ y²/div``, or their total (the sum
+    of the eigenvalues), are beyond the float range: the spectrum would hold inf and
+    the ratios NaN.  Each variance is taken as ``(m·sqrt(Σ (y/m)²/div))²`` with ``m``
+    the largest ``|y|``, so that no square overflows before the answer does (the
+    solvers scale the columns by powers of two: a sum of squares beyond the range is
+    theirs to handle, a spectrum beyond it is not).
+
+    >>> _check_total_variance([[1e154, -1e154], [1.0, 2.0]], 1.0)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: column_weight: the weighted variance of column 0 (about 2e+308) is beyond the float range (the eigenvalues would be inf, their ratios NaN); divide the column weights by a common factor (the components stay the same, the eigenvalues shrink by it) or rescale the data
+    """
+    total = 0.0
+    for j, col in enumerate(cols):
+        m = max(map(abs, col), default=0.0)
+        if not m:
+            continue
+        root = m * math.sqrt(math.fsum((y / m) ** 2 for y in col) / div)
+        total += root * root
+        if total < math.inf:
+            continue
+        if root * root < math.inf:
+            what = f"the total weighted variance (the sum of the eigenvalues, over columns 0 to {j})"
+        else:
+            what = f"the weighted variance of column {j} (about {_times_ten(root)})"
+        raise PurePCAError(f"column_weight: {what} is beyond the float range (the eigenvalues would be inf, "
+                           "their ratios NaN); divide the column weights by a common factor (the components "
+                           "stay the same, the eigenvalues shrink by it) or rescale the data")
+
+
+def _times_ten(root: float) -> str:
+    """``root²`` written as a power of ten when it is beyond the float range.
+
+    >>> _times_ten(1.5e154)
+    '2.25e+308'
+    """
+    e = math.floor(2 * math.log10(root))
+    mantissa = 10 ** (2 * math.log10(root) - e)
+    return f"{mantissa:.3g}e+{e}"

@@ -16,7 +16,10 @@ fails when purepca.testing exports a function, or the command a subcommand,
 that no test here calls: a new surface is fuzzed when it is added.
 
 The number of examples per test is ``PUREPCA_FUZZ_EXAMPLES`` (default 60, a
-few seconds each: CI's budget).  A long local run::
+few seconds each: CI's budget).  Issue 36 adds Moments' bytes (real states mutated,
+cut or made by hand: ``Moments.from_bytes`` loads moments that work or names the field),
+the micro build's OUT (never the package it reads, never a directory it was not told
+to replace) and the distributed helpers (engine objects read or refused).  A long local run::
 
     PUREPCA_FUZZ_EXAMPLES=20000 python -m pytest tests/test_fuzz.py -q --hypothesis-show-statistics
 """
@@ -520,14 +523,221 @@ def test_oracle_kernel_inputs(X: Any, result: dict[str, Any], kw: dict[str, Any]
             assert fn is testing.assert_kernel_pca_close and "differs" in str(err), str(err)
 
 
+# ------------------------------------------------------------------ issue 36: Moments' bytes, the micro
+# build's OUT, the distributed helpers
+
+from purepca import Moments  # noqa: E402
+from purepca.moments_io import _HEAD, MAGIC, _put_int  # noqa: E402
+
+DOUBLES = [0.0, -0.0, 1.0, -1.0, math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 1e154, -1e-300]
+INTS = [0, 1, -1, 2 ** 40, -(2 ** 40), 1074, -1075, 1024, 10 ** 7, 2 ** 63, -(2 ** 200), 3]
+
+
+@st.composite
+def moments_bytes(draw: Any) -> bytes:
+    """The bytes of real moments (float, exact, exact decimal), then mutated: bytes flipped, cut or added,
+    a double or a header field replaced; or a state made by hand field by field."""
+    kind = draw(st.integers(0, 3))
+    if kind < 3:
+        X = draw(matrices(clean=True))
+        try:
+            context = purepca.DecimalContext(20) if kind == 2 else None
+            m = Moments.from_rows(X, exact=kind > 0, context=context)
+            data = bytearray(m.to_bytes())
+        except PurePCAError:
+            data = bytearray(_HEAD.pack(MAGIC, 1, 0, 0, 0))
+        for _ in range(draw(st.integers(0, 3))):
+            how = draw(st.integers(0, 5))
+            if how == 0 and data:
+                i = draw(st.integers(0, len(data) - 1))
+                data[i] = draw(st.integers(0, 255))
+            elif how == 1:
+                data = data[:draw(st.integers(0, len(data)))]
+            elif how == 2:
+                data += bytes(draw(st.lists(st.integers(0, 255), max_size=9)))
+            elif how == 3 and len(data) >= _HEAD.size + 8 and data[5] == 0:  # a double of a float state
+                i = _HEAD.size + 8 * draw(st.integers(0, (len(data) - _HEAD.size) // 8 - 1))
+                data[i:i + 8] = __import__("struct").pack("<d", draw(st.sampled_from(DOUBLES)))
+            elif how == 4 and len(data) >= _HEAD.size:  # d or n
+                field = draw(st.sampled_from([(6, "<I", 4), (10, "<Q", 8)]))
+                value = draw(st.sampled_from([0, 1, 2, 5, 2 ** 31, 2 ** 32 - 1]))
+                data[field[0]:field[0] + field[2]] = __import__("struct").pack(field[1], value)
+            elif how == 5 and len(data) >= 6:
+                data[4] = draw(st.sampled_from([0, 1, 2, 255]))  # version
+        return bytes(data)
+    d = draw(st.integers(0, 3))
+    n = draw(st.sampled_from([0, 1, 2, 5, 2 ** 40]))
+    if draw(st.booleans()):  # a float state by hand
+        count = 2 * d + d * (d + 1) // 2
+        values = [draw(st.one_of(st.sampled_from(DOUBLES), st.floats(-10, 10))) for _ in range(count)]
+        return _HEAD.pack(MAGIC, 1, 0, d, n) + __import__("struct").pack(f"<{count}d", *values)
+    out = bytearray(_HEAD.pack(MAGIC, 1, 1, d, n)) + __import__("struct").pack("<I", draw(st.sampled_from([0, 0, 17, 20, 5])))
+    for _ in range(3 * d + d * (d + 1) // 2):
+        _put_int(out, draw(st.one_of(st.sampled_from(INTS), st.integers(-50, 50))))
+    return bytes(out)
+
+
+@FUZZ
+@given(moments_bytes(), st.sampled_from([0, 1]))
+def test_moments_bytes(data: bytes, ddof: int) -> None:
+    """Bytes load into moments that work (finite, symmetric, a fit or a PurePCAError) or a PurePCAError."""
+    m = check(lambda: Moments.from_bytes(data), data)
+    if isinstance(m, PurePCAError):
+        return
+    if not m.n:
+        assert m.d is None
+        return
+    C = check(lambda: m.covariance(ddof))
+    if not isinstance(C, PurePCAError):
+        assert all(C[i][j] == C[j][i] for i in range(len(C)) for j in range(len(C)))
+        assert all(C[j][j] >= 0 for j in range(len(C)))
+    check(lambda: m.mean)
+    again = check(lambda: Moments.from_bytes(m.to_bytes()))
+    assert not isinstance(again, PurePCAError), again
+    if not isinstance(C, PurePCAError):
+        assert again.covariance(ddof) == C
+    merged = check(lambda: m.merged(again))
+    if not isinstance(merged, PurePCAError):
+        check(lambda: merged.covariance(ddof))
+    pca = PCA()
+    fitted = check(lambda: pca.fit_moments(m))
+    if not isinstance(fitted, PurePCAError):
+        assert finite_floats(pca.explained_variance_) and finite_floats(pca.components_)
+
+
+#: OUTs the build must refuse whatever the rest of the command line says, relative to a working
+#: directory (the package, or the checkout above it).
+PACKAGE_OUTS = ["", " ", ".", "..", "./", "linalg", "new/dir", "_micro", "../purepca", "$PKG", "$PKG/..", "$PKG/x",
+                "$ROOT"]
+ABOVE_ONLY = ("linalg", "new/dir", "_micro", "../purepca")  # from the checkout: new directories beside it
+
+
+@FUZZ
+@given(st.sampled_from(PACKAGE_OUTS), st.sampled_from(["package", "root"]), st.booleans())
+def test_micro_build_never_takes_the_package(out: str, where: str, replace: bool) -> None:
+    """Every OUT naming the package it reads, from inside it or above it, is refused before any write
+    (check_out only: the fuzz never asks the real tree to be written)."""
+    from purepca import micro
+
+    package = os.path.dirname(os.path.abspath(micro.__file__))
+    if out in ABOVE_ONLY:
+        where = "package"
+    out = out.replace("$PKG", package).replace("$ROOT", os.path.dirname(package))
+    here = os.getcwd()
+    os.chdir(package if where == "package" else os.path.dirname(package))
+    try:
+        with pytest.raises(PurePCAError) as err:
+            micro.check_out(out, replace)
+    finally:
+        os.chdir(here)
+    assert str(err.value) and "\n" not in str(err.value)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(["build", "build", "--mpy", "--replace", "--x", "-", "OUT", "OUT", "FILE", "FULL",
+                                 "BUNDLE", "EMPTY", "NEW", "..", "", "a\0b"]), max_size=4))
+def test_micro_command_line(argv: list[str]) -> None:
+    """``python -m purepca.micro`` on generated command lines in a scratch directory: exit 0 with a bundle
+    and its marker, or 1 or 2 with one line, and the directories it was not told to build into untouched."""
+    from purepca import micro
+
+    if "--mpy" in argv:
+        argv = [a for a in argv if a != "--mpy"]  # mpy-cross is a build tool the fuzz does not need
+    if argv.count("OUT") + argv.count("NEW") + argv.count("EMPTY") + argv.count("BUNDLE") > 1:
+        argv = argv[:argv.index("build") + 2] if "build" in argv else argv[:1]
+    with tempfile.TemporaryDirectory() as tmp:
+        here = os.getcwd()
+        os.chdir(tmp)
+        try:
+            os.mkdir("EMPTY")
+            os.mkdir("FULL")
+            with open(os.path.join("FULL", "keep.txt"), "w") as fh:
+                fh.write("mine")
+            with open("FILE", "w") as fh:
+                fh.write("a file")
+            wants_bundle = "BUNDLE" in argv and argv[:1] == ["build"]
+            if wants_bundle:
+                micro.build("BUNDLE")
+            before = {p: open(p, "rb").read() for p in ("FILE", os.path.join("FULL", "keep.txt"))}
+            stderr, stdout = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(stdout):
+                code = micro.main(argv)
+            assert code in (0, 1, 2), code
+            if code:
+                assert stderr.getvalue().count("\n") == 1, stderr.getvalue()
+            else:
+                out = [a for a in argv if a not in ("--mpy", "--replace")][1]
+                assert stdout.getvalue().startswith("wrote ") and os.path.exists(os.path.join(out, micro.MARKER))
+                assert out not in ("FILE", "FULL", "..", "") and (out != "BUNDLE" or "--replace" in argv), argv
+            assert {p: open(p, "rb").read() for p in before} == before
+        finally:
+            os.chdir(here)
+
+
+@FUZZ
+@given(st.one_of(st.integers(-1, 5), st.sampled_from([1.5, "2", None, True, 10 ** 30])),
+       st.one_of(st.integers(-1, 5), st.sampled_from([2.0, None, False])),
+       st.one_of(st.lists(entry, max_size=12), st.sampled_from([None, "abc", 3.0, [[1.0, 2.0]]])),
+       st.sampled_from([False, True, None, "yes", 1]))
+def test_spark_matrix(rows: Any, cols: Any, values: Any, transposed: Any) -> None:
+    from purepca.distributed import spark_matrix
+
+    class Dense:
+        numRows, numCols, isTransposed = rows, cols, transposed
+    Dense.values = values
+    got = check(lambda: spark_matrix(Dense()), values)
+    if not isinstance(got, PurePCAError):
+        assert len(got) == rows and all(len(r) == cols for r in got)
+        assert sorted(map(repr, (v for r in got for v in r))) == sorted(repr(float(v)) for v in values)
+
+
+@FUZZ
+@given(matrices(), matrices(), matrices(), st.lists(entry, max_size=4), st.integers(0, 3))
+def test_distributed_helpers(C: Any, T: Any, X: Any, ratios: Any, kind: int) -> None:
+    from purepca import distributed, testing
+
+    # inf is an answer here: a difference where both scales are 0
+    got = check(lambda: _inf_as_none(testing.covariance_error(C, T)), C, T)
+    if not isinstance(got, PurePCAError):
+        assert got is None or got >= 0
+    try:
+        moments = Moments.from_rows(X, exact=kind % 2 == 1)
+    except PurePCAError:
+        moments = Moments()
+
+    class Fitted:
+        components_ = C
+        explained_variance_ratio_ = ratios
+
+    class Model:
+        explainedVariance = ratios
+
+    class PC:
+        numRows = len(C) if isinstance(C, list) else 0
+        numCols = len(C[0]) if isinstance(C, list) and C and isinstance(C[0], (list, tuple)) else 0
+        values = [v for row in C for v in row] if isinstance(C, list) and all(isinstance(r, (list, tuple)) for r in C) else C
+        isTransposed = kind > 1
+    Model.pc = PC()
+    for call in (lambda: testing.compare_sklearn_like_pca(Fitted(), moments),
+                 lambda: testing.compare_spark_pca(Model(), moments)):
+        got = check(lambda: _angles_and_errors(call()), C, ratios)
+        if not isinstance(got, PurePCAError):
+            assert all(0 <= a <= math.pi / 2 + 1e-15 for a in got[0]), got
+    check(lambda: testing.reference_pca(moments, ddof=kind % 2))
+    check(lambda: distributed.offset_rows(kind, seed=kind)[:2])
+
+
+def _angles_and_errors(c: Any) -> Any:
+    str(c)
+    return [c.angles, c.ratio_errors]
+
+
 #: What the oracle exports and is not fuzzed here, with the reason; anything else it exports must be
 #: called by a test above, so that a new function is fuzzed when it is added.
 ORACLE_NOT_FUZZED = {
     "Check": "a record", "METHODS": "a constant", "Reference": "a record", "clear_cache": "no arguments",
     "reference": "through test_oracle_inputs", "tolerances": "takes a Reference only reference() builds",
     "kernel_reference": "through compare_kernel_pca",
-    "reference_pca": "takes Moments (the distributed tests)", "compare_spark_pca": "takes engine models",
-    "compare_sklearn_like_pca": "takes engine models",
 }
 
 

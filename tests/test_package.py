@@ -13,7 +13,7 @@ import pytest
 
 import purepca
 from purepca import FLOAT, DecimalContext, PurePCAError, get_context
-from purepca.covariance import _chunks
+from purepca.moments import _chunks
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -213,7 +213,7 @@ def test_state_fit_moments_refuses_what_it_cannot_use() -> None:
 
 
 #: The modules a fit runs through, from the estimator's door to the spectrum.
-FIT_PATH = ("pca.py", "fitting.py", "missing.py", "covariance.py", "weights.py", "solvers.py", "selection.py",
+FIT_PATH = ("pca.py", "fitting.py", "missing.py", "covariance.py", "moments.py", "weights.py", "solvers.py", "selection.py",
             "conventions.py", "projection.py", "monitoring.py", "interpretation.py", "probabilistic.py",
             "numeric.py", "parallel.py", "imputation.py", "linalg/matrix.py", "linalg/eigen.py", "linalg/jacobi.py",
             "linalg/tridiagonal.py", "linalg/krylov.py")
