@@ -15,6 +15,7 @@ import codecs
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable, Iterator, Optional, Sequence, Union
 
@@ -85,6 +86,8 @@ class _Layout:
     def number(self, line: int, j: int, cell: str) -> float:
         """One cell as a finite float (with ``decimal`` read as the decimal point), or an error naming it."""
         text = cell.replace(self.decimal, ".") if self.decimal != "." else cell
+        if self.decimal == "," and "." in cell:
+            text = self._grouped(line, j, cell)
         try:
             value = _float(text)
         except ValueError:
@@ -101,6 +104,16 @@ class _Layout:
         if not math.isfinite(value):
             raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a finite number")
         return value
+
+    def _grouped(self, line: int, j: int, cell: str) -> str:
+        """A decimal-comma cell holding dots: there a dot groups thousands (``1.234,5`` is 1234.5, as
+        Excel writes it in German or French), so the dots go where the grouping is valid (groups of
+        three digits) and any other dot is an error, never a decimal point read silently."""
+        if _GROUPED.match(cell):
+            return cell.replace(".", "").replace(",", ".")
+        raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} holds a dot, but with "
+                           "--decimal , the decimal mark is the comma and a dot can only group thousands "
+                           "(1.234,5 for 1234.5); if the file's decimal mark is the dot, leave out --decimal ,")
 
     def _delimiter_hint(self) -> str:
         """When the first line is one field holding a ';', a tab or a '|', the file is most likely
@@ -141,6 +154,10 @@ class _Layout:
                 continue
             row.append(self.number(line, j, cell))
         return row
+
+
+#: A number with its thousands grouped by dots and a decimal comma: 1.234 or -12.345.678,25.
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?\Z")
 
 
 def _float(text: str) -> float:
@@ -285,6 +302,15 @@ def read_table(
     >>> t = read_table(["\ufeffa;b;w", "1,5;2;1", "3;4,25;2"], delimiter=";", decimal=",", weight_column="w")
     >>> t.names, t.rows, t.weights
     (['a', 'b'], [[1.5, 2.0], [3.0, 4.25]], [1.0, 2.0])
+
+    With ``decimal=","`` a dot groups thousands, and only where the grouping is valid:
+
+    >>> read_table(["a;b", "1.234;1.234,5", "2;-12.345.678,25"], delimiter=";", decimal=",").rows
+    [[1234.0, 1234.5], [2.0, -12345678.25]]
+    >>> read_table(["a;b", "1.23;2", "2;3"], delimiter=";", decimal=",", source="f.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: f.csv: line 2, column 'a': '1.23' holds a dot, but with --decimal , the decimal ...
     """
     _check_options(missing, delimiter, decimal)
     records = list(_records(lines, delimiter, source))

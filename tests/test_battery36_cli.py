@@ -67,3 +67,26 @@ def test_transform_command_refuses_an_edited_model_file(tmp_path: pathlib.Path,
     pathlib.Path(model).write_text(json.dumps(document))
     status, out, err = _run(["transform", data, "--model", model], capsys)
     assert status == 1 and out == "" and "mean_[0]" in err and "disagree" in err
+
+
+# ---------------------------------------------------------------- decimal commas
+
+
+@pytest.mark.parametrize("stream", ["never", "always"])
+def test_fit_decimal_comma_reads_dots_as_thousands_groups(tmp_path: pathlib.Path, stream: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", "a;b\n1.234;2,5\n2.000,5;1\n-1.500;3,25\n7;0\n")
+    status, out, err = _run(["fit", data, "--delimiter", ";", "--decimal", ",", "--stream", stream,
+                             "--format", "json"], capsys)
+    assert status == 0, err
+    want = PCA(convention="prcomp").fit([[1234.0, 2.5], [2000.5, 1.0], [-1500.0, 3.25], [7.0, 0.0]])
+    assert json.loads(out)["importance"]["Standard deviation"] == list(want.sdev)
+
+
+@pytest.mark.parametrize("cell", ["1.23", "1.2345", "12.34.567", ".5", "1.234.5", "1.234,5.6"])
+def test_fit_decimal_comma_refuses_a_dot_that_is_not_grouping(tmp_path: pathlib.Path, cell: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", f"a;b\n1;2\n3;{cell}\n5;7\n")
+    status, out, err = _run(["fit", data, "--delimiter", ";", "--decimal", ","], capsys)
+    assert status == 1 and out == ""
+    assert f"d.csv: line 3, column 'b': '{cell}' holds a dot, but with --decimal , the decimal mark is the comma" in err
