@@ -173,6 +173,60 @@ def _pcs(text: str) -> tuple[int, int]:
     return pair[0], pair[1]
 
 
+def _top(text: str) -> int:
+    """argparse type of ``plot --top``: how many variables to draw, an int >= 1, or 0 for all."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an int: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"how many variables to draw: an int >= 1, or 0 for all; got {value}")
+    return value
+
+
+#: The options that name a file a command writes, and those that name a file it reads.
+_OUTPUT_OPTIONS = ("output", "save", "scores")
+_INPUT_OPTIONS = (("file", "FILE"), ("model", "--model"), ("matrix", "--matrix"), ("result", "--result"))
+
+
+def _written_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of every file the command will write, ``plot --png``'s picture among them."""
+    out = [(f"--{name}", getattr(args, name)) for name in _OUTPUT_OPTIONS
+           if getattr(args, name, None) not in (None, "-")]
+    if getattr(args, "png", False) and getattr(args, "output", None) not in (None, "-"):
+        out.append(("--png", os.path.splitext(args.output)[0] + ".png"))
+    return out
+
+
+def _check_distinct_files(args: argparse.Namespace) -> None:
+    """Refuse, before any work, two outputs that name one file (by real path: a link and its target
+    are one file), or an output that names a file the command reads: one write would destroy the other.
+
+    >>> _check_distinct_files(argparse.Namespace(file="d.csv", output="out.csv", scores="./out.csv"))
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: --output out.csv and --scores ./out.csv name the same file; give each its own
+    """
+    inputs: dict[str, tuple[str, str]] = {}
+    for attribute, option in _INPUT_OPTIONS:
+        path = getattr(args, attribute, None)
+        if isinstance(path, str) and path != "-":
+            inputs.setdefault(os.path.realpath(path), (option, path))
+    seen: dict[str, tuple[str, str]] = {}
+    for option, path in _written_files(args):
+        real = os.path.realpath(path)
+        if _written_in_place(real):  # /dev/null, /dev/stdout, a FIFO: written into, nothing is replaced
+            continue
+        if real in inputs:
+            first, named = inputs[real]
+            raise PurePCAError(f"{option} {path} would overwrite {first} {named}, which the command reads; "
+                               "write elsewhere")
+        if real in seen:
+            first, named = seen[real]
+            raise PurePCAError(f"{first} {named} and {option} {path} name the same file; give each its own")
+        seen[real] = (option, path)
+
+
 def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropped: int = 0,
                imputed: Optional[dict[str, int]] = None) -> str:
     """The fitted model as text: R's importance table and the loadings
@@ -1283,7 +1337,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_plot.add_argument("--title", default=None, help="the title (default: PCA of FILE)")
     p_plot.add_argument("--pcs", type=_pcs, default=(1, 2), metavar="I,J",
                         help="the two components of the scores, biplot and circle (default: 1,2)")
-    p_plot.add_argument("--top", type=int, default=None, metavar="N",
+    p_plot.add_argument("--top", type=_top, default=None, metavar="N",
                         help="draw the N variables that contribute most to the plane (default: all up to 15, "
                         "else the top 15); 0 for all")
     p_plot.add_argument("--labels", action="store_true",
@@ -1405,6 +1459,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     args = parser.parse_args(argv)
     _check_args(parser, args)
     try:
+        _check_distinct_files(args)
         for option in ("output", "save", "scores"):
             check_output_path(getattr(args, option, None), "--" + option)
         if args.command == "check":

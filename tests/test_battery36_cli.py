@@ -90,3 +90,62 @@ def test_fit_decimal_comma_refuses_a_dot_that_is_not_grouping(tmp_path: pathlib.
     status, out, err = _run(["fit", data, "--delimiter", ";", "--decimal", ","], capsys)
     assert status == 1 and out == ""
     assert f"d.csv: line 3, column 'b': '{cell}' holds a dot, but with --decimal , the decimal mark is the comma" in err
+
+
+# ------------------------------------------------------- options checked against each other
+
+DATA = "id,a,b,c\nr1,1,2,0.5\nr2,2,1,1.5\nr3,4,5,0\nr4,3,3,1\nr5,0,1,2\n"
+
+
+@pytest.mark.parametrize("top", ["-3", "-1"])
+def test_plot_top_refuses_a_negative_count(tmp_path: pathlib.Path, top: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA)
+    status, out, err = _run(["plot", data, "--id-column", "id", "--top", top], capsys)
+    assert status == 2 and out == ""
+    assert f"argument --top: how many variables to draw: an int >= 1, or 0 for all; got {top}" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["fit", "{d}", "--scores", "{t}/F", "-o", "{t}/F"], "--output {t}/F and --scores {t}/F name the same file"),
+    (["fit", "{d}", "--scores", "{t}/F", "-o", "{t}/./F"], "--output {t}/./F and --scores {t}/F name the same file"),
+    (["fit", "{d}", "--save", "{t}/m.json", "--scores", "{t}/m.json"],
+     "--save {t}/m.json and --scores {t}/m.json name the same file"),
+    (["fit", "{d}", "-o", "{d}"], "--output {d} would overwrite FILE {d}, which the command reads"),
+    (["transform", "{d}", "--model", "{t}/m.json", "-o", "{t}/m.json"],
+     "--output {t}/m.json would overwrite --model {t}/m.json, which the command reads"),
+    (["plot", "{d}", "-o", "{t}/p.png", "--png"], "--output {t}/p.png and --png {t}/p.png name the same file"),
+    (["trace", "{d}", "--id-column", "id", "-o", "{t}/link"], "--output {t}/link would overwrite FILE {d}"),
+])
+def test_cli_refuses_two_files_that_are_one_before_any_work(tmp_path: pathlib.Path, argv: list[str], message: str,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA)
+    (tmp_path / "link").symlink_to(data)
+    model = tmp_path / "m.json"
+    model.write_text(pca_to_json(PCA(2).fit(X)))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    fill = {"d": data, "t": str(tmp_path)}
+    status, out, err = _run([a.format(**fill) for a in argv], capsys)
+    assert status == 1 and out == ""
+    assert message.format(**fill) in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # nothing written, nothing replaced
+
+
+def test_cli_devices_may_be_named_twice(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA)
+    status, _, err = _run(["fit", data, "--id-column", "id", "-o", "/dev/null", "--scores", "/dev/null"], capsys)
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("convention", ["prcomp", "factominer"])
+def test_fit_weights_leaving_one_row_say_so(tmp_path: pathlib.Path, convention: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "w.csv", "a,b,w\n1,2,0\n3,5,3\n4,4,0\n2,2,0\n")
+    status, out, err = _run(["fit", data, "--weights", "w", "--convention", convention], capsys)
+    assert status == 1 and out == ""
+    assert "sample_weight: the weights leave one row (entry 1 is the only positive weight)" in err
+
+
+def test_pca_sample_weight_leaving_one_row_says_so() -> None:
+    with pytest.raises(PurePCAError, match=r"^sample_weight: the weights leave one row \(entry 2 is the only"):
+        PCA().fit(X, sample_weight=[0, 0, 1.5, 0, 0])
