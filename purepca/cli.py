@@ -428,6 +428,7 @@ def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
                    help="the decimal mark (default: .); files with decimal commas usually need --delimiter ';'")
     if file_help is None:
         if em:
+            p.set_defaults(missing_em=True)  # named among the ways out of a missing cell
             p.add_argument("--missing", choices=("error", "drop", "mean", "em"), default="error",
                            help="empty, NA or NaN cells: an error naming the cell (default), drop the row, the "
                            "column mean, or em: iterative PCA imputation (missMDA's imputePCA; needs an int "
@@ -456,7 +457,7 @@ def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
 
 
 def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequence[str]],
-                     groups: Optional[str] = None) -> tuple[str, Table]:
+                     groups: Optional[str] = None, columns_option: str = "--columns") -> tuple[str, Table]:
     """The source's name and the table the shared options describe."""
     missing = {"em": "keep"}.get(args.missing, args.missing)  # the library fills the holes itself
     weights = getattr(args, "weights", None)
@@ -466,12 +467,14 @@ def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequenc
         if columns is None and data.active is not None:
             columns = ",".join(data.active)  # the supplementary columns stay out unless asked for
         table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
-                           missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights)
+                           missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights,
+                           columns_option=columns_option, em=getattr(args, "missing_em", False))
         return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(_lines(_read_text(args.file, args.encoding)), source=source, delimiter=args.delimiter,
                        header=not args.no_header, columns=columns, id_column=args.id_column, missing=missing,
-                       group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal)
+                       group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal,
+                       columns_option=columns_option, em=getattr(args, "missing_em", False))
     return source, table
 
 
@@ -496,7 +499,7 @@ def _without_constant(table: Table, source: str) -> Table:
     print(f"purepca: {source}: left out {len(constant)} constant column{'s' if len(constant) != 1 else ''}: "
           + ", ".join(constant), file=sys.stderr)
     return Table([table.names[j] for j in keep], [[row[j] for j in keep] for row in table.rows], table.ids,
-                 table.dropped, table.imputed, table.groups, table.weights)
+                 table.dropped, table.imputed, table.groups, table.weights, table.id_name)
 
 
 def _constant_error(source: str, constant: list[str]) -> PurePCAError:
@@ -642,24 +645,29 @@ def _fit_command(args: argparse.Namespace) -> None:
         _write(pca_to_json(pca), args.save)
     if scores is not None:
         scores_form = "json" if args.scores.endswith(".json") else "csv"
-        _write(scores_report(pca.component_names, scores, table.ids, scores_form), args.scores)
+        _write(scores_report(pca.component_names, scores, table.ids, scores_form, table.id_name), args.scores)
     _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed),
            args.output)
 
 
-def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str) -> str:
-    """Scores as an aligned table, a CSV table (full precision) or JSON.
+def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str,
+                  id_name: Optional[str] = None) -> str:
+    """Scores as an aligned table, a CSV table (full precision) or JSON; the CSV's first column is
+    named as the id column was (``id_name``), or ``id``.
 
     >>> print(scores_report(["PC1"], [[1.5], [-1.5]], ["a", "b"], "csv"))
     id,PC1
     a,1.5
     b,-1.5
+    >>> print(scores_report(["PC1"], [[1.5]], ["Alabama"], "csv", id_name="state"))
+    state,PC1
+    Alabama,1.5
     """
     labels = ids if ids is not None else [str(i + 1) for i in range(len(scores))]
     if form == "json":
         return json.dumps({"components": names, "ids": labels, "scores": scores}, indent=1)
     if form == "csv":
-        return csv_text([["id"] + names] + [[label] + [repr(float(v)) for v in row]
+        return csv_text([[id_name or "id"] + names] + [[label] + [repr(float(v)) for v in row]
                                             for label, row in zip(labels, scores)])
     return format_table(names, list(zip(labels, scores)), 7)
 
@@ -671,7 +679,8 @@ def _transform_command(args: argparse.Namespace) -> None:
     fill = args.missing == "mean"
     if fill:
         args.missing = "keep"  # the holes are filled below with the model's training means, not this file's
-    source, table = _read_args_table(args, columns)
+    source, table = _read_args_table(args, columns, columns_option="--columns" if columns is args.columns else
+                                     "the model's column")
     if fill:
         means = [float(v) for v in pca.mean_]
         if len(means) != len(table.names):
@@ -684,7 +693,7 @@ def _transform_command(args: argparse.Namespace) -> None:
     pca.feature_names_in_ = None  # the columns were chosen by name above
     with _about(source):
         scores = pca.transform(table.rows)
-    _write(scores_report(pca.component_names, scores, table.ids, args.format), args.output)
+    _write(scores_report(pca.component_names, scores, table.ids, args.format, table.id_name), args.output)
 
 
 def _dataset_command(args: argparse.Namespace) -> None:
@@ -702,7 +711,7 @@ def _dataset_command(args: argparse.Namespace) -> None:
 
 
 def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[str]], form: str, *,
-                  source: str = "") -> str:
+                  source: str = "", id_name: Optional[str] = None) -> str:
     """A fitted Kernel PCA as text: the eigenvalues with their shares, then the scores of the rows.
 
     ``form`` is ``"table"``, ``"csv"`` (the scores, full precision) or
@@ -729,7 +738,7 @@ def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[s
                            "eigenvalues": kp.eigenvalues_, "explained_variance_ratio": kp.explained_variance_ratio_,
                            "ids": ids, "scores": scores}, indent=1)
     if form == "csv":
-        return scores_report(names, scores, ids, "csv")
+        return scores_report(names, scores, ids, "csv", id_name)
     shape = (f"{kp.n_samples_} samples, {kp.n_features_in_} features" if kp.n_features_in_ is not None
              else f"a {kp.n_samples_} x {kp.n_samples_} kernel matrix")
     out = [f"Kernel PCA of {source or 'the data'} ({shape}), "
@@ -889,13 +898,34 @@ def _kernel_command(args: argparse.Namespace) -> None:
     hint = gamma_hint(str(kp.kernel), float(kp.gamma_), rows, args.scale) if kp.gamma_ is not None else None
     if hint is not None:
         print(f"purepca: hint: {hint}", file=sys.stderr)
-    _write(kernel_report(kp, scores, table.ids, args.format, source=source), args.output)
+    _write(kernel_report(kp, scores, table.ids, args.format, source=source, id_name=table.id_name), args.output)
+
+
+def _em_completed(args: argparse.Namespace, table: Table, source: str) -> Table:
+    """``--missing em`` for the commands that draw or trace the completed data (plot, trace): the holes
+    filled by the fit ``fit --missing em`` runs (``PCA(K, missing="em")``, missMDA's imputePCA with
+    ``ncp = K``) under the command's scaling and convention, said on stderr; other tables as they are."""
+    if args.missing != "em":
+        return table
+    holes = sum(v != v for row in table.rows for v in row)
+    imputer = PCA(args.components, scale=args.scale, convention=getattr(args, "convention", "prcomp"),
+                  solver=getattr(args, "solver", "auto"), missing="em")
+    with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
+        imputer.fit(table.rows)
+    completed = imputer.imputed_
+    assert completed is not None
+    k = imputer.n_components_
+    print(f"purepca: {source}: {holes} missing value{'s' if holes != 1 else ''} imputed by iterative PCA with {k} "
+          f"component{'s' if k != 1 else ''}, {imputer.n_iter_} iterations (missMDA's imputePCA)", file=sys.stderr)
+    return Table(table.names, [list(row) for row in completed], table.ids, table.dropped, table.imputed, table.groups,
+                 table.weights, table.id_name)
 
 
 def _plot_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns, args.groups)
     if args.drop_constant:
         table = _without_constant(table, source)
+    table = _em_completed(args, table, source)
     pca = PCA(scale=args.scale, convention=args.convention, solver=args.solver)
     with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
         pca.fit(table.rows)
@@ -975,6 +1005,7 @@ def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[f
         M = as_symmetric(table.rows, name=args.matrix)
         return f"the matrix in {args.matrix}", table.names, [[float(v) for v in row] for row in M]
     source, table = _read_args_table(args, args.columns)
+    table = _em_completed(args, table, source)
     if len(table.rows) < 2:
         raise PurePCAError(f"{source}: the covariance needs at least 2 rows, got {len(table.rows)}")
     if args.scale:
@@ -1328,7 +1359,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             description="Fit a PCA to a CSV file and draw it as standalone SVG: by default all four "
                             "pictures in one (--kind report).")
     _input_options(p_plot, "the columns to analyse (default: all)",
-                   "a label column kept out of the analysis: the points' names (tooltips)")
+                   "a label column kept out of the analysis: the points' names (tooltips)", em=True)
+    p_plot.add_argument("--components", type=_components, default=None, metavar="K",
+                        help="with --missing em: the components the imputation keeps, as fit --components")
     _common_fit_options(p_plot)
     p_plot.add_argument("--kind", choices=("report", "scree", "scores", "biplot", "circle"), default="report",
                         help="which picture (default: report, the four together)")
@@ -1353,13 +1386,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "below the tolerance) and the power iterations (Rayleigh quotient, residual) on the "
                              "covariance matrix of a CSV file (correlation with --scale), or on a symmetric matrix "
                              "given with --matrix.")
-    _input_options(p_trace, "the columns (default: all)", "a label column kept out")
+    _input_options(p_trace, "the columns (default: all)", "a label column kept out", em=True)
     p_trace.add_argument("--matrix", default=None, metavar="FILE",
                          help="a symmetric matrix as CSV (numbers only, no header) instead of data")
     p_trace.add_argument("--scale", action="store_true", help="the correlation matrix instead of the covariance")
     p_trace.add_argument("--method", choices=("jacobi", "power", "both"), default="both", help="(default: both)")
     p_trace.add_argument("--components", type=int, default=1, metavar="K",
-                         help="how many eigenpairs power iteration finds (default: 1)")
+                         help="how many eigenpairs power iteration finds, and with --missing em the components "
+                         "the imputation keeps (default: 1)")
     p_trace.add_argument("--sweeps-only", action="store_true", help="print Jacobi's sweeps, not every rotation")
     _output_options(p_trace, formats=False)
 
@@ -1439,6 +1473,9 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     if getattr(args, "missing", None) == "em" and not isinstance(args.components, int):
         parser.exit(2, f"{parser.prog} {args.command}: error: --missing em imputes with the model's own components: "
                     "give their number as an int, --components K\n")
+    if args.command == "plot" and args.components is not None and args.missing != "em":
+        parser.exit(2, f"{parser.prog} plot: error: --components K is the rank of --missing em's imputation; "
+                    "the plot draws every component (choose two with --pcs)\n")
     if args.command == "verify":
         for option, value, low in (("--rtol", args.rtol, "> 0"), ("--residual", args.residual, ">= 0")):
             if value is not None and not (math.isfinite(value) and (value > 0 if low == "> 0" else value >= 0)):

@@ -38,6 +38,8 @@ class Table:
     imputed: dict[str, int] = field(default_factory=dict)
     groups: Optional[list[str]] = None
     weights: Optional[list[float]] = None
+    #: The id column's name in the file (None without one), for the files written from the table.
+    id_name: Optional[str] = None
 
 
 def _select(header: list[str], spec: Union[None, str, Sequence[str]], what: str, source: str) -> list[int]:
@@ -52,8 +54,28 @@ def _select(header: list[str], spec: Union[None, str, Sequence[str]], what: str,
         elif item.lstrip("-").isdigit() and 0 <= int(item) < len(header):
             out.append(int(item))
         else:
-            raise PurePCAError(f"{source}: {what}: no column {item!r} (columns: {', '.join(header)})")
+            if not what.startswith("-"):  # names that came from elsewhere (a model), not from an option
+                raise PurePCAError(f"{source}: {what} {item!r} is not in the file (columns: {', '.join(header)}); "
+                                   "choose the file's columns with --columns" + _delimiter_hint(header))
+            raise PurePCAError(f"{source}: {what}: no column {item!r} (columns: {', '.join(header)})"
+                               + _delimiter_hint(header))
     return out
+
+
+def _delimiter_hint(head: list[str]) -> str:
+    """When the first line is one field holding a ';', a tab or a '|', the file is most likely
+    separated by that character (Excel writes ';' where the decimal mark is a comma).
+
+    >>> _delimiter_hint(["patient;age;weight"])
+    "; the first line is one field holding ';': if it separates the fields, use --delimiter ';' (and --decimal , if the numbers have decimal commas)"
+    """
+    if len(head) != 1:
+        return ""
+    for sep, flag in ((";", "--delimiter ';' (and --decimal , if the numbers have decimal commas)"),
+                      ("\t", "--delimiter $'\\t' (a tab)"), ("|", "--delimiter '|'")):
+        if sep in head[0]:
+            return f"; the first line is one field holding {sep!r}: if it separates the fields, use {flag}"
+    return ""
 
 
 class _Layout:
@@ -61,8 +83,10 @@ class _Layout:
 
     def __init__(self, first: list[str], *, source: str, header: bool, columns: Union[None, str, Sequence[str]],
                  id_column: Optional[str], group_column: Optional[str], exclude: Optional[str] = None,
-                 weight_column: Optional[str] = None, decimal: str = ".") -> None:
+                 weight_column: Optional[str] = None, decimal: str = ".", columns_option: str = "--columns",
+                 em: bool = False) -> None:
         self.source, self.decimal, self.picked = source, decimal, columns is not None
+        self.em = em
         self.head = [c.strip() for c in first] if header else [f"x{j + 1}" for j in range(len(first))]
         self.width = len(self.head)
         seen: dict[str, int] = {}
@@ -78,7 +102,7 @@ class _Layout:
         kept_out = {self.id_index, self.group_index, self.weight_index}
         if exclude is not None:
             kept_out.update(_select(self.head, exclude, "--exclude", source))
-        self.chosen = [j for j in _select(self.head, columns, "--columns", source) if j not in kept_out]
+        self.chosen = [j for j in _select(self.head, columns, columns_option, source) if j not in kept_out]
         if not self.chosen:
             raise PurePCAError(f"{source}: no column left to analyse")
         self.names = [self.head[j] for j in self.chosen]
@@ -116,15 +140,7 @@ class _Layout:
                            "(1.234,5 for 1234.5); if the file's decimal mark is the dot, leave out --decimal ,")
 
     def _delimiter_hint(self) -> str:
-        """When the first line is one field holding a ';', a tab or a '|', the file is most likely
-        separated by that character (Excel writes ';' where the decimal mark is a comma)."""
-        if self.width != 1:
-            return ""
-        for sep, flag in ((";", "--delimiter ';' (and --decimal , if the numbers have decimal commas)"),
-                          ("\t", "--delimiter $'\\t' (a tab)"), ("|", "--delimiter '|'")):
-            if sep in self.head[0]:
-                return f"; the first line is one field holding {sep!r}: if it separates the fields, use {flag}"
-        return ""
+        return _delimiter_hint(self.head)
 
     def weight(self, line: int, record: list[str]) -> float:
         """The row's weight from the --weights column: a finite number >= 0."""
@@ -149,6 +165,7 @@ class _Layout:
                     raise PurePCAError(
                         f"{self.source}: line {line}, column {self.head[j]!r}: a missing value ({cell!r}); "
                         "use --missing drop or --missing mean"
+                        + (", or --missing em (iterative PCA imputation, as missMDA's imputePCA)" if self.em else "")
                     )
                 row.append(None)
                 continue
@@ -279,6 +296,8 @@ def read_table(
     exclude: Optional[str] = None,
     weight_column: Optional[str] = None,
     decimal: str = ".",
+    columns_option: str = "--columns",
+    em: bool = False,
 ) -> Table:
     """Parse CSV lines into a :class:`Table`.
 
@@ -291,7 +310,10 @@ def read_table(
     that fills them itself, such as ``PCA(missing="em")``).  ``exclude``
     names columns left out; ``weight_column`` a column of row weights (kept
     out, read into :attr:`Table.weights`); ``decimal`` is ``"."`` or ``","``.
-    A byte order mark in front of the first line is dropped.
+    A byte order mark in front of the first line is dropped.  ``columns_option``
+    is how a missing column of ``columns`` is named (``--columns``, or where the
+    names came from), and ``em`` adds ``--missing em`` to the ways out of a
+    missing cell, where the caller offers it.
 
     >>> read_table(["a,b", "1,x"], source="f.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -319,7 +341,8 @@ def read_table(
     if header and len(records) == 1:
         raise PurePCAError(f"{source}: no data rows (only the header line)")
     layout = _Layout(records[0][1], source=source, header=header, columns=columns, id_column=id_column,
-                     group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal)
+                     group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal,
+                     columns_option=columns_option, em=em)
     if header:
         records = records[1:]
     rows: list[list[Optional[float]]] = []
@@ -336,6 +359,7 @@ def read_table(
             groups.append(record[layout.group_index].strip())
     names = layout.names
     table = Table(names, [], ids if layout.id_index is not None else None)
+    table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
     table.groups = groups if layout.group_index is not None else None
     table.weights = weights if layout.weight_index is not None else None
     if missing == "drop":

@@ -149,3 +149,114 @@ def test_fit_weights_leaving_one_row_say_so(tmp_path: pathlib.Path, convention: 
 def test_pca_sample_weight_leaving_one_row_says_so() -> None:
     with pytest.raises(PurePCAError, match=r"^sample_weight: the weights leave one row \(entry 2 is the only"):
         PCA().fit(X, sample_weight=[0, 0, 1.5, 0, 0])
+
+
+# ---------------------------------------------------------------------------- hints
+
+HOLES = "state,a,b,c\nA,1,2,3\nB,3,,1\nC,4,4,5\nD,5,1,2\nE,2,2,2\nF,0,1,4\n"
+
+
+def test_fit_semicolon_file_without_delimiter_suggests_it(tmp_path: pathlib.Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "p.csv", "patient;age;weight\nA;31;70\nB;45;82\nC;52;77\n")
+    status, out, err = _run(["fit", data, "--id-column", "patient"], capsys)
+    assert status == 1 and out == ""
+    assert "--id-column: no column 'patient' (columns: patient;age;weight); the first line is one field holding ';'" \
+        in err and "use --delimiter ';'" in err
+    assert _run(["fit", data, "--id-column", "patient", "--delimiter", ";"], capsys)[0] == 0
+
+
+@pytest.mark.parametrize("command", ["fit", "plot", "trace"])
+def test_missing_cell_error_names_em_where_the_command_has_it(tmp_path: pathlib.Path, command: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "m.csv", HOLES)
+    status, out, err = _run([command, data, "--id-column", "state"], capsys)
+    assert status == 1 and out == ""
+    assert "m.csv: line 3, column 'b': a missing value (''); use --missing drop or --missing mean, or --missing em (iterative PCA imputation" in err
+
+
+def test_missing_cell_error_leaves_em_out_where_the_command_lacks_it(tmp_path: pathlib.Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "m.csv", HOLES)
+    status, out, err = _run(["kernel", data, "--id-column", "state"], capsys)
+    assert status == 1 and "use --missing drop or --missing mean\n" in err
+
+
+def _completed(rows: list[list[float]], k: int, **kwargs: Any) -> list[list[float]]:
+    imputer = PCA(k, missing="em", **kwargs).fit(rows)
+    assert imputer.imputed_ is not None
+    return imputer.imputed_
+
+
+def _holes_rows() -> list[list[float]]:
+    return [[float("nan") if v == "" else float(v) for v in line.split(",")[1:]] for line in HOLES.splitlines()[1:]]
+
+
+def test_trace_missing_em_traces_the_covariance_of_fits_imputation(tmp_path: pathlib.Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.covariance import covariance_matrix
+    from purepca.report import format_table
+
+    data = _file(tmp_path, "m.csv", HOLES)
+    status, out, err = _run(["trace", data, "--id-column", "state", "--missing", "em", "--components", "2",
+                             "--method", "jacobi"], capsys)
+    assert status == 0, err
+    assert "m.csv: 1 missing value imputed by iterative PCA with 2 components" in err
+    C = [[float(v) for v in row] for row in covariance_matrix(_completed(_holes_rows(), 2))]
+    assert format_table(["a", "b", "c"], list(zip(["a", "b", "c"], C)), 7) in out
+
+
+def test_plot_missing_em_draws_the_data_fit_imputes(tmp_path: pathlib.Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "m.csv", HOLES)
+    done = _completed(_holes_rows(), 2, scale=True)
+    ids = [line.split(",")[0] for line in HOLES.splitlines()[1:]]
+    full = _file(tmp_path, "full.csv", "state,a,b,c\n" + "\n".join(
+        ",".join([i] + [repr(v) for v in row]) for i, row in zip(ids, done)) + "\n")
+    common = ["--id-column", "state", "--scale", "--title", "t", "--kind", "scores"]
+    status, imputed, err = _run(["plot", data, "--missing", "em", "--components", "2"] + common, capsys)
+    assert status == 0, err
+    assert _run(["plot", full] + common, capsys)[1] == imputed
+
+
+def test_plot_components_without_em_is_refused(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA)
+    status, _, err = _run(["plot", data, "--id-column", "id", "--components", "2"], capsys)
+    assert status == 2 and "--components K is the rank of --missing em's imputation" in err
+
+
+def test_fit_scores_file_names_the_id_column_as_the_file_does(tmp_path: pathlib.Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA.replace("id,", "patient,"))
+    scores = tmp_path / "s.csv"
+    status, _, err = _run(["fit", data, "--id-column", "patient", "--scores", str(scores)], capsys)
+    assert status == 0, err
+    assert scores.read_text().splitlines()[0] == "patient,PC1,PC2,PC3"
+
+
+def test_transform_and_kernel_csv_name_the_id_column(tmp_path: pathlib.Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA.replace("id,", "patient,"))
+    model = str(tmp_path / "m.json")
+    assert _run(["fit", data, "--id-column", "patient", "--save", model], capsys)[0] == 0
+    status, out, _ = _run(["transform", data, "--model", model, "--id-column", "patient", "--format", "csv"], capsys)
+    assert status == 0 and out.splitlines()[0] == "patient,PC1,PC2,PC3"
+    status, out, _ = _run(["kernel", data, "--id-column", "patient", "--format", "csv"], capsys)
+    assert status == 0 and out.splitlines()[0] == "patient,PC1,PC2"
+    status, out, _ = _run(["fit", "--dataset", "decathlon", "--convention", "factominer", "--scores", "-",
+                           "-o", "/dev/null"], capsys)
+    assert status == 0 and out.splitlines()[0] == "name," + ",".join(f"Dim.{c}" for c in range(1, 11))
+
+
+def test_transform_names_a_model_column_missing_from_the_file(tmp_path: pathlib.Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    fitted = _file(tmp_path, "s.csv", "state,s1,s2\nA,1,2\nB,3,1\nC,4,4\nD,5,1\n")
+    other = _file(tmp_path, "o.csv", "state,a,s2\nA,1,2\nB,3,1\n")
+    model = str(tmp_path / "m.json")
+    assert _run(["fit", fitted, "--id-column", "state", "--save", model], capsys)[0] == 0
+    status, out, err = _run(["transform", other, "--model", model, "--id-column", "state"], capsys)
+    assert status == 1 and out == ""
+    assert "o.csv: the model's column 's1' is not in the file (columns: state, a, s2); choose the file's columns " \
+           "with --columns" in err and "--columns: no column" not in err
+    status, _, err = _run(["transform", other, "--model", model, "--id-column", "state", "--columns", "s1,s2"], capsys)
+    assert status == 1 and "o.csv: --columns: no column 's1'" in err
