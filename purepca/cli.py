@@ -34,7 +34,7 @@ from .kernels import KERNELS
 from .linalg.matrix import as_symmetric
 from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
-from .report import PCASummary, _r_decimals, format_table
+from .report import PCASummary, _r_decimals, format_rounded, format_table, print_matrix
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
 from .teaching import trace_jacobi, trace_power
@@ -228,11 +228,12 @@ def _check_distinct_files(args: argparse.Namespace) -> None:
 
 
 def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropped: int = 0,
-               imputed: Optional[dict[str, int]] = None) -> str:
+               imputed: Optional[dict[str, int]] = None, tables: Optional[str] = None) -> str:
     """The fitted model as text: R's importance table and the loadings
     (``form="table"``), one rectangular CSV table (``"csv"``: the three rows
     of the importance table, then a row of loadings per feature, every
-    number to full precision), or JSON.
+    number to full precision), or JSON.  ``tables``, when given (FactoMineR's summary from
+    :func:`factominer_summary`), replaces the importance table and the loadings of ``"table"``.
 
     >>> from purepca.datasets import toy_data
     >>> pca = PCA(convention="prcomp").fit(toy_data())
@@ -275,6 +276,8 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
     if pca.missing == "em":
         out.append(f"(missing values imputed by iterative PCA with {pca.n_components_} components, "
                    f"{pca.n_iter_} iterations, as missMDA's imputePCA)")
+    if tables is not None:
+        return "\n".join(out + ["", tables])
     out += ["", _importance(summary), "", f"Loadings (rotation){signs}:", wrapped_table(comps, loadings, 7)]
     return "\n".join(out)
 
@@ -646,8 +649,88 @@ def _fit_command(args: argparse.Namespace) -> None:
     if scores is not None:
         scores_form = "json" if args.scores.endswith(".json") else "csv"
         _write(scores_report(pca.component_names, scores, table.ids, scores_form, table.id_name), args.scores)
-    _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed),
-           args.output)
+    _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed,
+                      tables=_summary_tables(args, pca, table)), args.output)
+
+
+def _summary_tables(args: argparse.Namespace, pca: PCA, table: Table) -> Optional[str]:
+    """``fit --summary factominer`` (the default under ``--convention factominer``): FactoMineR's
+    summary tables for the text output, or None for R's importance table and loadings."""
+    kind = args.summary if args.summary is not None else ("factominer" if args.convention == "factominer"
+                                                          else "prcomp")
+    if kind != "factominer" or args.format != "table":
+        return None
+    rows = pca.imputed_ if pca.missing == "em" else table.rows
+    return factominer_summary(pca, rows or None, table.ids, table.names)
+
+
+def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids: Optional[Sequence[str]],
+                       names: Sequence[str], ncp: int = 3, nbelements: int = 10, width: int = WIDTH) -> str:
+    """FactoMineR's ``summary(PCA(...))`` of a fitted PCA: the eigenvalues with their percentages of
+    variance, then the first ``nbelements`` individuals (Dist, and coordinate, ctr and cos2 on each of
+    the first ``ncp`` dimensions) and the variables likewise, laid out as ``summary.PCA`` prints them
+    (``nb.dec = 3``, ``|`` between the dimensions, wrapped at ``width``, R's 80 characters).  Every number is the
+    library's (:meth:`PCA.row_coordinates`, :meth:`PCA.row_distances`, :meth:`PCA.row_cos2`,
+    :attr:`PCA.row_contributions_`, :attr:`PCA.column_coordinates_`, :attr:`PCA.column_contributions_`,
+    :attr:`PCA.column_cos2_`); ``rows`` are the training rows (None after a streamed fit, which keeps
+    none: then only the eigenvalues).
+
+    >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
+    >>> print(factominer_summary(PCA(convention="factominer").fit(X), X, ["a", "b", "c", "d"], ["x", "y"]))
+    Eigenvalues
+                           Dim.1   Dim.2
+    Variance               1.832   0.168
+    % of var.             91.576   8.424
+    Cumulative % of var.  91.576 100.000
+    <BLANKLINE>
+    Individuals
+          Dist    Dim.1    ctr   cos2    Dim.2    ctr   cos2  
+    a |  1.434 | -1.307 23.326  0.831 | -0.590 51.674  0.169 |
+    b |  1.265 | -1.153 18.143  0.831 |  0.520 40.191  0.169 |
+    c |  2.028 |  2.024 55.939  0.996 | -0.127  2.394  0.004 |
+    d |  0.478 |  0.436  2.592  0.831 |  0.197  5.742  0.169 |
+    <BLANKLINE>
+    Variables
+         Dim.1    ctr   cos2    Dim.2    ctr   cos2  
+    x |  0.957 50.000  0.916 |  0.290 50.000  0.084 |
+    y |  0.957 50.000  0.916 | -0.290 50.000  0.084 |
+    """
+    k = pca.n_components_
+    dims = [f"Dim.{c + 1}" for c in range(k)]
+    eig = [list(pca.explained_variance_), [100.0 * r for r in pca.explained_variance_ratio_]]
+    eig.append([math.fsum(eig[1][:c + 1]) for c in range(k)])
+    out = ["Eigenvalues", print_matrix(["Variance", "% of var.", "Cumulative % of var."], dims,
+                                       format_rounded(eig, 3), width)]
+    if rows is None or not rows:
+        out += ["", "(Individuals and Variables need the training rows, which a streamed fit does not keep: "
+                "use --stream never)"]
+        return "\n".join(out)
+    shown = min(ncp, k)
+    labels = list(ids) if ids is not None else [str(i + 1) for i in range(len(rows))]
+    first = list(rows[:nbelements])
+    # The row names' width is shared by the sections, as summary.PCA's align.names: every
+    # individual's name, and the first nbelements variables'.
+    align = max([len(v) for v in labels] + [len(v) for v in names[:nbelements]])
+    sections = [
+        ("Individuals", len(rows), labels[:nbelements], [[d] for d in pca.row_distances(first)],
+         pca.row_coordinates(first), pca.row_contributions_[:nbelements], pca.row_cos2(first)),
+        ("Variables", len(names), list(names[:nbelements]), None, pca.column_coordinates_[:nbelements],
+         pca.column_contributions_[:nbelements], pca.column_cos2_[:nbelements]),
+    ]
+    for title, count, who, dist, coord, ctr, cos2 in sections:
+        values = [(d if dist is not None else []) + [x for c in range(shown) for x in (co[c], ct[c], cs[c])]
+                  for d, co, ct, cs in zip(dist if dist is not None else [[]] * len(who), coord, ctr, cos2)]
+        cells = format_rounded(values, 3)
+        head = ["", "Dist", ""] if dist is not None else [""]
+        cols = [["|", row[0], "|"] if dist is not None else ["|"] for row in cells]
+        lead = 1 if dist is not None else 0
+        for c in range(shown):
+            head += [dims[c], "ctr", "cos2", ""]
+            for line, row in zip(cols, cells):
+                line += row[lead + 3 * c:lead + 3 * c + 3] + ["|"]
+        out += ["", title + (f" (the {nbelements} first)" if count > nbelements else ""),
+                print_matrix([v.ljust(align) for v in who], head, cols, width)]
+    return "\n".join(out)
 
 
 def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str,
@@ -1317,6 +1400,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     _common_fit_options(p_fit)
     p_fit.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
                        help="compute with this many decimal digits (17 to 10000) instead of floats")
+    p_fit.add_argument("--summary", choices=("factominer", "prcomp"), default=None,
+                       help="the tables of --format table: factominer (summary(PCA(...)): eigenvalues, %% of "
+                       "variance, and the coordinates, ctr and cos2 of the individuals and variables) or prcomp "
+                       "(summary(prcomp(...)) and the loadings); default: factominer under --convention "
+                       "factominer, else prcomp")
     p_fit.add_argument("--save", default=None, metavar="MODEL",
                        help="also write the fitted model as JSON, for purepca transform --model")
     p_fit.add_argument("--stream", choices=("auto", "always", "never"), default="auto",

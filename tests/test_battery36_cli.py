@@ -260,3 +260,156 @@ def test_transform_names_a_model_column_missing_from_the_file(tmp_path: pathlib.
            "with --columns" in err and "--columns: no column" not in err
     status, _, err = _run(["transform", other, "--model", model, "--id-column", "state", "--columns", "s1,s2"], capsys)
     assert status == 1 and "o.csv: --columns: no column 's1'" in err
+
+
+# ------------------------------------------------------------- FactoMineR's summary tables
+
+
+def _sections(text: str) -> dict[str, dict[str, list[str]]]:
+    """The tables of a printed summary.PCA, by section title: each row's cells in order across the
+    wrapped blocks (the '|' separators left out)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line in ("Eigenvalues",) or line.startswith(("Individuals", "Variables")):
+            current = out.setdefault(line.split(" (")[0], {})
+        elif line.strip() and not line.startswith(" ") and current is not None:
+            for label in ("Cumulative % of var.", "% of var.", "Variance"):
+                if line.startswith(label):
+                    current.setdefault(label, []).extend(line[len(label):].split())
+                    break
+            else:
+                label, *cells = line.split()
+                current.setdefault(label, []).extend(c for c in cells if c != "|")
+    return out
+
+
+def test_fit_factominer_prints_summary_pca_of_the_decathlon(capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.datasets import load
+
+    status, out, err = _run(["fit", "--dataset", "decathlon", "--convention", "factominer"], capsys)
+    assert status == 0, err
+    assert "Importance of components" not in out and "\nIndividuals (the 10 first)\n" in out
+    tables = _sections(out)
+    published = load("decathlon").factominer
+    assert published is not None
+    # FactoMineR's published summary(PCA(decathlon, quanti.sup = 11:12, quali.sup = 13)), digit for digit.
+    assert tables["Eigenvalues"]["Variance"] == list(published.eigenvalues)
+    assert tables["Eigenvalues"]["% of var."] == list(published.percent)
+    assert tables["Eigenvalues"]["Cumulative % of var."] == list(published.cumulative)
+    assert tables["Individuals"] == {name: list(row) for name, row in published.individuals.items()}
+    assert tables["Variables"] == {name: list(row) for name, row in published.variables.items()}
+
+
+def test_fit_factominer_summary_prints_the_librarys_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.datasets import load
+
+    data = load("decathlon")
+    rows = [row[:10] for row in data.rows]
+    pca = PCA(convention="factominer").fit(rows)
+    status, out, _ = _run(["fit", "--dataset", "decathlon", "--convention", "factominer"], capsys)
+    tables = _sections(out)
+    for i, name in enumerate(data.labels[:10]):
+        coord, cos2 = pca.row_coordinates([rows[i]])[0], pca.row_cos2([rows[i]])[0]
+        want = [pca.row_distances([rows[i]])[0]] + [v for c in range(3)
+                                                    for v in (coord[c], pca.row_contributions_[i][c], cos2[c])]
+        assert [float(v) for v in tables["Individuals"][name]] == [round(v, 3) + 0.0 for v in want]
+    for j, name in enumerate(data.columns[:10]):
+        want = [v for c in range(3) for v in (pca.column_coordinates_[j][c], pca.column_contributions_[j][c],
+                                              pca.column_cos2_[j][c])]
+        assert [float(v) for v in tables["Variables"][name]] == [round(v, 3) + 0.0 for v in want]
+
+
+# summary(FactoMineR::PCA(log(iris[, 1:4]), scale.unit = FALSE, ncp = 5, graph = FALSE)) as knitted in a
+# public R Markdown report ("PCA vs. tSNE" on iris), printed at a width of 75 characters: the layout
+# (widths, '|' columns, wrapping) and every number, as FactoMineR's summary.PCA printed them.
+R_LOG_IRIS = """\
+Eigenvalues
+                       Dim.1   Dim.2   Dim.3   Dim.4
+Variance               1.306   0.019   0.018   0.003
+% of var.             97.023   1.413   1.350   0.214
+Cumulative % of var.  97.023  98.436  99.786 100.000
+
+Individuals (the 10 first)
+                 Dist    Dim.1    ctr   cos2    Dim.2    ctr   cos2  
+1            |  1.675 | -1.674  1.430  0.998 |  0.021  0.015  0.000 |
+2            |  1.672 | -1.669  1.422  0.996 | -0.068  0.162  0.002 |
+3            |  1.716 | -1.714  1.500  0.998 |  0.020  0.014  0.000 |
+4            |  1.646 | -1.642  1.377  0.995 | -0.096  0.326  0.003 |
+5            |  1.679 | -1.677  1.436  0.998 |  0.037  0.047  0.000 |
+6            |  1.019 | -0.983  0.494  0.932 |  0.258  2.326  0.064 |
+7            |  1.354 | -1.336  0.911  0.973 |  0.184  1.191  0.019 |
+8            |  1.641 | -1.639  1.372  0.998 | -0.043  0.066  0.001 |
+9            |  1.687 | -1.678  1.437  0.989 | -0.087  0.268  0.003 |
+10           |  2.271 | -2.229  2.536  0.963 | -0.405  5.747  0.032 |
+              Dim.3    ctr   cos2  
+1             0.060  0.134  0.001 |
+2            -0.069  0.176  0.002 |
+3            -0.075  0.207  0.002 |
+4            -0.047  0.082  0.001 |
+5             0.071  0.184  0.002 |
+6             0.067  0.165  0.004 |
+7            -0.117  0.502  0.007 |
+8             0.059  0.130  0.001 |
+9            -0.146  0.783  0.007 |
+10            0.165  1.001  0.005 |
+
+Variables
+                Dim.1    ctr   cos2    Dim.2    ctr   cos2    Dim.3    ctr
+Sepal.Length |  0.115  1.018  0.671 |  0.000  0.000  0.000 |  0.066 23.928
+Sepal.Width  | -0.066  0.332  0.213 |  0.079 33.006  0.309 |  0.096 50.988
+Petal.Length |  0.577 25.530  0.964 | -0.095 47.210  0.026 |  0.058 18.226
+Petal.Width  |  0.977 73.120  0.995 |  0.061 19.784  0.004 | -0.035  6.858
+               cos2  
+Sepal.Length  0.220 |
+Sepal.Width   0.456 |
+Petal.Length  0.010 |
+Petal.Width   0.001 |"""
+
+
+def test_factominer_summary_lays_out_tables_as_summary_pca() -> None:
+    import math
+
+    from purepca.cli import factominer_summary
+    from purepca.datasets import load
+
+    data = load("iris")
+    rows = [[math.log(v) for v in row] for row in data.rows]
+    pca = PCA(convention="factominer", scale=False).fit(rows)
+    text = factominer_summary(pca, rows, None, list(data.columns), width=75)
+    assert text == R_LOG_IRIS
+
+
+@pytest.mark.parametrize("argv, shows", [
+    (["--convention", "factominer", "--summary", "prcomp"], "Importance of components:"),
+    (["--convention", "prcomp", "--summary", "factominer"], "Eigenvalues\n"),
+    (["--convention", "prcomp"], "Importance of components:"),
+])
+def test_fit_summary_option_chooses_the_tables(argv: list[str], shows: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(["fit", "--dataset", "usarrests", "--scale"] + argv, capsys)
+    assert status == 0, err
+    assert shows in out
+    assert ("Importance of components:" in out) != ("Eigenvalues\n" in out)
+
+
+def test_fit_factominer_summary_of_a_streamed_fit_says_what_it_lacks(tmp_path: pathlib.Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "d.csv", DATA)
+    status, out, err = _run(["fit", data, "--id-column", "id", "--convention", "factominer", "--stream", "always"],
+                            capsys)
+    assert status == 0, err
+    assert "Eigenvalues\n" in out and "a streamed fit does not keep: use --stream never" in out
+
+
+def test_fit_factominer_summary_after_em_uses_the_completed_rows(tmp_path: pathlib.Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    data = _file(tmp_path, "m.csv", HOLES)
+    status, out, err = _run(["fit", data, "--id-column", "state", "--convention", "factominer", "--missing", "em",
+                             "--components", "2"], capsys)
+    assert status == 0, err
+    pca = PCA(2, convention="factominer", missing="em").fit(_holes_rows())
+    completed = pca.imputed_
+    assert completed is not None
+    got = _sections(out)["Individuals"]["B"]  # the row with the hole
+    assert float(got[0]) == round(pca.row_distances([completed[1]])[0], 3)
