@@ -1561,6 +1561,9 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     if getattr(args, "missing", None) == "em" and not isinstance(args.components, int):
         parser.exit(2, f"{parser.prog} {args.command}: error: --missing em imputes with the model's own components: "
                     "give their number as an int, --components K\n")
+    if args.command == "fit" and args.summary is not None and args.format != "table":
+        parser.exit(2, f"{parser.prog} fit: error: --summary chooses the tables of --format table; --format "
+                    f"{args.format} writes its own (the importance rows and the loadings)\n")
     if args.command == "plot" and args.components is not None and args.missing != "em":
         parser.exit(2, f"{parser.prog} plot: error: --components K is the rank of --missing em's imputation; "
                     "the plot draws every component (choose two with --pcs)\n")

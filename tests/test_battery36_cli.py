@@ -413,3 +413,10 @@ def test_fit_factominer_summary_after_em_uses_the_completed_rows(tmp_path: pathl
     assert completed is not None
     got = _sections(out)["Individuals"]["B"]  # the row with the hole
     assert float(got[0]) == round(pca.row_distances([completed[1]])[0], 3)
+
+
+@pytest.mark.parametrize("form", ["csv", "json"])
+def test_fit_summary_with_another_format_is_refused(form: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(["fit", "--dataset", "toy", "--summary", "factominer", "--format", form], capsys)
+    assert status == 2 and out == ""
+    assert f"--summary chooses the tables of --format table; --format {form} writes its own" in err
