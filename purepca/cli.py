@@ -633,7 +633,8 @@ def _fit_command(args: argparse.Namespace) -> None:
             pca.fit_stream(stream)
             if args.scores is not None:
                 scores = [[float(v) for v in row] for row in pca.transform(list(stream))]
-        table = Table(stream.names, [], None, stream.dropped, stream.imputed)
+        table = Table(stream.names, [], stream.ids, stream.dropped, stream.imputed)
+        table.id_name = None if stream.layout.id_index is None else stream.layout.head[stream.layout.id_index]
     else:
         source, table = _read_args_table(args, args.columns)
         if args.drop_constant:

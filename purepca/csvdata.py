@@ -415,6 +415,9 @@ class StreamedRows:
     >>> stream = StreamedRows(path, missing="mean")
     >>> list(stream), stream.imputed
     ([[1.0, 2.0], [3.0, 4.5], [5.0, 7.0]], {'b': 1})
+    >>> stream = StreamedRows(path, missing="drop", id_column="a")
+    >>> list(stream), stream.ids
+    ([[2.0], [7.0]], ['1', '5'])
     """
 
     def __init__(self, path: str, *, delimiter: str = ",", header: bool = True, columns: Optional[str] = None,
@@ -429,6 +432,9 @@ class StreamedRows:
         self.path, self.delimiter, self.header, self.missing, self.progress = path, delimiter, header, missing, progress
         self.dropped = 0
         self.imputed: dict[str, int] = {}
+        #: The id column's cells of the rows the last iteration yielded (None without an id column).
+        self.ids: Optional[list[str]] = None
+        self._id: Optional[str] = None
         with self._open() as handle:
             first = next(_records(self._lines(handle), delimiter, path), None)
         if first is None:
@@ -462,7 +468,9 @@ class StreamedRows:
             if self.header:
                 next(records, None)
             for rows, (line, record) in enumerate(records, start=1):
-                yield self.layout.parse(line, record, missing)
+                row = self.layout.parse(line, record, missing)
+                self._id = None if self.layout.id_index is None else record[self.layout.id_index].strip()
+                yield row
                 if self.progress is not None and rows % 1000 == 0:
                     self.progress(counted.read, rows)
             if self.progress is not None:
@@ -471,6 +479,7 @@ class StreamedRows:
     def __iter__(self) -> Iterator[list[float]]:
         self.dropped = 0
         self.imputed = {}
+        self.ids = None if self.layout.id_index is None else []
         if self.missing == "mean":
             d = len(self.names)
             sums = [_Neumaier() for _ in range(d)]
@@ -489,13 +498,19 @@ class StreamedRows:
             means = [sums[j].total / counts[j] if counts[j] else 0.0 for j in range(d)]
             self.imputed = holes
             for row in self._parsed("mean"):
+                self._keep_id()
                 yield [means[j] if v is None else v for j, v in enumerate(row)]
             return
         for row in self._parsed(self.missing):
             if any(v is None for v in row):
                 self.dropped += 1
                 continue
+            self._keep_id()
             yield [v for v in row if v is not None]
+
+    def _keep_id(self) -> None:
+        if self.ids is not None and self._id is not None:
+            self.ids.append(self._id)
 
 
 class _Counting:

@@ -421,3 +421,17 @@ def test_fit_summary_with_another_format_is_refused(form: str, capsys: pytest.Ca
     status, out, err = _run(["fit", "--dataset", "toy", "--summary", "factominer", "--format", form], capsys)
     assert status == 2 and out == ""
     assert f"--summary chooses the tables of --format table; --format {form} writes its own" in err
+
+
+@pytest.mark.parametrize("missing", ["drop", "mean"])
+def test_fit_streamed_scores_keep_the_id_column(tmp_path: pathlib.Path, missing: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    # A streamed fit's score file numbered the rows 1, 2, ... under 'id', whatever --id-column said.
+    data = _file(tmp_path, "d.csv", "patient,a,b\nx,1,2\ny,3,NA\nz,4,5\nw,0,1\n")
+    got = {}
+    for stream in ("never", "always"):
+        status, out, err = _run(["fit", data, "--id-column", "patient", "--missing", missing, "--stream", stream,
+                                 "--scores", "-", "-o", "/dev/null"], capsys)
+        assert status == 0, err
+        got[stream] = [line.split(",")[0] for line in out.splitlines()]
+    assert got["always"] == got["never"] == ["patient"] + (["x", "z", "w"] if missing == "drop" else ["x", "y", "z", "w"])
