@@ -662,11 +662,25 @@ def _summary_tables(args: argparse.Namespace, pca: PCA, table: Table) -> Optiona
     if kind != "factominer" or args.format != "table":
         return None
     rows = pca.imputed_ if pca.missing == "em" else table.rows
-    return factominer_summary(pca, rows or None, table.ids, table.names)
+    supplementary, categories = None, None
+    if args.dataset is not None and args.columns is None and args.exclude is None and rows:
+        # A bundled data set's supplementary columns and categories, as its published call has them
+        # (decathlon: PCA(decathlon, quanti.sup = 11:12, quali.sup = 13)).
+        data = load(args.dataset)
+        if data.active is not None and len(data.rows) == len(rows):
+            sup = [j for j, name in enumerate(data.columns) if name not in data.active]
+            if sup:
+                supplementary = ([data.columns[j] for j in sup], [[row[j] for j in sup] for row in data.rows])
+            if data.groups is not None:
+                categories = list(data.groups[1])
+    return factominer_summary(pca, rows or None, table.ids, table.names, supplementary=supplementary,
+                              categories=categories)
 
 
 def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids: Optional[Sequence[str]],
-                       names: Sequence[str], ncp: int = 3, nbelements: int = 10, width: int = WIDTH) -> str:
+                       names: Sequence[str], ncp: int = 3, nbelements: int = 10, width: int = WIDTH,
+                       supplementary: Optional[tuple[Sequence[str], list[list[float]]]] = None,
+                       categories: Optional[Sequence[str]] = None) -> str:
     """FactoMineR's ``summary(PCA(...))`` of a fitted PCA: the eigenvalues with their percentages of
     variance, then the first ``nbelements`` individuals (Dist, and coordinate, ctr and cos2 on each of
     the first ``ncp`` dimensions) and the variables likewise, laid out as ``summary.PCA`` prints them
@@ -674,7 +688,10 @@ def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids:
     library's (:meth:`PCA.row_coordinates`, :meth:`PCA.row_distances`, :meth:`PCA.row_cos2`,
     :attr:`PCA.row_contributions_`, :attr:`PCA.column_coordinates_`, :attr:`PCA.column_contributions_`,
     :attr:`PCA.column_cos2_`); ``rows`` are the training rows (None after a streamed fit, which keeps
-    none: then only the eigenvalues).
+    none: then only the eigenvalues).  ``supplementary`` (names, and an n x q table measured on the
+    training rows) adds FactoMineR's ``quanti.sup`` section (coordinate and cos2,
+    :meth:`PCA.supplementary_columns`), ``categories`` (a label per training row) its ``quali.sup``
+    section (Dist, coordinate, cos2 and v.test, :meth:`PCA.supplementary_categories`).
 
     >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
     >>> print(factominer_summary(PCA(convention="factominer").fit(X), X, ["a", "b", "c", "d"], ["x", "y"]))
@@ -709,26 +726,42 @@ def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids:
     shown = min(ncp, k)
     labels = list(ids) if ids is not None else [str(i + 1) for i in range(len(rows))]
     first = list(rows[:nbelements])
-    # The row names' width is shared by the sections, as summary.PCA's align.names: every
-    # individual's name, and the first nbelements variables'.
-    align = max([len(v) for v in labels] + [len(v) for v in names[:nbelements]])
-    sections = [
-        ("Individuals", len(rows), labels[:nbelements], [[d] for d in pca.row_distances(first)],
-         pca.row_coordinates(first), pca.row_contributions_[:nbelements], pca.row_cos2(first)),
-        ("Variables", len(names), list(names[:nbelements]), None, pca.column_coordinates_[:nbelements],
-         pca.column_contributions_[:nbelements], pca.column_cos2_[:nbelements]),
+    # Each section: its title, how many it has, the names shown, the Dist column (or None) and,
+    # per dimension, the statistics printed (name, a row of values per element).
+    sections: list[tuple[str, int, list[str], Optional[list[float]], list[tuple[str, list[list[float]]]]]] = [
+        ("Individuals", len(rows), labels[:nbelements], pca.row_distances(first),
+         [("", pca.row_coordinates(first)), ("ctr", pca.row_contributions_[:nbelements]),
+          ("cos2", pca.row_cos2(first))]),
+        ("Variables", len(names), list(names[:nbelements]), None,
+         [("", pca.column_coordinates_[:nbelements]), ("ctr", pca.column_contributions_[:nbelements]),
+          ("cos2", pca.column_cos2_[:nbelements])]),
     ]
-    for title, count, who, dist, coord, ctr, cos2 in sections:
-        values = [(d if dist is not None else []) + [x for c in range(shown) for x in (co[c], ct[c], cs[c])]
-                  for d, co, ct, cs in zip(dist if dist is not None else [[]] * len(who), coord, ctr, cos2)]
+    if supplementary is not None:
+        sup_names, sup_rows = supplementary
+        found = pca.supplementary_columns(sup_rows)
+        sections.append((f"Supplementary continuous variable{'s' if len(sup_names) != 1 else ''}", len(sup_names),
+                         list(sup_names[:nbelements]), None,
+                         [("", found["coord"][:nbelements]), ("cos2", found["cos2"][:nbelements])]))
+    if categories is not None:
+        cats = pca.supplementary_categories(categories)
+        sections.append(("Supplementary categories", len(cats["levels"]), list(cats["levels"][:nbelements]),
+                         cats["dist"][:nbelements], [("", cats["coord"][:nbelements]),
+                                                     ("cos2", cats["cos2"][:nbelements]),
+                                                     ("v.test", cats["v_test"][:nbelements])]))
+    # The row names' width is shared by the sections, as summary.PCA's align.names: every
+    # individual's name, and the first nbelements of each other section's.
+    align = max([len(v) for v in labels] + [len(v) for _, _, who, _, _ in sections for v in who])
+    for title, count, who, dist, stats in sections:
+        lead = [] if dist is None else [dist]
+        values = [[d[i] for d in lead] + [m[i][c] for c in range(shown) for _, m in stats] for i in range(len(who))]
         cells = format_rounded(values, 3)
         head = ["", "Dist", ""] if dist is not None else [""]
         cols = [["|", row[0], "|"] if dist is not None else ["|"] for row in cells]
-        lead = 1 if dist is not None else 0
         for c in range(shown):
-            head += [dims[c], "ctr", "cos2", ""]
+            head += [name or dims[c] for name, _ in stats] + [""]
+            start = len(lead) + len(stats) * c
             for line, row in zip(cols, cells):
-                line += row[lead + 3 * c:lead + 3 * c + 3] + ["|"]
+                line += row[start:start + len(stats)] + ["|"]
         out += ["", title + (f" (the {nbelements} first)" if count > nbelements else ""),
                 print_matrix([v.ljust(align) for v in who], head, cols, width)]
     return "\n".join(out)

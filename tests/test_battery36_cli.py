@@ -272,7 +272,7 @@ def _sections(text: str) -> dict[str, dict[str, list[str]]]:
     out: dict[str, dict[str, list[str]]] = {}
     current: dict[str, list[str]] = {}
     for line in text.splitlines():
-        if line in ("Eigenvalues",) or line.startswith(("Individuals", "Variables")):
+        if line in ("Eigenvalues",) or line.startswith(("Individuals", "Variables", "Supplementary")):
             current = out.setdefault(line.split(" (")[0], {})
         elif line.strip() and not line.startswith(" ") and current is not None:
             for label in ("Cumulative % of var.", "% of var.", "Variance"):
@@ -300,6 +300,10 @@ def test_fit_factominer_prints_summary_pca_of_the_decathlon(capsys: pytest.Captu
     assert tables["Eigenvalues"]["Cumulative % of var."] == list(published.cumulative)
     assert tables["Individuals"] == {name: list(row) for name, row in published.individuals.items()}
     assert tables["Variables"] == {name: list(row) for name, row in published.variables.items()}
+    # quanti.sup = 11:12 and quali.sup = 13, as the published call has them.
+    assert tables["Supplementary continuous variables"] == {name: list(row) for name, row in
+                                                            published.supplementary_results.items()}
+    assert tables["Supplementary categories"] == {name: list(row) for name, row in published.categories.items()}
 
 
 def test_fit_factominer_summary_prints_the_librarys_numbers(capsys: pytest.CaptureFixture[str]) -> None:
