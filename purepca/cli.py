@@ -34,7 +34,7 @@ from .kernels import KERNELS
 from .linalg.matrix import as_symmetric
 from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
-from .report import PCASummary, _r_decimals, format_table
+from .report import PCASummary, _r_decimals, format_rounded, format_table, print_matrix
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
 from .teaching import trace_jacobi, trace_power
@@ -173,12 +173,67 @@ def _pcs(text: str) -> tuple[int, int]:
     return pair[0], pair[1]
 
 
+def _top(text: str) -> int:
+    """argparse type of ``plot --top``: how many variables to draw, an int >= 1, or 0 for all."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an int: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"how many variables to draw: an int >= 1, or 0 for all; got {value}")
+    return value
+
+
+#: The options that name a file a command writes, and those that name a file it reads.
+_OUTPUT_OPTIONS = ("output", "save", "scores")
+_INPUT_OPTIONS = (("file", "FILE"), ("model", "--model"), ("matrix", "--matrix"), ("result", "--result"))
+
+
+def _written_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of every file the command will write, ``plot --png``'s picture among them."""
+    out = [(f"--{name}", getattr(args, name)) for name in _OUTPUT_OPTIONS
+           if getattr(args, name, None) not in (None, "-")]
+    if getattr(args, "png", False) and getattr(args, "output", None) not in (None, "-"):
+        out.append(("--png", os.path.splitext(args.output)[0] + ".png"))
+    return out
+
+
+def _check_distinct_files(args: argparse.Namespace) -> None:
+    """Refuse, before any work, two outputs that name one file (by real path: a link and its target
+    are one file), or an output that names a file the command reads: one write would destroy the other.
+
+    >>> _check_distinct_files(argparse.Namespace(file="d.csv", output="out.csv", scores="./out.csv"))
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: --output out.csv and --scores ./out.csv name the same file; give each its own
+    """
+    inputs: dict[str, tuple[str, str]] = {}
+    for attribute, option in _INPUT_OPTIONS:
+        path = getattr(args, attribute, None)
+        if isinstance(path, str) and path != "-":
+            inputs.setdefault(os.path.realpath(path), (option, path))
+    seen: dict[str, tuple[str, str]] = {}
+    for option, path in _written_files(args):
+        real = os.path.realpath(path)
+        if _written_in_place(real):  # /dev/null, /dev/stdout, a FIFO: written into, nothing is replaced
+            continue
+        if real in inputs:
+            first, named = inputs[real]
+            raise PurePCAError(f"{option} {path} would overwrite {first} {named}, which the command reads; "
+                               "write elsewhere")
+        if real in seen:
+            first, named = seen[real]
+            raise PurePCAError(f"{first} {named} and {option} {path} name the same file; give each its own")
+        seen[real] = (option, path)
+
+
 def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropped: int = 0,
-               imputed: Optional[dict[str, int]] = None) -> str:
+               imputed: Optional[dict[str, int]] = None, tables: Optional[str] = None) -> str:
     """The fitted model as text: R's importance table and the loadings
     (``form="table"``), one rectangular CSV table (``"csv"``: the three rows
     of the importance table, then a row of loadings per feature, every
-    number to full precision), or JSON.
+    number to full precision), or JSON.  ``tables``, when given (FactoMineR's summary from
+    :func:`factominer_summary`), replaces the importance table and the loadings of ``"table"``.
 
     >>> from purepca.datasets import toy_data
     >>> pca = PCA(convention="prcomp").fit(toy_data())
@@ -221,6 +276,8 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
     if pca.missing == "em":
         out.append(f"(missing values imputed by iterative PCA with {pca.n_components_} components, "
                    f"{pca.n_iter_} iterations, as missMDA's imputePCA)")
+    if tables is not None:
+        return "\n".join(out + ["", tables])
     out += ["", _importance(summary), "", f"Loadings (rotation){signs}:", wrapped_table(comps, loadings, 7)]
     return "\n".join(out)
 
@@ -374,6 +431,7 @@ def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
                    help="the decimal mark (default: .); files with decimal commas usually need --delimiter ';'")
     if file_help is None:
         if em:
+            p.set_defaults(missing_em=True)  # named among the ways out of a missing cell
             p.add_argument("--missing", choices=("error", "drop", "mean", "em"), default="error",
                            help="empty, NA or NaN cells: an error naming the cell (default), drop the row, the "
                            "column mean, or em: iterative PCA imputation (missMDA's imputePCA; needs an int "
@@ -402,7 +460,7 @@ def _table_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, 
 
 
 def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequence[str]],
-                     groups: Optional[str] = None) -> tuple[str, Table]:
+                     groups: Optional[str] = None, columns_option: str = "--columns") -> tuple[str, Table]:
     """The source's name and the table the shared options describe."""
     missing = {"em": "keep"}.get(args.missing, args.missing)  # the library fills the holes itself
     weights = getattr(args, "weights", None)
@@ -412,12 +470,14 @@ def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequenc
         if columns is None and data.active is not None:
             columns = ",".join(data.active)  # the supplementary columns stay out unless asked for
         table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
-                           missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights)
+                           missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights,
+                           columns_option=columns_option, em=getattr(args, "missing_em", False))
         return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(_lines(_read_text(args.file, args.encoding)), source=source, delimiter=args.delimiter,
                        header=not args.no_header, columns=columns, id_column=args.id_column, missing=missing,
-                       group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal)
+                       group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal,
+                       columns_option=columns_option, em=getattr(args, "missing_em", False))
     return source, table
 
 
@@ -442,7 +502,7 @@ def _without_constant(table: Table, source: str) -> Table:
     print(f"purepca: {source}: left out {len(constant)} constant column{'s' if len(constant) != 1 else ''}: "
           + ", ".join(constant), file=sys.stderr)
     return Table([table.names[j] for j in keep], [[row[j] for j in keep] for row in table.rows], table.ids,
-                 table.dropped, table.imputed, table.groups, table.weights)
+                 table.dropped, table.imputed, table.groups, table.weights, table.id_name)
 
 
 def _constant_error(source: str, constant: list[str]) -> PurePCAError:
@@ -573,7 +633,8 @@ def _fit_command(args: argparse.Namespace) -> None:
             pca.fit_stream(stream)
             if args.scores is not None:
                 scores = [[float(v) for v in row] for row in pca.transform(list(stream))]
-        table = Table(stream.names, [], None, stream.dropped, stream.imputed)
+        table = Table(stream.names, [], stream.ids, stream.dropped, stream.imputed)
+        table.id_name = None if stream.layout.id_index is None else stream.layout.head[stream.layout.id_index]
     else:
         source, table = _read_args_table(args, args.columns)
         if args.drop_constant:
@@ -588,24 +649,142 @@ def _fit_command(args: argparse.Namespace) -> None:
         _write(pca_to_json(pca), args.save)
     if scores is not None:
         scores_form = "json" if args.scores.endswith(".json") else "csv"
-        _write(scores_report(pca.component_names, scores, table.ids, scores_form), args.scores)
-    _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed),
-           args.output)
+        _write(scores_report(pca.component_names, scores, table.ids, scores_form, table.id_name), args.scores)
+    _write(fit_report(pca, table.names, args.format, source=source, dropped=table.dropped, imputed=table.imputed,
+                      tables=_summary_tables(args, pca, table)), args.output)
 
 
-def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str) -> str:
-    """Scores as an aligned table, a CSV table (full precision) or JSON.
+def _summary_tables(args: argparse.Namespace, pca: PCA, table: Table) -> Optional[str]:
+    """``fit --summary factominer`` (the default under ``--convention factominer``): FactoMineR's
+    summary tables for the text output, or None for R's importance table and loadings."""
+    kind = args.summary if args.summary is not None else ("factominer" if args.convention == "factominer"
+                                                          else "prcomp")
+    if kind != "factominer" or args.format != "table":
+        return None
+    rows = pca.imputed_ if pca.missing == "em" else table.rows
+    supplementary, categories = None, None
+    if args.dataset is not None and args.columns is None and args.exclude is None and rows:
+        # A bundled data set's supplementary columns and categories, as its published call has them
+        # (decathlon: PCA(decathlon, quanti.sup = 11:12, quali.sup = 13)).
+        data = load(args.dataset)
+        if data.active is not None and len(data.rows) == len(rows):
+            sup = [j for j, name in enumerate(data.columns) if name not in data.active]
+            if sup:
+                supplementary = ([data.columns[j] for j in sup], [[row[j] for j in sup] for row in data.rows])
+            if data.groups is not None:
+                categories = list(data.groups[1])
+    return factominer_summary(pca, rows or None, table.ids, table.names, supplementary=supplementary,
+                              categories=categories)
+
+
+def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids: Optional[Sequence[str]],
+                       names: Sequence[str], ncp: int = 3, nbelements: int = 10, width: int = WIDTH,
+                       supplementary: Optional[tuple[Sequence[str], list[list[float]]]] = None,
+                       categories: Optional[Sequence[str]] = None) -> str:
+    """FactoMineR's ``summary(PCA(...))`` of a fitted PCA: the eigenvalues with their percentages of
+    variance, then the first ``nbelements`` individuals (Dist, and coordinate, ctr and cos2 on each of
+    the first ``ncp`` dimensions) and the variables likewise, laid out as ``summary.PCA`` prints them
+    (``nb.dec = 3``, ``|`` between the dimensions, wrapped at ``width``, R's 80 characters).  Every number is the
+    library's (:meth:`PCA.row_coordinates`, :meth:`PCA.row_distances`, :meth:`PCA.row_cos2`,
+    :attr:`PCA.row_contributions_`, :attr:`PCA.column_coordinates_`, :attr:`PCA.column_contributions_`,
+    :attr:`PCA.column_cos2_`); ``rows`` are the training rows (None after a streamed fit, which keeps
+    none: then only the eigenvalues).  ``supplementary`` (names, and an n x q table measured on the
+    training rows) adds FactoMineR's ``quanti.sup`` section (coordinate and cos2,
+    :meth:`PCA.supplementary_columns`), ``categories`` (a label per training row) its ``quali.sup``
+    section (Dist, coordinate, cos2 and v.test, :meth:`PCA.supplementary_categories`).
+
+    >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
+    >>> print(factominer_summary(PCA(convention="factominer").fit(X), X, ["a", "b", "c", "d"], ["x", "y"]))
+    Eigenvalues
+                           Dim.1   Dim.2
+    Variance               1.832   0.168
+    % of var.             91.576   8.424
+    Cumulative % of var.  91.576 100.000
+    <BLANKLINE>
+    Individuals
+          Dist    Dim.1    ctr   cos2    Dim.2    ctr   cos2  
+    a |  1.434 | -1.307 23.326  0.831 | -0.590 51.674  0.169 |
+    b |  1.265 | -1.153 18.143  0.831 |  0.520 40.191  0.169 |
+    c |  2.028 |  2.024 55.939  0.996 | -0.127  2.394  0.004 |
+    d |  0.478 |  0.436  2.592  0.831 |  0.197  5.742  0.169 |
+    <BLANKLINE>
+    Variables
+         Dim.1    ctr   cos2    Dim.2    ctr   cos2  
+    x |  0.957 50.000  0.916 |  0.290 50.000  0.084 |
+    y |  0.957 50.000  0.916 | -0.290 50.000  0.084 |
+    """
+    k = pca.n_components_
+    dims = [f"Dim.{c + 1}" for c in range(k)]
+    eig = [list(pca.explained_variance_), [100.0 * r for r in pca.explained_variance_ratio_]]
+    eig.append([math.fsum(eig[1][:c + 1]) for c in range(k)])
+    out = ["Eigenvalues", print_matrix(["Variance", "% of var.", "Cumulative % of var."], dims,
+                                       format_rounded(eig, 3), width)]
+    if rows is None or not rows:
+        out += ["", "(Individuals and Variables need the training rows, which a streamed fit does not keep: "
+                "use --stream never)"]
+        return "\n".join(out)
+    shown = min(ncp, k)
+    labels = list(ids) if ids is not None else [str(i + 1) for i in range(len(rows))]
+    first = list(rows[:nbelements])
+    # Each section: its title, how many it has, the names shown, the Dist column (or None) and,
+    # per dimension, the statistics printed (name, a row of values per element).
+    sections: list[tuple[str, int, list[str], Optional[list[float]], list[tuple[str, list[list[float]]]]]] = [
+        ("Individuals", len(rows), labels[:nbelements], pca.row_distances(first),
+         [("", pca.row_coordinates(first)), ("ctr", pca.row_contributions_[:nbelements]),
+          ("cos2", pca.row_cos2(first))]),
+        ("Variables", len(names), list(names[:nbelements]), None,
+         [("", pca.column_coordinates_[:nbelements]), ("ctr", pca.column_contributions_[:nbelements]),
+          ("cos2", pca.column_cos2_[:nbelements])]),
+    ]
+    if supplementary is not None:
+        sup_names, sup_rows = supplementary
+        found = pca.supplementary_columns(sup_rows)
+        sections.append((f"Supplementary continuous variable{'s' if len(sup_names) != 1 else ''}", len(sup_names),
+                         list(sup_names[:nbelements]), None,
+                         [("", found["coord"][:nbelements]), ("cos2", found["cos2"][:nbelements])]))
+    if categories is not None:
+        cats = pca.supplementary_categories(categories)
+        sections.append(("Supplementary categories", len(cats["levels"]), list(cats["levels"][:nbelements]),
+                         cats["dist"][:nbelements], [("", cats["coord"][:nbelements]),
+                                                     ("cos2", cats["cos2"][:nbelements]),
+                                                     ("v.test", cats["v_test"][:nbelements])]))
+    # The row names' width is shared by the sections, as summary.PCA's align.names: every
+    # individual's name, and the first nbelements of each other section's.
+    align = max([len(v) for v in labels] + [len(v) for _, _, who, _, _ in sections for v in who])
+    for title, count, who, dist, stats in sections:
+        lead = [] if dist is None else [dist]
+        values = [[d[i] for d in lead] + [m[i][c] for c in range(shown) for _, m in stats] for i in range(len(who))]
+        cells = format_rounded(values, 3)
+        head = ["", "Dist", ""] if dist is not None else [""]
+        cols = [["|", row[0], "|"] if dist is not None else ["|"] for row in cells]
+        for c in range(shown):
+            head += [name or dims[c] for name, _ in stats] + [""]
+            start = len(lead) + len(stats) * c
+            for line, row in zip(cols, cells):
+                line += row[start:start + len(stats)] + ["|"]
+        out += ["", title + (f" (the {nbelements} first)" if count > nbelements else ""),
+                print_matrix([v.ljust(align) for v in who], head, cols, width)]
+    return "\n".join(out)
+
+
+def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str,
+                  id_name: Optional[str] = None) -> str:
+    """Scores as an aligned table, a CSV table (full precision) or JSON; the CSV's first column is
+    named as the id column was (``id_name``), or ``id``.
 
     >>> print(scores_report(["PC1"], [[1.5], [-1.5]], ["a", "b"], "csv"))
     id,PC1
     a,1.5
     b,-1.5
+    >>> print(scores_report(["PC1"], [[1.5]], ["Alabama"], "csv", id_name="state"))
+    state,PC1
+    Alabama,1.5
     """
     labels = ids if ids is not None else [str(i + 1) for i in range(len(scores))]
     if form == "json":
         return json.dumps({"components": names, "ids": labels, "scores": scores}, indent=1)
     if form == "csv":
-        return csv_text([["id"] + names] + [[label] + [repr(float(v)) for v in row]
+        return csv_text([[id_name or "id"] + names] + [[label] + [repr(float(v)) for v in row]
                                             for label, row in zip(labels, scores)])
     return format_table(names, list(zip(labels, scores)), 7)
 
@@ -617,7 +796,8 @@ def _transform_command(args: argparse.Namespace) -> None:
     fill = args.missing == "mean"
     if fill:
         args.missing = "keep"  # the holes are filled below with the model's training means, not this file's
-    source, table = _read_args_table(args, columns)
+    source, table = _read_args_table(args, columns, columns_option="--columns" if columns is args.columns else
+                                     "the model's column")
     if fill:
         means = [float(v) for v in pca.mean_]
         if len(means) != len(table.names):
@@ -630,7 +810,7 @@ def _transform_command(args: argparse.Namespace) -> None:
     pca.feature_names_in_ = None  # the columns were chosen by name above
     with _about(source):
         scores = pca.transform(table.rows)
-    _write(scores_report(pca.component_names, scores, table.ids, args.format), args.output)
+    _write(scores_report(pca.component_names, scores, table.ids, args.format, table.id_name), args.output)
 
 
 def _dataset_command(args: argparse.Namespace) -> None:
@@ -648,7 +828,7 @@ def _dataset_command(args: argparse.Namespace) -> None:
 
 
 def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[str]], form: str, *,
-                  source: str = "") -> str:
+                  source: str = "", id_name: Optional[str] = None) -> str:
     """A fitted Kernel PCA as text: the eigenvalues with their shares, then the scores of the rows.
 
     ``form`` is ``"table"``, ``"csv"`` (the scores, full precision) or
@@ -675,7 +855,7 @@ def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[s
                            "eigenvalues": kp.eigenvalues_, "explained_variance_ratio": kp.explained_variance_ratio_,
                            "ids": ids, "scores": scores}, indent=1)
     if form == "csv":
-        return scores_report(names, scores, ids, "csv")
+        return scores_report(names, scores, ids, "csv", id_name)
     shape = (f"{kp.n_samples_} samples, {kp.n_features_in_} features" if kp.n_features_in_ is not None
              else f"a {kp.n_samples_} x {kp.n_samples_} kernel matrix")
     out = [f"Kernel PCA of {source or 'the data'} ({shape}), "
@@ -835,13 +1015,34 @@ def _kernel_command(args: argparse.Namespace) -> None:
     hint = gamma_hint(str(kp.kernel), float(kp.gamma_), rows, args.scale) if kp.gamma_ is not None else None
     if hint is not None:
         print(f"purepca: hint: {hint}", file=sys.stderr)
-    _write(kernel_report(kp, scores, table.ids, args.format, source=source), args.output)
+    _write(kernel_report(kp, scores, table.ids, args.format, source=source, id_name=table.id_name), args.output)
+
+
+def _em_completed(args: argparse.Namespace, table: Table, source: str) -> Table:
+    """``--missing em`` for the commands that draw or trace the completed data (plot, trace): the holes
+    filled by the fit ``fit --missing em`` runs (``PCA(K, missing="em")``, missMDA's imputePCA with
+    ``ncp = K``) under the command's scaling and convention, said on stderr; other tables as they are."""
+    if args.missing != "em":
+        return table
+    holes = sum(v != v for row in table.rows for v in row)
+    imputer = PCA(args.components, scale=args.scale, convention=getattr(args, "convention", "prcomp"),
+                  solver=getattr(args, "solver", "auto"), missing="em")
+    with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
+        imputer.fit(table.rows)
+    completed = imputer.imputed_
+    assert completed is not None
+    k = imputer.n_components_
+    print(f"purepca: {source}: {holes} missing value{'s' if holes != 1 else ''} imputed by iterative PCA with {k} "
+          f"component{'s' if k != 1 else ''}, {imputer.n_iter_} iterations (missMDA's imputePCA)", file=sys.stderr)
+    return Table(table.names, [list(row) for row in completed], table.ids, table.dropped, table.imputed, table.groups,
+                 table.weights, table.id_name)
 
 
 def _plot_command(args: argparse.Namespace) -> None:
     source, table = _read_args_table(args, args.columns, args.groups)
     if args.drop_constant:
         table = _without_constant(table, source)
+    table = _em_completed(args, table, source)
     pca = PCA(scale=args.scale, convention=args.convention, solver=args.solver)
     with _warnings_to_stderr(), _about(source), _named_constants(source, table, table.names):
         pca.fit(table.rows)
@@ -921,6 +1122,7 @@ def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[f
         M = as_symmetric(table.rows, name=args.matrix)
         return f"the matrix in {args.matrix}", table.names, [[float(v) for v in row] for row in M]
     source, table = _read_args_table(args, args.columns)
+    table = _em_completed(args, table, source)
     if len(table.rows) < 2:
         raise PurePCAError(f"{source}: the covariance needs at least 2 rows, got {len(table.rows)}")
     if args.scale:
@@ -1232,6 +1434,11 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     _common_fit_options(p_fit)
     p_fit.add_argument("--precision", type=_precision, default=None, metavar="DIGITS",
                        help="compute with this many decimal digits (17 to 10000) instead of floats")
+    p_fit.add_argument("--summary", choices=("factominer", "prcomp"), default=None,
+                       help="the tables of --format table: factominer (summary(PCA(...)): eigenvalues, %% of "
+                       "variance, and the coordinates, ctr and cos2 of the individuals and variables) or prcomp "
+                       "(summary(prcomp(...)) and the loadings); default: factominer under --convention "
+                       "factominer, else prcomp")
     p_fit.add_argument("--save", default=None, metavar="MODEL",
                        help="also write the fitted model as JSON, for purepca transform --model")
     p_fit.add_argument("--stream", choices=("auto", "always", "never"), default="auto",
@@ -1274,7 +1481,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                             description="Fit a PCA to a CSV file and draw it as standalone SVG: by default all four "
                             "pictures in one (--kind report).")
     _input_options(p_plot, "the columns to analyse (default: all)",
-                   "a label column kept out of the analysis: the points' names (tooltips)")
+                   "a label column kept out of the analysis: the points' names (tooltips)", em=True)
+    p_plot.add_argument("--components", type=_components, default=None, metavar="K",
+                        help="with --missing em: the components the imputation keeps, as fit --components")
     _common_fit_options(p_plot)
     p_plot.add_argument("--kind", choices=("report", "scree", "scores", "biplot", "circle"), default="report",
                         help="which picture (default: report, the four together)")
@@ -1283,7 +1492,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_plot.add_argument("--title", default=None, help="the title (default: PCA of FILE)")
     p_plot.add_argument("--pcs", type=_pcs, default=(1, 2), metavar="I,J",
                         help="the two components of the scores, biplot and circle (default: 1,2)")
-    p_plot.add_argument("--top", type=int, default=None, metavar="N",
+    p_plot.add_argument("--top", type=_top, default=None, metavar="N",
                         help="draw the N variables that contribute most to the plane (default: all up to 15, "
                         "else the top 15); 0 for all")
     p_plot.add_argument("--labels", action="store_true",
@@ -1299,13 +1508,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                              "below the tolerance) and the power iterations (Rayleigh quotient, residual) on the "
                              "covariance matrix of a CSV file (correlation with --scale), or on a symmetric matrix "
                              "given with --matrix.")
-    _input_options(p_trace, "the columns (default: all)", "a label column kept out")
+    _input_options(p_trace, "the columns (default: all)", "a label column kept out", em=True)
     p_trace.add_argument("--matrix", default=None, metavar="FILE",
                          help="a symmetric matrix as CSV (numbers only, no header) instead of data")
     p_trace.add_argument("--scale", action="store_true", help="the correlation matrix instead of the covariance")
     p_trace.add_argument("--method", choices=("jacobi", "power", "both"), default="both", help="(default: both)")
     p_trace.add_argument("--components", type=int, default=1, metavar="K",
-                         help="how many eigenpairs power iteration finds (default: 1)")
+                         help="how many eigenpairs power iteration finds, and with --missing em the components "
+                         "the imputation keeps (default: 1)")
     p_trace.add_argument("--sweeps-only", action="store_true", help="print Jacobi's sweeps, not every rotation")
     _output_options(p_trace, formats=False)
 
@@ -1385,6 +1595,12 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     if getattr(args, "missing", None) == "em" and not isinstance(args.components, int):
         parser.exit(2, f"{parser.prog} {args.command}: error: --missing em imputes with the model's own components: "
                     "give their number as an int, --components K\n")
+    if args.command == "fit" and args.summary is not None and args.format != "table":
+        parser.exit(2, f"{parser.prog} fit: error: --summary chooses the tables of --format table; --format "
+                    f"{args.format} writes its own (the importance rows and the loadings)\n")
+    if args.command == "plot" and args.components is not None and args.missing != "em":
+        parser.exit(2, f"{parser.prog} plot: error: --components K is the rank of --missing em's imputation; "
+                    "the plot draws every component (choose two with --pcs)\n")
     if args.command == "verify":
         for option, value, low in (("--rtol", args.rtol, "> 0"), ("--residual", args.residual, ">= 0")):
             if value is not None and not (math.isfinite(value) and (value > 0 if low == "> 0" else value >= 0)):
@@ -1405,6 +1621,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     args = parser.parse_args(argv)
     _check_args(parser, args)
     try:
+        _check_distinct_files(args)
         for option in ("output", "save", "scores"):
             check_output_path(getattr(args, option, None), "--" + option)
         if args.command == "check":

@@ -15,6 +15,7 @@ import codecs
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable, Iterator, Optional, Sequence, Union
 
@@ -37,6 +38,8 @@ class Table:
     imputed: dict[str, int] = field(default_factory=dict)
     groups: Optional[list[str]] = None
     weights: Optional[list[float]] = None
+    #: The id column's name in the file (None without one), for the files written from the table.
+    id_name: Optional[str] = None
 
 
 def _select(header: list[str], spec: Union[None, str, Sequence[str]], what: str, source: str) -> list[int]:
@@ -51,8 +54,28 @@ def _select(header: list[str], spec: Union[None, str, Sequence[str]], what: str,
         elif item.lstrip("-").isdigit() and 0 <= int(item) < len(header):
             out.append(int(item))
         else:
-            raise PurePCAError(f"{source}: {what}: no column {item!r} (columns: {', '.join(header)})")
+            if not what.startswith("-"):  # names that came from elsewhere (a model), not from an option
+                raise PurePCAError(f"{source}: {what} {item!r} is not in the file (columns: {', '.join(header)}); "
+                                   "choose the file's columns with --columns" + _delimiter_hint(header))
+            raise PurePCAError(f"{source}: {what}: no column {item!r} (columns: {', '.join(header)})"
+                               + _delimiter_hint(header))
     return out
+
+
+def _delimiter_hint(head: list[str]) -> str:
+    """When the first line is one field holding a ';', a tab or a '|', the file is most likely
+    separated by that character (Excel writes ';' where the decimal mark is a comma).
+
+    >>> _delimiter_hint(["patient;age;weight"])
+    "; the first line is one field holding ';': if it separates the fields, use --delimiter ';' (and --decimal , if the numbers have decimal commas)"
+    """
+    if len(head) != 1:
+        return ""
+    for sep, flag in ((";", "--delimiter ';' (and --decimal , if the numbers have decimal commas)"),
+                      ("\t", "--delimiter $'\\t' (a tab)"), ("|", "--delimiter '|'")):
+        if sep in head[0]:
+            return f"; the first line is one field holding {sep!r}: if it separates the fields, use {flag}"
+    return ""
 
 
 class _Layout:
@@ -60,8 +83,10 @@ class _Layout:
 
     def __init__(self, first: list[str], *, source: str, header: bool, columns: Union[None, str, Sequence[str]],
                  id_column: Optional[str], group_column: Optional[str], exclude: Optional[str] = None,
-                 weight_column: Optional[str] = None, decimal: str = ".") -> None:
+                 weight_column: Optional[str] = None, decimal: str = ".", columns_option: str = "--columns",
+                 em: bool = False) -> None:
         self.source, self.decimal, self.picked = source, decimal, columns is not None
+        self.em = em
         self.head = [c.strip() for c in first] if header else [f"x{j + 1}" for j in range(len(first))]
         self.width = len(self.head)
         seen: dict[str, int] = {}
@@ -77,7 +102,7 @@ class _Layout:
         kept_out = {self.id_index, self.group_index, self.weight_index}
         if exclude is not None:
             kept_out.update(_select(self.head, exclude, "--exclude", source))
-        self.chosen = [j for j in _select(self.head, columns, "--columns", source) if j not in kept_out]
+        self.chosen = [j for j in _select(self.head, columns, columns_option, source) if j not in kept_out]
         if not self.chosen:
             raise PurePCAError(f"{source}: no column left to analyse")
         self.names = [self.head[j] for j in self.chosen]
@@ -85,6 +110,8 @@ class _Layout:
     def number(self, line: int, j: int, cell: str) -> float:
         """One cell as a finite float (with ``decimal`` read as the decimal point), or an error naming it."""
         text = cell.replace(self.decimal, ".") if self.decimal != "." else cell
+        if self.decimal == "," and "." in cell:
+            text = self._grouped(line, j, cell)
         try:
             value = _float(text)
         except ValueError:
@@ -102,16 +129,18 @@ class _Layout:
             raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} is not a finite number")
         return value
 
+    def _grouped(self, line: int, j: int, cell: str) -> str:
+        """A decimal-comma cell holding dots: there a dot groups thousands (``1.234,5`` is 1234.5, as
+        Excel writes it in German or French), so the dots go where the grouping is valid (groups of
+        three digits) and any other dot is an error, never a decimal point read silently."""
+        if _GROUPED.match(cell):
+            return cell.replace(".", "").replace(",", ".")
+        raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: {cell!r} holds a dot, but with "
+                           "--decimal , the decimal mark is the comma and a dot can only group thousands "
+                           "(1.234,5 for 1234.5); if the file's decimal mark is the dot, leave out --decimal ,")
+
     def _delimiter_hint(self) -> str:
-        """When the first line is one field holding a ';', a tab or a '|', the file is most likely
-        separated by that character (Excel writes ';' where the decimal mark is a comma)."""
-        if self.width != 1:
-            return ""
-        for sep, flag in ((";", "--delimiter ';' (and --decimal , if the numbers have decimal commas)"),
-                          ("\t", "--delimiter $'\\t' (a tab)"), ("|", "--delimiter '|'")):
-            if sep in self.head[0]:
-                return f"; the first line is one field holding {sep!r}: if it separates the fields, use {flag}"
-        return ""
+        return _delimiter_hint(self.head)
 
     def weight(self, line: int, record: list[str]) -> float:
         """The row's weight from the --weights column: a finite number >= 0."""
@@ -136,11 +165,16 @@ class _Layout:
                     raise PurePCAError(
                         f"{self.source}: line {line}, column {self.head[j]!r}: a missing value ({cell!r}); "
                         "use --missing drop or --missing mean"
+                        + (", or --missing em (iterative PCA imputation, as missMDA's imputePCA)" if self.em else "")
                     )
                 row.append(None)
                 continue
             row.append(self.number(line, j, cell))
         return row
+
+
+#: A number with its thousands grouped by dots and a decimal comma: 1.234 or -12.345.678,25.
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?\Z")
 
 
 def _float(text: str) -> float:
@@ -262,6 +296,8 @@ def read_table(
     exclude: Optional[str] = None,
     weight_column: Optional[str] = None,
     decimal: str = ".",
+    columns_option: str = "--columns",
+    em: bool = False,
 ) -> Table:
     """Parse CSV lines into a :class:`Table`.
 
@@ -274,7 +310,10 @@ def read_table(
     that fills them itself, such as ``PCA(missing="em")``).  ``exclude``
     names columns left out; ``weight_column`` a column of row weights (kept
     out, read into :attr:`Table.weights`); ``decimal`` is ``"."`` or ``","``.
-    A byte order mark in front of the first line is dropped.
+    A byte order mark in front of the first line is dropped.  ``columns_option``
+    is how a missing column of ``columns`` is named (``--columns``, or where the
+    names came from), and ``em`` adds ``--missing em`` to the ways out of a
+    missing cell, where the caller offers it.
 
     >>> read_table(["a,b", "1,x"], source="f.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -285,6 +324,15 @@ def read_table(
     >>> t = read_table(["\ufeffa;b;w", "1,5;2;1", "3;4,25;2"], delimiter=";", decimal=",", weight_column="w")
     >>> t.names, t.rows, t.weights
     (['a', 'b'], [[1.5, 2.0], [3.0, 4.25]], [1.0, 2.0])
+
+    With ``decimal=","`` a dot groups thousands, and only where the grouping is valid:
+
+    >>> read_table(["a;b", "1.234;1.234,5", "2;-12.345.678,25"], delimiter=";", decimal=",").rows
+    [[1234.0, 1234.5], [2.0, -12345678.25]]
+    >>> read_table(["a;b", "1.23;2", "2;3"], delimiter=";", decimal=",", source="f.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: f.csv: line 2, column 'a': '1.23' holds a dot, but with --decimal , the decimal ...
     """
     _check_options(missing, delimiter, decimal)
     records = list(_records(lines, delimiter, source))
@@ -293,7 +341,8 @@ def read_table(
     if header and len(records) == 1:
         raise PurePCAError(f"{source}: no data rows (only the header line)")
     layout = _Layout(records[0][1], source=source, header=header, columns=columns, id_column=id_column,
-                     group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal)
+                     group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal,
+                     columns_option=columns_option, em=em)
     if header:
         records = records[1:]
     rows: list[list[Optional[float]]] = []
@@ -310,6 +359,7 @@ def read_table(
             groups.append(record[layout.group_index].strip())
     names = layout.names
     table = Table(names, [], ids if layout.id_index is not None else None)
+    table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
     table.groups = groups if layout.group_index is not None else None
     table.weights = weights if layout.weight_index is not None else None
     if missing == "drop":
@@ -365,6 +415,9 @@ class StreamedRows:
     >>> stream = StreamedRows(path, missing="mean")
     >>> list(stream), stream.imputed
     ([[1.0, 2.0], [3.0, 4.5], [5.0, 7.0]], {'b': 1})
+    >>> stream = StreamedRows(path, missing="drop", id_column="a")
+    >>> list(stream), stream.ids
+    ([[2.0], [7.0]], ['1', '5'])
     """
 
     def __init__(self, path: str, *, delimiter: str = ",", header: bool = True, columns: Optional[str] = None,
@@ -379,6 +432,9 @@ class StreamedRows:
         self.path, self.delimiter, self.header, self.missing, self.progress = path, delimiter, header, missing, progress
         self.dropped = 0
         self.imputed: dict[str, int] = {}
+        #: The id column's cells of the rows the last iteration yielded (None without an id column).
+        self.ids: Optional[list[str]] = None
+        self._id: Optional[str] = None
         with self._open() as handle:
             first = next(_records(self._lines(handle), delimiter, path), None)
         if first is None:
@@ -412,7 +468,9 @@ class StreamedRows:
             if self.header:
                 next(records, None)
             for rows, (line, record) in enumerate(records, start=1):
-                yield self.layout.parse(line, record, missing)
+                row = self.layout.parse(line, record, missing)
+                self._id = None if self.layout.id_index is None else record[self.layout.id_index].strip()
+                yield row
                 if self.progress is not None and rows % 1000 == 0:
                     self.progress(counted.read, rows)
             if self.progress is not None:
@@ -421,6 +479,7 @@ class StreamedRows:
     def __iter__(self) -> Iterator[list[float]]:
         self.dropped = 0
         self.imputed = {}
+        self.ids = None if self.layout.id_index is None else []
         if self.missing == "mean":
             d = len(self.names)
             sums = [_Neumaier() for _ in range(d)]
@@ -439,13 +498,19 @@ class StreamedRows:
             means = [sums[j].total / counts[j] if counts[j] else 0.0 for j in range(d)]
             self.imputed = holes
             for row in self._parsed("mean"):
+                self._keep_id()
                 yield [means[j] if v is None else v for j, v in enumerate(row)]
             return
         for row in self._parsed(self.missing):
             if any(v is None for v in row):
                 self.dropped += 1
                 continue
+            self._keep_id()
             yield [v for v in row if v is not None]
+
+    def _keep_id(self) -> None:
+        if self.ids is not None and self._id is not None:
+            self.ids.append(self._id)
 
 
 class _Counting:

@@ -4,7 +4,10 @@ The file holds the constructor's parameters, the public attributes, and the
 internal state that ``transform`` uses (the mean as the pair ``hi + lo``, the
 components, scales and standard deviations at the fit's precision), so a
 model read back transforms new rows to the same bits as the model that was
-saved.  Finite floats are JSON numbers written with ``repr`` (which reads back
+saved.  The public attributes are the float values of those fields; a file
+whose two copies of a number disagree (one edited by hand) is refused, naming
+the field, rather than read one way by some methods and the other by others.
+Finite floats are JSON numbers written with ``repr`` (which reads back
 to the same float); ``inf`` is the string ``"inf"``; the numbers of a model
 fitted with ``precision=N`` are strings of N-digit decimals.
 
@@ -232,6 +235,7 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
                        else [ctx.convert(v) for v in public["explained_variance_ratio_"]])
     inner["singular"] = (_vector(state["singular"], k, ctx, "singular", low=0.0, infinite=True) if "singular" in state
                          else [ctx.convert(v) for v in public["singular_values_"]])
+    _agree(public, inner, ctx)
     column_weight, rest = state.get("column_weight"), state.get("rest")
     return PCAState(
         ctx=ctx, convention=settings.convention, sign=sign, ddof=ddof,
@@ -246,6 +250,38 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
         source="model file", solver_=solver, n_samples_=n, n_features_in_=d, feature_names_in_=names,
         **inner, **public,
     )
+
+
+#: Each public attribute and the field at the fit's precision it is the float value of.
+_COPIES = (("components_", "components"), ("mean_", "mean"), ("scale_", "sd"),
+           ("explained_variance_", "variance"), ("explained_variance_ratio_", "ratios"),
+           ("singular_values_", "singular"), ("noise_variance_", "noise"))
+
+
+def _agree(public: dict[str, Any], inner: dict[str, Any], ctx: Context) -> None:
+    """Refuse a file whose public attributes are not the float values of the fields ``transform`` computes
+    with: the file holds one number twice (the attribute for the reader, the field at the fit's
+    precision), so a hand edit of one copy would be read by some methods and not by others."""
+    def flat(value: Any) -> list[Any]:
+        if isinstance(value, list):
+            return [x for v in value for x in flat(v)]
+        return [value]
+
+    def where(value: Any, at: int) -> str:
+        if isinstance(value, list) and value and isinstance(value[0], list):
+            width = len(value[0])
+            return f"[{at // width}][{at % width}]"
+        return f"[{at}]" if isinstance(value, list) else ""
+
+    for name, field in _COPIES:
+        shown, kept = public[name], inner[field]
+        if shown is None or kept is None:
+            continue
+        for at, (a, b) in enumerate(zip(flat(shown), flat(kept))):
+            if float(a) != ctx.to_float(b):
+                raise PurePCAError(f"{name}{where(shown, at)} is {float(a)!r} but state.{field}{where(shown, at)} "
+                                   f"is {ctx.to_float(b)!r}: the file holds each number twice and the copies "
+                                   "disagree (edited by hand?); fit and save the model again")
 
 
 def _flag(value: Any, where: str) -> bool:

@@ -4,6 +4,10 @@
 ``PCASummary``             the importance table; ``str()`` prints it as R
 ``format_table``           a right-aligned table, each column formatted as R's
                            ``formatReal`` would (significant digits per column)
+``format_rounded``         R's ``format(round(x, dec))`` of a whole matrix: one
+                           number of decimals and one width for every cell
+``print_matrix``           R's ``print(m, quote = FALSE, right = TRUE)`` of a
+                           matrix of strings, wrapped at 80 characters as R does
 =========================  ==================================================
 
 >>> print(format_table(["PC1", "PC2"], [("Standard deviation", [1.13315, 0.221548])], 4))
@@ -17,7 +21,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["PCASummary", "format_table"]
+__all__ = ["PCASummary", "format_rounded", "format_table", "print_matrix"]
 
 
 @dataclass(frozen=True)
@@ -95,3 +99,56 @@ def format_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[float]
     for i, (label, _) in enumerate(rows):
         lines.append(label.ljust(width) + "".join(" " + cells[i] for _, cells in formatted))
     return "\n".join(lines)
+
+
+def format_rounded(values: Sequence[Sequence[float]], decimals: int) -> list[list[str]]:
+    """R's ``format(round(m, decimals))`` of a matrix: every value rounded to ``decimals`` places, then
+    all shown with the most places any of them needs (R's seven significant digits at most, trailing
+    zeros dropped) and right-justified to one width.  FactoMineR's ``summary.PCA`` formats its tables
+    so (``nb.dec = 3``).
+
+    >>> format_rounded([[3.2719, 100.0], [-0.00004, 12.3456]], 3)
+    [['  3.272', '100.000'], ['  0.000', ' 12.346']]
+    >>> format_rounded([[1.0, 2.5]], 3)
+    [['1.0', '2.5']]
+    """
+    rounded = [[round(float(v), decimals) + 0.0 for v in row] for row in values]  # + 0.0: R prints -0 as 0
+    places = min(decimals, _r_decimals([v for row in rounded for v in row], 7))
+    cells = [[f"{v:.{places}f}" for v in row] for row in rounded]
+    width = max((len(c) for row in cells for c in row), default=0)
+    return [[c.rjust(width) for c in row] for row in cells]
+
+
+def print_matrix(row_names: Sequence[str], col_names: Sequence[str], cells: Sequence[Sequence[str]],
+                 width: int = 80) -> str:
+    """A matrix of strings as R's ``print(m, quote = FALSE, right = TRUE)`` shows it: the row names
+    left-justified, each column right-justified to the wider of its name and its cells, one space
+    between columns, and the columns wrapped into blocks no wider than ``width`` (R's
+    ``options("width")``), each block with the row names.
+
+    >>> print(print_matrix(["a", "bb"], ["x", "", "long"], [["1.0", "|", "2"], ["-3.5", "|", "4"]], width=12))
+          x  
+    a   1.0 |
+    bb -3.5 |
+       long
+    a     2
+    bb    4
+    """
+    label = max((len(name) for name in row_names), default=0)
+    columns = []
+    for j, name in enumerate(col_names):
+        column = [row[j] for row in cells]
+        w = max([len(name)] + [len(c) for c in column])
+        columns.append([name.rjust(w)] + [c.rjust(w) for c in column])
+    blocks: list[str] = []
+    start = 0
+    while start < len(columns):
+        end, used = start + 1, label + 1 + len(columns[start][0])  # at least one column per block
+        while end < len(columns) and used + 1 + len(columns[end][0]) <= width:
+            used += 1 + len(columns[end][0])
+            end += 1
+        heads = [" " * label] + [name.ljust(label) for name in row_names]
+        blocks.append("\n".join(head + "".join(" " + col[i] for col in columns[start:end])
+                                for i, head in enumerate(heads)))
+        start = end
+    return "\n".join(blocks)

@@ -58,6 +58,10 @@ def check_weights(values: Any, length: int, name: str, what: str, positive: bool
     Traceback (most recent call last):
     ...
     purepca.errors.PurePCAError: column_weight: every weight is zero; at least one must be positive
+    >>> check_weights([0, 3, 0], 3, "sample_weight", "rows")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: sample_weight: the weights leave one row (entry 1 is the only positive weight), ...
     """
     if values is None:
         return None
@@ -75,6 +79,11 @@ def check_weights(values: Any, length: int, name: str, what: str, positive: bool
             raise PurePCAError(f"{name}: entry {j} is {v!r}; weights must be {bound}")
     if not any(v > 0 for v in got):
         raise PurePCAError(f"{name}: every weight is zero; at least one must be positive")
+    kept = [j for j, v in enumerate(got) if v > 0]
+    if what == "rows" and len(kept) == 1 and length > 1:
+        # One row alone has no spread: the fit would find "every feature constant", blaming the data.
+        raise PurePCAError(f"{name}: the weights leave one row (entry {kept[0]} is the only positive weight), "
+                           "so every feature is constant (one row has no variance); give at least two rows a positive weight")
     return got
 
 

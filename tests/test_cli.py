@@ -156,7 +156,7 @@ def test_transform_with_a_saved_model_reproduces_fit_transform_bit_for_bit(
                              "--format", "csv"], capsys)
     assert status == 0 and err == ""
     table = list(csvmod.reader(out.splitlines()))
-    assert table[0] == ["id", "PC1", "PC2", "PC3"] and [r[0] for r in table[1:]] == ["A", "B", "C", "D", "F"]
+    assert table[0] == ["state", "PC1", "PC2", "PC3"] and [r[0] for r in table[1:]] == ["A", "B", "C", "D", "F"]
     rows = [[13.2, 236, 58], [10.0, 263, 48], [8.1, 294, 80], [8.8, 190, 50], [2.1, 120, 60]]
     expected = PCA(convention="prcomp", scale=True).fit_transform(rows)
     assert [[float(v) for v in r[1:]] for r in table[1:]] == expected

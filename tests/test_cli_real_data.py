@@ -217,7 +217,7 @@ def test_fit_scores_file_holds_the_libraries_scores(tmp_path: pathlib.Path) -> N
                   "--scores", str(tmp_path / "s.csv"))
     assert out.returncode == 0, out.stderr
     lines = (tmp_path / "s.csv").read_text().splitlines()
-    assert lines[0] == "id,PC1,PC2,PC3"
+    assert lines[0] == "class,PC1,PC2,PC3"  # the id column keeps its name (issue 36)
     want = PCA(3, convention="prcomp", scale=True).fit_transform(rows)
     assert [line.split(",")[0] for line in lines[1:]] == labels
     assert [[float(v) for v in line.split(",")[1:]] for line in lines[1:]] == want
