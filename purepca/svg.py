@@ -335,18 +335,55 @@ def _marker(kind: str, x: float, y: float, r: float, colour: str, cls: str, extr
 
 
 def group_styles(groups: Sequence[str]) -> dict[str, tuple[str, str]]:
-    """Each group's (colour, marker) in order of first appearance: no two groups share a pair (up to 40).
+    """Each group's (colour, marker), the groups sorted: no two groups share a pair (up to 40).
+
+    The groups are sorted as numbers when every one that is not blank reads
+    as a number (``"2.0"`` before ``"10.0"``), else as text; blank ones come
+    last.  The legend lists them in this order.
 
     >>> styles = group_styles([str(d) for d in range(10)])
     >>> styles["0"], styles["8"], len(set(styles.values()))
     (('#0072B2', 'circle'), ('#0072B2', 'diamond'), 10)
+    >>> list(group_styles(["3.0", "0.0", "", "10.0", "1.0"]))
+    ['0.0', '1.0', '3.0', '10.0', '']
     """
-    order: dict[str, tuple[str, str]] = {}
-    for g in groups:
-        if g not in order:
-            i = len(order)
-            order[g] = (PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)])
-    return order
+    distinct = list(dict.fromkeys(groups))
+    named = [g for g in distinct if g.strip()]
+    numbers = {}
+    for g in named:
+        try:
+            numbers[g] = float(g)
+        except ValueError:
+            break
+    if len(numbers) == len(named) and not any(math.isnan(v) for v in numbers.values()):
+        named.sort(key=lambda g: (numbers[g], g))
+    else:
+        named.sort()
+    ordered = named + [g for g in distinct if not g.strip()]
+    return {g: (PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)]) for i, g in enumerate(ordered)}
+
+
+def _blank_name(groups: Sequence[str]) -> str:
+    """The legend's name for a blank group: "(blank)", in more parentheses if a real group has that name.
+
+    >>> _blank_name(["a", ""]), _blank_name(["(blank)", ""])
+    ('(blank)', '((blank))')
+    """
+    name = "(blank)"
+    while name in groups:
+        name = f"({name})"
+    return name
+
+
+def _legend(groups: Optional[Sequence[Any]]
+            ) -> tuple[Optional[list[str]], dict[str, tuple[str, str]], dict[str, str]]:
+    """The groups as text (every blank one, empty or spaces, as ""), their styles, and their legend names."""
+    if groups is None:
+        return None, {}, {}
+    texts = [str(g) if str(g).strip() else "" for g in groups]
+    styles = group_styles(texts)
+    blank = _blank_name(texts)
+    return texts, styles, {g: g or blank for g in styles}
 
 
 class _Placer:
@@ -413,22 +450,22 @@ class _Placer:
 
 def _points(frame: _Frame, pts: list[list[float]], groups: Optional[list[str]], default: str,
             names: Optional[list[str]]) -> tuple[list[str], list[tuple[str, str, str]]]:
-    """The markers of the points, and the legend entries of the groups (first seen, first styled)."""
-    styles = group_styles(groups) if groups is not None else {}
+    """The markers of the points, and the legend entries of the groups (sorted, a blank one named)."""
+    groups, styles, shown = _legend(groups)
     out = []
     for i, (x, y) in enumerate(pts):
         colour, kind = styles[groups[i]] if groups is not None else (default, "circle")
         tip = names[i] if names is not None else f"row {i + 1}"
         out.append(_marker(kind, frame.px(x), frame.py(y), 3.5, colour, "point",
                            f' data-value="{x!r},{y!r}"', tip))
-    return out, [(kind, colour, group) for group, (colour, kind) in styles.items()]
+    return out, [(kind, colour, shown[group]) for group, (colour, kind) in styles.items()]
 
 
 def _group_room(groups: Optional[Sequence[Any]]) -> float:
     """The pixels a legend of these groups needs to the right of the box (0 without groups)."""
     if groups is None:
         return 0.0
-    return legend_width(list(group_styles([str(g) for g in groups]))) + 8
+    return legend_width(list(_legend(groups)[2].values())) + 8
 
 
 def scree_plot(explained_variance: Sequence[float], *, title: str = "Scree plot",
