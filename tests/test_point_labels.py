@@ -30,7 +30,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -191,12 +191,26 @@ def test_point_labels_of_a_crowd_are_placed_or_counted() -> None:
     r = random.Random(5)
     pts = [[r.gauss(0, 1), r.gauss(0, 1)] for _ in range(400)]
     names = [f"row {i + 1}" for i in range(400)]
-    for svg in (scores_plot(pts, names=names, point_labels=True),
-                biplot(pts, [[1.0, 0.2], [-0.3, 0.9]], ["u", "v"], names=names, point_labels=True)):
+    draws: list[Callable[[], str]] = [
+        lambda: scores_plot(pts, names=names, point_labels=True),
+        lambda: biplot(pts, [[1.0, 0.2], [-0.3, 0.9]], ["u", "v"], names=names, point_labels=True)]
+    for draw in draws:
+        svg = draw()
         centres, markers, labels, leaders, dropped = _geometry(svg)
         assert dropped > 0 and len(labels) > 40
         problems = label_problems(centres, markers, labels, leaders, dropped)
         assert not problems, (problems[:10], len(problems))
+
+
+def test_point_labels_of_a_thousand_points_only_beside_them() -> None:
+    """Above 400 points no leader is drawn (the search would take minutes): the labels that fit beside their
+    points, and the count of the others in the caption."""
+    r = random.Random(8)
+    pts = [[r.gauss(0, 1), r.gauss(0, 1)] for _ in range(1000)]
+    svg = scores_plot(pts, names=[f"r{i}" for i in range(1000)], point_labels=True)
+    centres, markers, labels, leaders, dropped = _geometry(svg)
+    assert not leaders and 10 < len(labels) < 1000 and dropped == 1000 - len(labels)
+    assert not label_problems(centres, markers, labels, leaders, dropped)
 
 
 def test_point_labels_are_deterministic_and_beside_isolated_points() -> None:
@@ -291,7 +305,7 @@ def test_point_labels_stay_with_their_points_in_a_browser(tmp_path: pathlib.Path
         leaders = {int(t["row"]): tuple(t["ends"]) for t in got["leaders"]}
         assert len(centres) == 90 and len(got["labels"]) == len(labels), key
         dropped = _dropped(got["caption"])
-        problems = label_problems(centres, markers, labels, leaders, dropped, slack=0.5)  # type: ignore[arg-type]
+        problems = label_problems(centres, markers, labels, leaders, dropped, slack=0.5)
         assert not problems, (key, problems[:10], len(problems))
         kind, scale = key.split("-")
         assert dropped <= ALLOWED[kind, float(scale)], (key, dropped)
