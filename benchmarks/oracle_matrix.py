@@ -349,6 +349,9 @@ def main() -> None:
                 res_u = math.ldexp(kw["residual"], -2 * truth_c.exponent) / top
                 base = ([max(b, res_u) for b in base[0]], [max(b, res_u / _min_gap(truth_c, i)) for i, b in
                                                            enumerate(base[1])])
+            if name == "sklearn auto":  # the error model of the solver it chose (full SVD below 10 d rows)
+                method = {"full": "svd", "covariance_eigh": "covariance", "arpack": "covariance",
+                          "randomized": "randomized"}.get(getattr(res, "_fit_svd_solver", ""), method)
             label = classify(mine, base, 2.0 ** -23 if cls == "f32" else 2.0 ** -52, truth_c)
             try:
                 after = flagged(compare_pca(res, Xc, convention=conv, method=method, **kw))
