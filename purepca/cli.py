@@ -1010,6 +1010,25 @@ def _check_result(result: dict[str, object], d: int, path: str) -> None:
     if not any(key in result for key in ("components_", "rotation", "explained_variance_", "sdev")):
         raise PurePCAError(f"{path}: neither components_ (or rotation) nor explained_variance_ (or sdev); "
                            "nothing to compare")
+    sdev = result.get("sdev")
+    if isinstance(sdev, list):
+        for i, v in enumerate(sdev):
+            if isinstance(v, float) and v < 0:
+                raise PurePCAError(f"{path}: sdev[{i}] is {v!r}: a standard deviation is never negative (the result "
+                                   "file is wrong, not the data)")
+
+
+def _result_text(path: str) -> str:
+    """The text of a result file; its faults are the result's, with advice for it (``--encoding`` is the
+    data file's option)."""
+    try:
+        return _read_text(path)
+    except PurePCAError as err:
+        text = str(err)
+        if "; pass --encoding" in text:
+            text = (text.split("; pass --encoding")[0] + "; a result file is read as UTF-8 (--encoding is for the "
+                    "data file): save it as UTF-8")
+        raise PurePCAError(text) from None
 
 
 def read_result(path: str) -> dict[str, object]:
@@ -1030,7 +1049,8 @@ def read_result(path: str) -> dict[str, object]:
             file = os.path.join(path, key + ".csv")
             if not os.path.exists(file):
                 continue
-            rows = read_table(_lines(_read_text(file)), source=file, header=False).rows
+            # A missing number in a result is a mismatch to report (NaN), as in a JSON result.
+            rows = read_table(_lines(_result_text(file)), source=file, header=False, missing="keep").rows
             if key in ("components_", "rotation"):
                 found[key] = rows
             elif key == "noise_variance_":
@@ -1042,7 +1062,7 @@ def read_result(path: str) -> dict[str, object]:
         if not found:
             raise PurePCAError(f"{path}: no file named after an attribute ({', '.join(k + '.csv' for k in RESULT_KEYS)})")
         return found
-    text = _read_text(path)
+    text = _result_text(path)
     try:
         document = json.loads(text)
     except ValueError as err:
@@ -1386,6 +1406,11 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.exit(2, f"{parser.prog} {args.command}: error: --missing em imputes with the model's own components: "
                     "give their number as an int, --components K\n")
     if args.command == "verify":
+        for option, value in (("--ddof", args.ddof), ("--scale-ddof", args.scale_ddof)):
+            if value is not None and value < 0:
+                parser.exit(2, f"{parser.prog} verify: error: {option} must be >= 0, got {value}\n")
+        if args.scale and args.unscaled:
+            parser.exit(2, f"{parser.prog} verify: error: --scale and --unscaled contradict each other; give one\n")
         for option, value, low in (("--rtol", args.rtol, "> 0"), ("--residual", args.residual, ">= 0")):
             if value is not None and not (math.isfinite(value) and (value > 0 if low == "> 0" else value >= 0)):
                 parser.exit(2, f"{parser.prog} verify: error: {option} must be a finite number {low}, got {value}\n")

@@ -224,3 +224,139 @@ def test_components_of_a_correct_covariance_eigensolver_pass_the_new_checks() ->
     answer = exact_answer(X)
     assert not failures(answer, X, method="covariance")
     assert not failures(answer, X, method="svd")
+
+
+# ------------------------------------------------------------------ messages
+
+
+def test_messages_a_failing_assert_pca_close_prints_only_the_failures(tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    test = tmp_path / "test_theirs.py"
+    test.write_text(
+        "from purepca.testing import assert_pca_close, reference\n"
+        "X = [[0.0, 0.0, 1.0], [1.0, 1.0, 0.0], [2.0, 2.5, 1.0], [3.0, 2.0, 0.5], [1.0, 0.0, 2.0]]\n"
+        "def test_theirs():\n"
+        "    ref = reference(X)\n"
+        "    assert_pca_close({'explained_variance_': [v * 1.5 for v in ref.explained_variance_]}, X)\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test)],
+                         capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=300)
+    out = run.stdout
+    assert "AssertionError: PCA differs from the reference" in out, out
+    assert "``method`` picks the error model" not in out  # the docstring is not reprinted
+    assert len(out.splitlines()) < 40, out
+
+
+def test_messages_noise_variance_names_the_value_compared_with() -> None:
+    rng = random.Random(8)
+    X = [[rng.gauss(0.0, 1.0) * s for s in (3.0, 2.0, 1.5, 1.0)] for _ in range(30)]
+    ref = reference(X)
+    compared = math.fsum(ref.spectrum[2:]) / 2
+    answer = {"explained_variance_": ref.spectrum[:2], "components_": ref.all_components[:2],
+              "noise_variance_": compared * 1.5}
+    line = next(line for line in failures(answer, X) if line.startswith("noise_variance_"))
+    shown = float(line.split(" from ")[1].split(" ")[0])
+    assert math.isclose(shown, compared, rel_tol=1e-12), (line, compared)
+    assert ref.noise_variance_ == 0.0  # what the message printed before
+
+
+def _verify(tmp_path, capsys, result: str, *extra: str) -> tuple[int, str, str]:
+    from purepca.cli import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("1,2\n3,4\n5,7\n2,2\n")
+    path = tmp_path / "r.json"
+    path.write_bytes(result.encode("latin-1"))
+    code = main(["verify", "--data", str(data), "--no-header", "--result", str(path), *extra])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_messages_verify_blames_the_result_for_a_negative_sdev(tmp_path, capsys) -> None:
+    code, _, err = _verify(tmp_path, capsys, '{"sdev": [-1.0, 0.5]}', "--convention", "prcomp")
+    assert code == 1
+    assert "r.json: sdev[0] is -1.0: a standard deviation is never negative (the result file is wrong" in err
+    assert "d.csv" not in err
+
+
+def test_messages_verify_gives_advice_for_the_result_file(tmp_path, capsys) -> None:
+    code, _, err = _verify(tmp_path, capsys, '{"explained_variance_": [1.0]} \xe9')
+    assert code == 1
+    assert "r.json: line 1: byte 0xe9 is not utf-8 text; a result file is read as UTF-8 (--encoding is for the " \
+           "data file): save it as UTF-8" in err
+    assert "pass --encoding" not in err
+
+
+def test_messages_kernel_pca_reads_the_kernel_of_the_estimator() -> None:
+    np = pytest.importorskip("numpy")
+    decomposition = pytest.importorskip("sklearn.decomposition")
+    from purepca import KernelPCA
+    from purepca.testing import assert_kernel_pca_close
+
+    rng = random.Random(2)
+    X = [[rng.gauss(0.0, 1.0) for _ in range(3)] for _ in range(25)]
+    fitted = decomposition.KernelPCA(3, kernel="rbf", gamma=0.5).fit(np.array(X))
+    assert_kernel_pca_close(fitted, X)  # compared under its own rbf kernel, gamma 0.5
+    assert_kernel_pca_close(fitted, X, kernel="rbf", gamma=0.5)
+    with pytest.raises(PurePCAError, match=r"kernel='linear' given, but the estimator was fitted with kernel='rbf'"):
+        assert_kernel_pca_close(fitted, X, kernel="linear")
+    auto = decomposition.KernelPCA(3, kernel="poly", degree=2, coef0=0.5).fit(np.array(X))  # gamma None: 1/d
+    assert_kernel_pca_close(auto, X)
+    ours = KernelPCA(3, kernel="rbf", gamma=0.25).fit(X)
+    assert_kernel_pca_close(ours, X)
+    wrong = {"eigenvalues_": [v * 1.01 for v in fitted.eigenvalues_]}
+    with pytest.raises(AssertionError, match=r"Kernel PCA differs from the reference \(rbf kernel"):
+        assert_kernel_pca_close(wrong, X, kernel="rbf", gamma=0.5)
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def test_inputs_are_refused_with_what_is_wrong() -> None:
+    from purepca.testing import align_signs, residual_bound
+
+    X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0]]
+    with pytest.raises(PurePCAError, match=r"residual_bound: ddof must be a non-negative int .* got -1"):
+        residual_bound(X, [1.0], [[1.0, 0.0]], kind="data", ddof=-1)
+    with pytest.raises(PurePCAError, match=r"n_components=10, but X \(4 x 2\) has at most 2 components"):
+        reference(X, n_components=10)
+    with pytest.raises(PurePCAError, match=r"align_signs: 1 components but 2 reference rows; give one reference row"):
+        align_signs([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(PurePCAError, match=r"eigenvectors: 1 x 3, but numpy's eigh gives one column per eigenvalue"):
+        assert_pca_close(([1.0, 2.0], [[1.0, 0.0, 0.0]]), X, convention="numpy")
+    with pytest.raises(PurePCAError, match=r"eigenvectors: 2 x 2, but .* expected 2 x 3"):
+        assert_pca_close(([1.0, 2.0, 3.0], [[1.0, 0.0], [0.0, 1.0]]), X, convention="numpy")
+
+
+@pytest.mark.parametrize("extra, message", [
+    (("--scale", "--unscaled"), "--scale and --unscaled contradict each other"),
+    (("--ddof", "-1"), "--ddof must be >= 0, got -1"),
+    (("--scale", "--scale-ddof", "-2"), "--scale-ddof must be >= 0, got -2"),
+])
+def test_inputs_verify_contradictions_are_usage_errors(tmp_path, capsys, extra, message) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _verify(tmp_path, capsys, '{"explained_variance_": [1.0]}', *extra)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_inputs_verify_a_nan_in_a_result_fails_the_same_in_csv_and_json(tmp_path, capsys) -> None:
+    from purepca.cli import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("1,2\n3,4\n5,7\n2,2\n")
+    folder = tmp_path / "res"
+    folder.mkdir()
+    outs = []
+    for cell in ("nan", ""):
+        (folder / "explained_variance_.csv").write_text(f"{cell},1.0\n")
+        code = main(["verify", "--data", str(data), "--no-header", "--result", str(folder)])
+        outs.append((code, capsys.readouterr().out))
+    code_json, out_json, _ = _verify(tmp_path, capsys, '{"explained_variance_": [NaN, 1.0]}')
+    for code, out in outs + [(code_json, out_json)]:
+        assert code == 1
+        assert "explained_variance_[0] is NaN in the result" in out, out

@@ -304,6 +304,8 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
                                      or n_components < 0):
         raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
+    if n_components is not None and n_components > min(n, d):
+        raise PurePCAError(f"n_components={n_components}, but X ({n} x {d}) has at most {min(n, d)} components")
     mark = _fingerprint(rows)
     key = (mark, convention, n_components, digits, scaled, ddof_v, sddof)
     hit = _CACHE.get(key)

@@ -199,6 +199,9 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     if get("eigenvalues") is not None and get("eigenvectors") is not None:  # numpy.linalg.eigh
         w = _vector(get("eigenvalues"), "eigenvalues")
         v = _rows(get("eigenvectors"), "eigenvectors")
+        if len(v) != d or len(v[0]) != len(w):
+            raise PurePCAError(f"eigenvectors: {len(v)} x {len(v[0])}, but numpy's eigh gives one column per "
+                               f"eigenvalue ({len(w)}) and one row per column of X ({d}): expected {d} x {len(w)}")
         order = sorted(range(len(w)), key=lambda i: -w[i])
         return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
     if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
