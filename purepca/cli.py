@@ -1108,7 +1108,7 @@ def _verify_command(args: argparse.Namespace) -> int:
     with _about(source):
         checks = compare_pca(result, table.rows, convention=args.convention, method=args.method, rtol=args.rtol,
                              residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
-                             ddof=args.ddof, scale_ddof=args.scale_ddof)
+                             ddof=args.ddof, scale_ddof=args.scale_ddof, constant_columns=args.constant_columns)
     tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
     title = (f"{args.result} against purepca's reference for {source} (convention {args.convention}, "
              f"{tolerance})")
@@ -1347,6 +1347,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_ver.add_argument("--ddof", type=int, default=None, help="the variance divisor is n - DDOF (default: the convention's)")
     p_ver.add_argument("--scale-ddof", type=int, default=None, dest="scale_ddof",
                        help="the scaling divided by n - SCALE_DDOF (StandardScaler + PCA: --scale --scale-ddof 0)")
+    p_ver.add_argument("--constant-columns", choices=("error", "unscaled"), default="error", dest="constant_columns",
+                       help="with --scale, a constant column is an error (default) or left unscaled, divided by 1 "
+                       "(StandardScaler + PCA: --scale --scale-ddof 0 --constant-columns unscaled)")
     p_ver.add_argument("--method", choices=METHODS, default="svd",
                        help="the error model of their method, which sets the tolerances (default: svd)")
     p_ver.add_argument("--rtol", type=float, default=None, help="a relative tolerance instead of the error model")

@@ -360,3 +360,59 @@ def test_inputs_verify_a_nan_in_a_result_fails_the_same_in_csv_and_json(tmp_path
     for code, out in outs + [(code_json, out_json)]:
         assert code == 1
         assert "explained_variance_[0] is NaN in the result" in out, out
+
+
+# ------------------------------------------------------------------ StandardScaler's constant columns
+
+
+def _with_constant_column() -> list[list[float]]:
+    rng = random.Random(6)
+    return [[rng.gauss(0.0, 1.0) * 2, rng.gauss(5.0, 1.0), rng.gauss(0.0, 0.5), 7.25, rng.gauss(1.0, 3.0)]
+            for _ in range(40)]
+
+
+def test_standard_scaler_constant_column_is_left_unscaled() -> None:
+    X = _with_constant_column()
+    with pytest.raises(PurePCAError, match=r"column 3 is constant \(standard deviation 0\) .* pass "
+                                           r"constant_columns='unscaled'"):
+        reference(X, scale=True, scale_ddof=0)
+    ref = reference(X, scale=True, scale_ddof=0, constant_columns="unscaled")
+    assert ref.scale_[3] == 1.0 and ref.mean_[3] == 7.25
+    assert ref.spectrum[-1] == 0.0 and ref.all_components[-1] == [0.0, 0.0, 0.0, 1.0, 0.0]
+    other = reference([row[:3] + row[4:] for row in X], scale=True, scale_ddof=0)
+    assert ref.spectrum[:4] == other.spectrum
+    with pytest.raises(PurePCAError, match=r"constant_columns must be 'error' or 'unscaled'; got 'drop'"):
+        reference(X, scale=True, constant_columns="drop")
+
+
+def test_standard_scaler_then_pca_with_a_constant_column_is_checked() -> None:
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("sklearn")
+    from sklearn.decomposition import PCA as SkPCA
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X = _with_constant_column()
+    pipe = make_pipeline(StandardScaler(), SkPCA(svd_solver="full")).fit(np.array(X))
+    pca = pipe[-1]
+    assert_pca_close(pca, X, scale=True, scale_ddof=0, constant_columns="unscaled")
+    wrong = {"explained_variance_": pca.explained_variance_ * 1.001, "components_": pca.components_}
+    with pytest.raises(AssertionError, match=r"explained_variance_\[0\]"):
+        assert_pca_close(wrong, X, scale=True, scale_ddof=0, constant_columns="unscaled")
+
+
+def test_standard_scaler_verify_constant_columns_option(tmp_path, capsys) -> None:
+    import json
+
+    from purepca.cli import main
+
+    X = _with_constant_column()
+    ref = reference(X, scale=True, scale_ddof=0, constant_columns="unscaled")
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(",".join(repr(x) for x in row) for row in X) + "\n")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"explained_variance_": ref.spectrum[:4], "components_": ref.all_components[:4]}))
+    args = ["verify", "--data", str(data), "--no-header", "--result", str(path), "--scale", "--scale-ddof", "0"]
+    assert main(args) == 1
+    assert "column 3 is constant" in capsys.readouterr().err
+    assert main(args + ["--constant-columns", "unscaled"]) == 0, capsys.readouterr().out

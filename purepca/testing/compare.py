@@ -619,7 +619,8 @@ def _divisor_hint(values: list[float], unit: list[float], tol: list[float], n: i
 def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                 rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                 ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
-                points: Any = None, whiten: Optional[bool] = None) -> list[Check]:
+                points: Any = None, whiten: Optional[bool] = None,
+                constant_columns: str = "error") -> list[Check]:
     """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
@@ -640,7 +641,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
                            f"not of X ({n} x {d}): pass reference(X)")
     r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
-                                              scale_ddof=scale_ddof)
+                                              scale_ddof=scale_ddof, constant_columns=constant_columns)
     theirs = _extract(result, d, n, n - r.ddof)
     f32 = _is_float32(result)
     eps = _EPS32 if (f32 or method == "float32") else _EPS64
@@ -895,7 +896,8 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
 def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                      rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                      ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
-                     points: Any = None, whiten: Optional[bool] = None) -> None:
+                     points: Any = None, whiten: Optional[bool] = None,
+                     constant_columns: str = "error") -> None:
     """Check another PCA's answer on ``X`` against the reference; raise ``AssertionError`` naming each mismatch.
 
     ``result`` is a fitted estimator with scikit-learn's attribute names, a
@@ -916,7 +918,9 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     relative tolerance instead.  ``ddof`` (the variance divisor ``n -
     ddof``), ``scale`` and ``scale_ddof`` (the divisor of the scaling's
     standard deviations) default to the convention's; scikit-learn's
-    ``StandardScaler`` then ``PCA`` is ``scale=True, scale_ddof=0``.  A
+    ``StandardScaler`` then ``PCA`` is ``scale=True, scale_ddof=0``, with
+    ``constant_columns="unscaled"`` where a column is constant (it leaves
+    such a column unscaled; by default a constant column is an error).  A
     mismatch by exactly ``n/(n-1)`` is named as such.  ``ref`` reuses a
     :func:`reference`; without it the reference is computed once per data
     set and process (cached).
@@ -933,7 +937,8 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     """
     __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
     checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
-                         ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten)
+                         ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten,
+                         constant_columns=constant_columns)
     problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"PCA differs from the reference (convention {convention}, method "
