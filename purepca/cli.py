@@ -41,7 +41,7 @@ from .teaching import trace_jacobi, trace_power
 from .testing import METHODS, Check, compare_pca
 
 
-__all__ = ["main", "read_result", "verify_report"]
+__all__ = ["main", "read_result", "verify_data", "verify_report"]
 
 
 def demo(precision: Optional[int] = None) -> str:
@@ -1101,12 +1101,83 @@ def verify_report(checks: list[Check], title: str) -> str:
     return "\n".join(lines)
 
 
-def _verify_command(args: argparse.Namespace) -> int:
+def _json_rows(value: object, source: str) -> list[list[float]]:
+    """Rows of numbers from JSON: numbers, or decimal text (the golden inputs), one list per sample."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
+        raise PurePCAError(f"{source}: expected the data as a non-empty list of rows (lists of numbers)")
+    rows: list[list[float]] = []
+    for i, row in enumerate(value):
+        out = []
+        for j, x in enumerate(row):
+            if isinstance(x, str):
+                try:
+                    out.append(float(x))
+                    continue
+                except ValueError:
+                    pass
+            out.append(_number(x, f"{source}: row {i}, column {j}"))
+        rows.append(out)
+    if len({len(row) for row in rows}) != 1:
+        raise PurePCAError(f"{source}: rows of {sorted({len(row) for row in rows})} numbers; every row needs as many")
+    return rows
+
+
+def verify_data(path: str) -> list[list[float]]:
+    """The data of ``verify --data`` given as JSON: a list of rows, ``{"X": rows}``, or a golden case
+    (``{"input": {"X": rows}, ...}``); numbers as numbers or as decimal text.
+
+    >>> import json, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.json")
+    >>> with open(path, "w") as f:
+    ...     json.dump({"input": {"X": [["1.5", "2"], ["3", "4.25"]]}}, f)
+    >>> verify_data(path)
+    [[1.5, 2.0], [3.0, 4.25]]
+    """
+    try:
+        document = json.loads(_read_text(path))
+    except ValueError as err:
+        raise PurePCAError(f"{path}: not JSON ({err})") from None
+    except RecursionError:
+        raise PurePCAError(f"{path}: its JSON is nested too deeply to be data") from None
+    if isinstance(document, dict) and isinstance(document.get("input"), dict):
+        document = document["input"]
+    if isinstance(document, dict):
+        if "X" not in document:
+            raise PurePCAError(f"{path}: a JSON object of data needs its rows under \"X\"")
+        document = document["X"]
+    return _json_rows(document, path)
+
+
+def _verify_rows(args: argparse.Namespace) -> tuple[str, list[list[float]]]:
+    """The data ``verify`` compares on: a golden case by name, a JSON file, or the CSV options' table."""
+    golden = getattr(args, "golden", None)
+    if golden is not None:
+        from .golden import golden_cases
+
+        try:
+            found = golden_cases(names=[golden])
+        except PurePCAError:
+            found = []
+        if not found:
+            names = [c["name"] for c in golden_cases() if c["kind"] == "pca"]
+            raise PurePCAError(f"--golden {golden}: no such golden case; the PCA cases are {', '.join(names)}")
+        if found[0]["kind"] != "pca":
+            raise PurePCAError(f"--golden {golden}: a {found[0]['kind']} case; verify checks a PCA")
+        return f"golden case {golden}", _json_rows(found[0]["input"]["X"], f"golden case {golden}")
+    if args.file is not None and args.file.lower().endswith(".json"):
+        if args.columns is not None:
+            raise PurePCAError(f"{args.file}: --columns picks CSV columns; JSON data are used whole")
+        return args.file, verify_data(args.file)
     source, table = _read_args_table(args, args.columns)
+    return source, table.rows
+
+
+def _verify_command(args: argparse.Namespace) -> int:
+    source, rows = _verify_rows(args)
     result = read_result(args.result)
-    _check_result(result, len(table.rows[0]), args.result)
+    _check_result(result, len(rows[0]), args.result)
     with _about(source):
-        checks = compare_pca(result, table.rows, convention=args.convention, method=args.method, rtol=args.rtol,
+        checks = compare_pca(result, rows, convention=args.convention, method=args.method, rtol=args.rtol,
                              residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
                              ddof=args.ddof, scale_ddof=args.scale_ddof, constant_columns=args.constant_columns)
     tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
@@ -1337,6 +1408,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                            "otherwise.")
     _input_options(p_ver, "the columns the other PCA used (default: all)", "a label column kept out",
                    file_help="the data the other PCA was fitted on (CSV)")
+    p_ver.add_argument("--golden", default=None, metavar="NAME",
+                       help="the data of a bundled golden case (purepca.golden) instead of --data; --data also "
+                       "reads JSON (a list of rows, {\"X\": rows} or a golden case file)")
     p_ver.add_argument("--result", required=True, metavar="FILE",
                        help="their output: a JSON object of attributes, or a directory of ATTRIBUTE.csv files")
     p_ver.add_argument("--convention", choices=sorted(CONVENTIONS), default="sklearn",
@@ -1396,9 +1470,11 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         return
     file_name = "--data" if args.command == "verify" else "FILE"
     given = [name for name, present in ((file_name, args.file is not None), ("--dataset", args.dataset is not None),
-                                        ("--matrix", getattr(args, "matrix", None) is not None)) if present]
+                                        ("--matrix", getattr(args, "matrix", None) is not None),
+                                        ("--golden", getattr(args, "golden", None) is not None)) if present]
     if len(given) != 1:
         choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command in ("trace", "teach") else "")
+        choices += " or --golden NAME" if args.command == "verify" else ""
         parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
                     + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
     if args.command == "kernel" and args.components < 0:

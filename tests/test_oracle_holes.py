@@ -416,3 +416,62 @@ def test_standard_scaler_verify_constant_columns_option(tmp_path, capsys) -> Non
     assert main(args) == 1
     assert "column 3 is constant" in capsys.readouterr().err
     assert main(args + ["--constant-columns", "unscaled"]) == 0, capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ verify --golden and JSON data
+
+
+def _golden_result(name: str, tmp_path, scale: float = 1.0) -> str:
+    import json
+
+    from purepca.golden import golden_cases
+
+    case = golden_cases(names=[name])[0]
+    expected = next(r for r in case["results"] if r["convention"] == "sklearn")["expected"]
+    path = tmp_path / "theirs.json"
+    path.write_text(json.dumps({"explained_variance_": [float(v) * scale for v in expected["explained_variance_"]],
+                                "components_": [[float(x) for x in row] for row in expected["components_"]]}))
+    return str(path)
+
+
+def test_verify_golden_case_by_name(tmp_path, capsys) -> None:
+    from purepca.cli import main
+
+    assert main(["verify", "--golden", "toy", "--result", _golden_result("toy", tmp_path)]) == 0
+    assert "against purepca's reference for golden case toy" in capsys.readouterr().out
+    assert main(["verify", "--golden", "toy", "--result", _golden_result("toy", tmp_path, 1.001)]) == 1
+    assert "explained_variance_[0]   FAIL" in capsys.readouterr().out
+    assert main(["verify", "--golden", "nope", "--result", _golden_result("toy", tmp_path)]) == 1
+    assert "--golden nope: no such golden case; the PCA cases are " in capsys.readouterr().err
+    assert main(["verify", "--golden", "kernel_rbf", "--result", _golden_result("toy", tmp_path)]) == 1
+    assert "--golden kernel_rbf: a kernel_pca case; verify checks a PCA" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["verify", "--golden", "toy", "--data", "x.csv", "--result", "r.json"])
+    assert stop.value.code == 2
+    assert "give one of --data, --dataset NAME or --golden NAME (got --data and --golden)" in capsys.readouterr().err
+
+
+def test_verify_data_as_json(tmp_path, capsys) -> None:
+    import json
+    import os
+
+    from purepca.cli import main
+    from purepca.golden import FOLDER
+
+    result = _golden_result("toy", tmp_path)
+    golden_file = os.path.join(FOLDER, "toy.json")
+    assert main(["verify", "--data", golden_file, "--result", result]) == 0  # a golden case file as it is
+    rows = [[float(x) for x in row] for row in json.load(open(golden_file))["input"]["X"]]
+    for document in (rows, {"X": rows}):
+        data = tmp_path / "data.json"
+        data.write_text(json.dumps(document))
+        assert main(["verify", "--data", str(data), "--result", result]) == 0
+    capsys.readouterr()
+    for document, message in (([[1.0, 2.0], [3.0]], "rows of [1, 2] numbers; every row needs as many"),
+                              ({"Y": rows}, 'a JSON object of data needs its rows under "X"'),
+                              ([[1.0, True]], "row 0, column 1: not a number: True"),
+                              ([], "expected the data as a non-empty list of rows")):
+        data = tmp_path / "bad.json"
+        data.write_text(json.dumps(document))
+        assert main(["verify", "--data", str(data), "--result", result]) == 1
+        assert message in capsys.readouterr().err
