@@ -14,14 +14,23 @@ or subnormal ones get a tolerance in range, never ``nan`` or 0.
   constant pixels of the digits data, λ_1 = 179).
 * ``covariance`` (a formed ``ZᵀZ`` or ``np.cov``, then ``eigh``):
   ``c·eps·λ_1`` whatever λ_i is.
-* ``float32``: the covariance model at float32's eps; a result whose
-  arrays are float32 is compared at float32's eps under any model.
+* ``float32``: what binary32 can reach on these data: its arithmetic
+  (``4·sqrt(d)·eps32·λ_1``), reading X into binary32 and centring in it
+  (:func:`_float32_terms`); a result whose arrays are float32 is compared
+  at float32's eps under any model.  Where that tolerance swallows λ_1 or
+  a gap the reference resolves, or binary32 cannot hold the data, a
+  ``precision`` check fails and says why: such an answer cannot be checked.
 * ``randomized``: the covariance model plus the residual the method reports.
 
 Every model adds what centring with a rounded mean costs: a mean off by
 ``δ`` adds ``n·δδᵀ`` to the sums of squares (the first-order term
 vanishes: centred columns sum to zero), so the variances move by up to
 ``n/(n - ddof)·‖δ‖²``, with ``δ_j`` a couple of ulps of the mean.
+
+Components are also checked for what every eigensolver owes: as many as
+the variances given, unit length, orthogonality (``max|v_i·v_j| <=
+10·d·eps``) and, under ``covariance``, a backward error ``‖Cv - ρv‖ <=
+6·max(1, d/2)·eps·‖C‖``; unsorted variances are named as unsorted.
 
 Eigenvalues the method cannot tell apart (closer than the sum of their
 tolerances) form a cluster whose vectors are compared as a subspace; the
