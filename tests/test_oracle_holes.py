@@ -181,6 +181,10 @@ def test_components_more_than_eigenvalues_fail_by_count() -> None:
     answer["explained_variance_"] = answer["explained_variance_"][:2]  # type: ignore[index]
     with pytest.raises(AssertionError, match=r"n_components: 3 components but 2 values of explained_variance_"):
         assert_pca_close(answer, X)
+    # R's prcomp(rank. = 2) gives every sdev and two columns of rotation: not a mismatch.
+    ref = reference(X, convention="prcomp")
+    r_output = {"sdev": [math.sqrt(v) for v in ref.spectrum], "rotation": [list(c) for c in zip(*ref.all_components[:2])]}
+    assert_pca_close(r_output, X, convention="prcomp")
 
 
 def _deflated_power(C: list[list[float]], k: int, stop: float = 1e-13) -> tuple[list[float], list[list[float]]]:
