@@ -99,9 +99,11 @@ def fits(A: np.ndarray) -> list[tuple[str, str, str, Callable[[], Any], bool]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fits", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=SEED, help=f"(default {SEED}; 3535 and 4242 found what the thresholds now "
+                        "allow, 777 was held out until they were set)")
     parser.add_argument("--verbose", action="store_true", help="print every false alarm")
     args = parser.parse_args()
-    rng = random.Random(SEED)
+    rng = random.Random(args.seed)
     done = alarms = refused = skipped = 0
     by_name: Counter[str] = Counter()
     t0 = time.process_time()
@@ -139,7 +141,7 @@ def main() -> None:
                 by_name[name] += 1
                 if args.verbose:
                     print(f"  FALSE ALARM {name} {len(X)}x{len(X[0])}: " + "; ".join(c.line() for c in failed)[:400])
-    print(f"{done} held-out correct fits (seed {SEED}): {alarms} false alarms"
+    print(f"{done} held-out correct fits (seed {args.seed}): {alarms} false alarms"
           + (f" ({', '.join(f'{k} {v}' for k, v in by_name.items())})" if alarms else "")
           + f"; {refused} binary32 answers refused as beyond binary32's precision; {skipped} fits skipped "
           f"({time.process_time() - t0:.0f} s CPU)")

@@ -102,7 +102,8 @@ _K_BACKWARD = 6.0   # ‖Cv - ρv‖ <= K·max(1, d/2)·eps·‖C‖ (method="co
 _K_ARITH32 = 4.0  # the arithmetic on centred data: K·sqrt(d)·eps32·λ_1
 _K_IN32 = 4.0     # reading X into binary32: K standard deviations of the first-order term
 _K_ANGLE32 = 8.0  # angles of binary32 answers (numpy's float32 eigh of 17 x 8 data read from float64: 3.7x the
-#                   float64 factor K_ANGLE at 2; the reading term is a model of sums of n roundings, rough at small n)
+#                    float64 factor K_ANGLE at 2, of 27 x 5 data 5.4x; the reading term models sums of n roundings,
+#                    rough at small n)
 _MAX32 = 3.4028234663852886e38  # binary32's largest number
 _K_C32 = 0.8      # a binary32 mean without mean_ given: K·max(1, sqrt(n)) ulps
 
@@ -368,7 +369,9 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
       itself, ``Δ``, so the covariance gains ``(ZᵀΔ + ΔᵀZ + ΔᵀΔ)/(n - ddof)``.
       Roundings are independent, so ``v·(ZᵀΔ)·v`` is a sum of n terms of
       mean 0 whose standard deviation is ``sqrt((n - ddof)·λ_i·w_i²)`` with
-      ``w_i² = Σ_j v_ij²·ulp_j²/12`` (ulp_j at column j's largest |x|); the
+      ``w_i² = Σ_j v_ij²·ulp_j²/12 <= max_j ulp_j²/12`` (ulp_j at column j's
+      largest |x|; the bound is used, as the same roundings couple v_i to
+      the other components); the
       term is ``K_IN32`` of those, times 2, plus the bias ``ΔᵀΔ`` (twice
       ``n/(n - ddof)·w_i²``).  Data whose entries are binary32 numbers lose
       nothing here.
@@ -402,7 +405,9 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
     out = []
     for i in range(size):
         lam = max(ref.unit_spectrum[i], 0.0) if i < len(ref.unit_spectrum) else 0.0
-        w2 = (math.fsum((c * u) ** 2 for c, u in zip(comps[i], ulps)) if i < len(comps) else max(ulps) ** 2) / 12
+        # (the largest column's ulp, not v_i's own mix: the same roundings couple v_i to every v_j, and an
+        # angle allowance is built from these terms; v_i's mix left numpy's float32 eigh of 27 x 5 data 1.4x out)
+        w2 = max(ulps) ** 2 / 12
         reading = 0.0 if exact32 else _K_IN32 * 2 * math.sqrt(lam * w2 / div) + 2 * n / div * w2
         out.append(reading + centring[i])
     return out
@@ -411,8 +416,10 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
 def _sum_growth(n: int, eps: float) -> float:
     """How the rounding of a column's mean grows with n, in units of its size at n <= 25: ``sqrt(n)/5`` (numpy
     sums over axis 0 row by row: its mean was off by up to sqrt(n)/2.5 eps of the mean of |x|, n = 20 to
-    100,000, C and Fortran order), plus ``log2(n)`` for float32 sums."""
-    return max(1.0, math.sqrt(n) / 6) + (math.log2(n) if eps == _EPS32 else 0.0)
+    100,000, C and Fortran order); for float32 sums ``sqrt(n) + log2(n)``."""
+    if eps == _EPS32:  # numpy's float32 mean over axis 0 adds row by row: 2.7·sqrt(n) ulps off at 697 rows
+        return max(1.0, math.sqrt(n)) + math.log2(n)
+    return max(1.0, math.sqrt(n) / 6)
 
 
 def _centre_allowance(ref: Reference, n: int, d: int, eps: float) -> float:
