@@ -41,7 +41,7 @@ from .teaching import trace_jacobi, trace_power
 from .testing import METHODS, Check, compare_pca
 
 
-__all__ = ["main", "read_result", "verify_report"]
+__all__ = ["main", "read_result", "verify_data", "verify_report"]
 
 
 def demo(precision: Optional[int] = None) -> str:
@@ -1212,6 +1212,25 @@ def _check_result(result: dict[str, object], d: int, path: str) -> None:
     if not any(key in result for key in ("components_", "rotation", "explained_variance_", "sdev")):
         raise PurePCAError(f"{path}: neither components_ (or rotation) nor explained_variance_ (or sdev); "
                            "nothing to compare")
+    sdev = result.get("sdev")
+    if isinstance(sdev, list):
+        for i, v in enumerate(sdev):
+            if isinstance(v, float) and v < 0:
+                raise PurePCAError(f"{path}: sdev[{i}] is {v!r}: a standard deviation is never negative (the result "
+                                   "file is wrong, not the data)")
+
+
+def _result_text(path: str) -> str:
+    """The text of a result file; its faults are the result's, with advice for it (``--encoding`` is the
+    data file's option)."""
+    try:
+        return _read_text(path)
+    except PurePCAError as err:
+        text = str(err)
+        if "; pass --encoding" in text:
+            text = (text.split("; pass --encoding")[0] + "; a result file is read as UTF-8 (--encoding is for the "
+                    "data file): save it as UTF-8")
+        raise PurePCAError(text) from None
 
 
 def read_result(path: str) -> dict[str, object]:
@@ -1232,7 +1251,8 @@ def read_result(path: str) -> dict[str, object]:
             file = os.path.join(path, key + ".csv")
             if not os.path.exists(file):
                 continue
-            rows = read_table(_lines(_read_text(file)), source=file, header=False).rows
+            # A missing number in a result is a mismatch to report (NaN), as in a JSON result.
+            rows = read_table(_lines(_result_text(file)), source=file, header=False, missing="keep").rows
             if key in ("components_", "rotation"):
                 found[key] = rows
             elif key == "noise_variance_":
@@ -1244,7 +1264,7 @@ def read_result(path: str) -> dict[str, object]:
         if not found:
             raise PurePCAError(f"{path}: no file named after an attribute ({', '.join(k + '.csv' for k in RESULT_KEYS)})")
         return found
-    text = _read_text(path)
+    text = _result_text(path)
     try:
         document = json.loads(text)
     except ValueError as err:
@@ -1283,14 +1303,85 @@ def verify_report(checks: list[Check], title: str) -> str:
     return "\n".join(lines)
 
 
-def _verify_command(args: argparse.Namespace) -> int:
+def _json_rows(value: object, source: str) -> list[list[float]]:
+    """Rows of numbers from JSON: numbers, or decimal text (the golden inputs), one list per sample."""
+    if not isinstance(value, list) or not value or not all(isinstance(row, list) and row for row in value):
+        raise PurePCAError(f"{source}: expected the data as a non-empty list of rows (lists of numbers)")
+    rows: list[list[float]] = []
+    for i, row in enumerate(value):
+        out = []
+        for j, x in enumerate(row):
+            if isinstance(x, str):
+                try:
+                    out.append(float(x))
+                    continue
+                except ValueError:
+                    pass
+            out.append(_number(x, f"{source}: row {i}, column {j}"))
+        rows.append(out)
+    if len({len(row) for row in rows}) != 1:
+        raise PurePCAError(f"{source}: rows of {sorted({len(row) for row in rows})} numbers; every row needs as many")
+    return rows
+
+
+def verify_data(path: str) -> list[list[float]]:
+    """The data of ``verify --data`` given as JSON: a list of rows, ``{"X": rows}``, or a golden case
+    (``{"input": {"X": rows}, ...}``); numbers as numbers or as decimal text.
+
+    >>> import json, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "data.json")
+    >>> with open(path, "w") as f:
+    ...     json.dump({"input": {"X": [["1.5", "2"], ["3", "4.25"]]}}, f)
+    >>> verify_data(path)
+    [[1.5, 2.0], [3.0, 4.25]]
+    """
+    try:
+        document = json.loads(_read_text(path))
+    except ValueError as err:
+        raise PurePCAError(f"{path}: not JSON ({err})") from None
+    except RecursionError:
+        raise PurePCAError(f"{path}: its JSON is nested too deeply to be data") from None
+    if isinstance(document, dict) and isinstance(document.get("input"), dict):
+        document = document["input"]
+    if isinstance(document, dict):
+        if "X" not in document:
+            raise PurePCAError(f"{path}: a JSON object of data needs its rows under \"X\"")
+        document = document["X"]
+    return _json_rows(document, path)
+
+
+def _verify_rows(args: argparse.Namespace) -> tuple[str, list[list[float]]]:
+    """The data ``verify`` compares on: a golden case by name, a JSON file, or the CSV options' table."""
+    golden = getattr(args, "golden", None)
+    if golden is not None:
+        from .golden import golden_cases
+
+        try:
+            found = golden_cases(names=[golden])
+        except PurePCAError:
+            found = []
+        if not found:
+            names = [c["name"] for c in golden_cases() if c["kind"] == "pca"]
+            raise PurePCAError(f"--golden {golden}: no such golden case; the PCA cases are {', '.join(names)}")
+        if found[0]["kind"] != "pca":
+            raise PurePCAError(f"--golden {golden}: a {found[0]['kind']} case; verify checks a PCA")
+        return f"golden case {golden}", _json_rows(found[0]["input"]["X"], f"golden case {golden}")
+    if args.file is not None and args.file.lower().endswith(".json"):
+        if args.columns is not None:
+            raise PurePCAError(f"{args.file}: --columns picks CSV columns; JSON data are used whole")
+        return args.file, verify_data(args.file)
     source, table = _read_args_table(args, args.columns)
+    return source, table.rows
+
+
+def _verify_command(args: argparse.Namespace) -> int:
+    source, rows = _verify_rows(args)
     result = read_result(args.result)
-    _check_result(result, len(table.rows[0]), args.result)
+    _check_result(result, len(rows[0]), args.result)
     with _about(source):
-        checks = compare_pca(result, table.rows, convention=args.convention, method=args.method, rtol=args.rtol,
+        checks = compare_pca(result, rows, convention=args.convention, method=args.method, rtol=args.rtol,
                              residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
-                             ddof=args.ddof, scale_ddof=args.scale_ddof)
+                             ddof=args.ddof, scale_ddof=args.scale_ddof, constant_columns=args.constant_columns)
     tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
     title = (f"{args.result} against purepca's reference for {source} (convention {args.convention}, "
              f"{tolerance})")
@@ -1527,6 +1618,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                            "otherwise.")
     _input_options(p_ver, "the columns the other PCA used (default: all)", "a label column kept out",
                    file_help="the data the other PCA was fitted on (CSV)")
+    p_ver.add_argument("--golden", default=None, metavar="NAME",
+                       help="the data of a bundled golden case (purepca.golden) instead of --data; --data also "
+                       "reads JSON (a list of rows, {\"X\": rows} or a golden case file)")
     p_ver.add_argument("--result", required=True, metavar="FILE",
                        help="their output: a JSON object of attributes, or a directory of ATTRIBUTE.csv files")
     p_ver.add_argument("--convention", choices=sorted(CONVENTIONS), default="sklearn",
@@ -1537,6 +1631,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_ver.add_argument("--ddof", type=int, default=None, help="the variance divisor is n - DDOF (default: the convention's)")
     p_ver.add_argument("--scale-ddof", type=int, default=None, dest="scale_ddof",
                        help="the scaling divided by n - SCALE_DDOF (StandardScaler + PCA: --scale --scale-ddof 0)")
+    p_ver.add_argument("--constant-columns", choices=("error", "unscaled"), default="error", dest="constant_columns",
+                       help="with --scale, a constant column is an error (default) or left unscaled, divided by 1 "
+                       "(StandardScaler + PCA: --scale --scale-ddof 0 --constant-columns unscaled)")
     p_ver.add_argument("--method", choices=METHODS, default="svd",
                        help="the error model of their method, which sets the tolerances (default: svd)")
     p_ver.add_argument("--rtol", type=float, default=None, help="a relative tolerance instead of the error model")
@@ -1583,9 +1680,11 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         return
     file_name = "--data" if args.command == "verify" else "FILE"
     given = [name for name, present in ((file_name, args.file is not None), ("--dataset", args.dataset is not None),
-                                        ("--matrix", getattr(args, "matrix", None) is not None)) if present]
+                                        ("--matrix", getattr(args, "matrix", None) is not None),
+                                        ("--golden", getattr(args, "golden", None) is not None)) if present]
     if len(given) != 1:
         choices = f"{file_name}, --dataset NAME" + (" or --matrix FILE" if args.command in ("trace", "teach") else "")
+        choices += " or --golden NAME" if args.command == "verify" else ""
         parser.exit(2, f"{parser.prog} {args.command}: error: give one of {choices}"
                     + (f" (got {' and '.join(given)})" if given else "") + f" (see {parser.prog} {args.command} --help)\n")
     if args.command == "kernel" and args.components < 0:
@@ -1602,6 +1701,11 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.exit(2, f"{parser.prog} plot: error: --components K is the rank of --missing em's imputation; "
                     "the plot draws every component (choose two with --pcs)\n")
     if args.command == "verify":
+        for option, value in (("--ddof", args.ddof), ("--scale-ddof", args.scale_ddof)):
+            if value is not None and value < 0:
+                parser.exit(2, f"{parser.prog} verify: error: {option} must be >= 0, got {value}\n")
+        if args.scale and args.unscaled:
+            parser.exit(2, f"{parser.prog} verify: error: --scale and --unscaled contradict each other; give one\n")
         for option, value, low in (("--rtol", args.rtol, "> 0"), ("--residual", args.residual, ">= 0")):
             if value is not None and not (math.isfinite(value) and (value > 0 if low == "> 0" else value >= 0)):
                 parser.exit(2, f"{parser.prog} verify: error: {option} must be a finite number {low}, got {value}\n")

@@ -273,9 +273,42 @@ def _nearly_diagonal_eigh(H: list[list[float]]) -> tuple[list[list[float]], list
     return vectors, values
 
 
+def _constant_columns(rows: list[list[float]]) -> list[int]:
+    """The columns whose values are all equal (standard deviation exactly 0)."""
+    first = rows[0]
+    return [j for j in range(len(first)) if all(row[j] == first[j] for row in rows)]
+
+
+def _with_constant(comps: list[list[float]], unit: list[float], mean: list[float], scales: Optional[list[float]],
+                   const: list[int], first: list[float], n: int) -> tuple[list[list[float]], list[float], list[float],
+                                                                     Optional[list[float]]]:
+    """The reference of the other columns, with the constant ones put back as StandardScaler leaves them:
+    centred to zeros, divided by 1, so each adds a zero eigenvalue whose eigenvector is its own axis."""
+    d = len(first)
+    keep = [j for j in range(d) if j not in const]
+
+    def spread(v: list[float], fill: float) -> list[float]:
+        out = [fill] * d
+        for j, x in zip(keep, v):
+            out[j] = x
+        return out
+
+    full = [spread(v, 0.0) for v in comps]
+    for j in const:
+        axis = [0.0] * d
+        axis[j] = 1.0
+        full.append(axis)
+    size = min(n, d)
+    new_mean = spread(mean, 0.0)
+    for j in const:
+        new_mean[j] = first[j]
+    new_scales = None if scales is None else spread(scales, 1.0)
+    return full[:size], (list(unit) + [0.0] * len(const))[:size], new_mean, new_scales
+
+
 def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
               digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
-              scale_ddof: Optional[int] = None) -> Reference:
+              scale_ddof: Optional[int] = None, constant_columns: str = "error") -> Reference:
     """The reference answer for ``PCA(n_components, convention=...)`` of ``X``.
 
     ``ddof`` is the variance divisor ``n - ddof`` and ``scale`` whether the
@@ -283,6 +316,10 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     ``scale_ddof`` is the divisor of the standard deviations used for the
     scaling when it differs (scikit-learn's ``StandardScaler`` divides by
     n, its ``PCA`` by n - 1: ``scale=True, scale_ddof=0, ddof=1``).
+    A constant column cannot be scaled to unit variance: by default that is
+    an error; ``constant_columns="unscaled"`` divides it by 1 instead, as
+    ``StandardScaler`` does (its ``scale_`` is 1 there), which adds a zero
+    eigenvalue with that column's axis as eigenvector.
     ``digits=None`` computes in floats with a refinement that is more
     accurate than any float PCA can be; ``digits=50`` at 50 digits.
 
@@ -304,23 +341,37 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
                                      or n_components < 0):
         raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
+    if constant_columns not in ("error", "unscaled"):
+        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r}")
+    const = _constant_columns(rows) if scaled else []
+    if const and constant_columns == "error":
+        raise PurePCAError(f"column {const[0]} is constant (standard deviation 0) and cannot be scaled to unit "
+                           "variance; scikit-learn's StandardScaler leaves such a column unscaled (scale 1): pass "
+                           "constant_columns='unscaled' for that")
+    if len(const) == d:
+        raise PurePCAError("reference: every column is constant; there is nothing to analyse")
+    if n_components is not None and n_components > min(n, d):
+        raise PurePCAError(f"n_components={n_components}, but X ({n} x {d}) has at most {min(n, d)} components")
     mark = _fingerprint(rows)
-    key = (mark, convention, n_components, digits, scaled, ddof_v, sddof)
+    key = (mark, convention, n_components, digits, scaled, ddof_v, sddof, constant_columns)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
         return hit
     if n - ddof_v <= 0:
         raise PurePCAError(f"reference: {n} rows and ddof={ddof_v} leave no degrees of freedom")
-    found = _float_reference(rows, convention, ddof_v, scaled, sddof) if digits is None else None
+    work = [[x for j, x in enumerate(row) if j not in const] for row in rows] if const else rows
+    found = _float_reference(work, convention, ddof_v, scaled, sddof) if digits is None else None
     exact: dict[str, Any] = {}
     if found is not None:
         comps, unit, mean, scales, e = found
         computed = "float, refined"
     else:
-        comps, unit, mean, scales, e, exact = _digits_reference(rows, convention, ddof_v, scaled, sddof,
+        comps, unit, mean, scales, e, exact = _digits_reference(work, convention, ddof_v, scaled, sddof,
                                                                 digits or 50)
         computed = f"{digits or 50} digits"
+    if const:  # (exact, when the digits path ran, keeps the other columns' numbers)
+        comps, unit, mean, scales = _with_constant(comps, unit, mean, scales, const, rows[0], n)
     if scaled and sddof != ddof_v:  # StandardScaler (divisor n - sddof) then PCA (divisor n - ddof)
         factor = (n - sddof) / (n - ddof_v)
         unit = [v * factor for v in unit]

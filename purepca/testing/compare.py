@@ -14,14 +14,23 @@ or subnormal ones get a tolerance in range, never ``nan`` or 0.
   constant pixels of the digits data, λ_1 = 179).
 * ``covariance`` (a formed ``ZᵀZ`` or ``np.cov``, then ``eigh``):
   ``c·eps·λ_1`` whatever λ_i is.
-* ``float32``: the covariance model at float32's eps; a result whose
-  arrays are float32 is compared at float32's eps under any model.
+* ``float32``: what binary32 can reach on these data: its arithmetic
+  (``4·sqrt(d)·eps32·λ_1``), reading X into binary32 and centring in it
+  (:func:`_float32_terms`); a result whose arrays are float32 is compared
+  at float32's eps under any model.  Where that tolerance swallows λ_1 or
+  a gap the reference resolves, or binary32 cannot hold the data, a
+  ``precision`` check fails and says why: such an answer cannot be checked.
 * ``randomized``: the covariance model plus the residual the method reports.
 
 Every model adds what centring with a rounded mean costs: a mean off by
 ``δ`` adds ``n·δδᵀ`` to the sums of squares (the first-order term
 vanishes: centred columns sum to zero), so the variances move by up to
 ``n/(n - ddof)·‖δ‖²``, with ``δ_j`` a couple of ulps of the mean.
+
+Components are also checked for what every eigensolver owes: as many as
+the variances given, unit length, orthogonality (``|v_i·v_j| <=
+10·d·eps + eps·λ_1/|λ_i - λ_j|``) and, under ``covariance``, a backward error ``‖Cv - ρv‖ <=
+6·max(1, d/2)·eps·‖C‖``; unsorted variances are named as unsorted.
 
 Eigenvalues the method cannot tell apart (closer than the sum of their
 tolerances) form a cluster whose vectors are compared as a subspace; the
@@ -36,8 +45,9 @@ non-zero components, is checked by orthogonality to them.
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
@@ -81,6 +91,21 @@ _K_ANGLE = 2.0   # angles (covariance, float32, randomized, rtol): K_ANGLE·(tol
 _K_SVD_ANGLE = 30.0
 _F_SVD_ANGLE = 24.0
 _JOIN = 2.0      # eigenvalues closer than JOIN·(tol_i + tol_j) form a cluster
+# Components beyond their angle (issue 35: on 1,450 correct answers over 300 data sets, max|VVᵀ - I|/eps had
+# median 2.45 and maximum 8.1; the backward error ‖Cv - ρv‖/(eps‖C‖) of covariance-kind answers median 0.67 and
+# maximum 4.28, catching 85 % of 1-digit and 99 % of 2-digit losses).
+_K_UNIT = 4.0       # | ‖v‖ - 1 | <= K·(1 + sqrt(d))·eps
+_K_ORTHO = 10.0     # max|v_i·v_j| <= K·max(1, d)·eps (i != j), LAPACK's normalisation
+_K_BACKWARD = 6.0   # ‖Cv - ρv‖ <= K·max(1, d/2)·eps·‖C‖ (method="covariance"; scikit-learn's arpack reached 33
+#                     at d = 15, scipy's eigh of np.cov 8.8 at d = 11)
+# binary32 (method="float32", or float32 arrays): see _float32_terms.
+_K_ARITH32 = 4.0  # the arithmetic on centred data: K·sqrt(d)·eps32·λ_1
+_K_IN32 = 4.0     # reading X into binary32: K standard deviations of the first-order term
+_K_ANGLE32 = 8.0  # angles of binary32 answers (numpy's float32 eigh of 17 x 8 data read from float64: 3.7x the
+#                    float64 factor K_ANGLE at 2, of 27 x 5 data 5.4x; the reading term models sums of n roundings,
+#                    rough at small n)
+_MAX32 = 3.4028234663852886e38  # binary32's largest number
+_K_C32 = 0.8      # a binary32 mean without mean_ given: K·max(1, sqrt(n)) ulps
 
 
 def _digits_lost(error: float, scale: float) -> str:
@@ -160,6 +185,14 @@ def _is_float32(result: Any) -> bool:
     return False
 
 
+def _is_binary32(x: float) -> bool:
+    """Whether ``x`` is a binary32 number (reading it into float32 loses nothing)."""
+    try:
+        return bool(struct.unpack("<f", struct.pack("<f", x))[0] == x)
+    except OverflowError:
+        return False
+
+
 def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     """Another library's answer as purepca's attribute names: components_ (k x d rows),
     explained_variance_ and, where given, mean_, singular_values_, explained_variance_ratio_,
@@ -180,6 +213,9 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
     if get("eigenvalues") is not None and get("eigenvectors") is not None:  # numpy.linalg.eigh
         w = _vector(get("eigenvalues"), "eigenvalues")
         v = _rows(get("eigenvectors"), "eigenvectors")
+        if len(v) != d or len(v[0]) != len(w):
+            raise PurePCAError(f"eigenvectors: {len(v)} x {len(v[0])}, but numpy's eigh gives one column per "
+                               f"eigenvalue ({len(w)}) and one row per column of X ({d}): expected {d} x {len(w)}")
         order = sorted(range(len(w)), key=lambda i: -w[i])
         return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
     if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
@@ -264,11 +300,20 @@ def _unit(x: float, e: int) -> float:
 
 
 def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
-               residual: float = 0.0, rtol: Optional[float] = None, size: Optional[int] = None) -> list[float]:
+               residual: float = 0.0, rtol: Optional[float] = None, size: Optional[int] = None,
+               magnitudes: Optional[Sequence[float]] = None, exact32: bool = False,
+               mean: Optional[Sequence[float]] = None) -> list[float]:
     """The tolerance of every eigenvalue of the reference's spectrum, in units of ``4**ref.exponent``.
 
     ``size`` pads the spectrum with zeros (the null space of wide data, for
-    an answer that gives all d eigenpairs of the covariance).
+    an answer that gives all d eigenpairs of the covariance).  At float32's
+    precision (``method="float32"`` or ``float32=True``) the tolerance
+    follows what binary32 can reach on these data (:func:`_float32_terms`):
+    ``magnitudes`` are the largest ``|x|`` of each column (default: the
+    mean's size plus six standard deviations), ``exact32`` says that every
+    entry of X is a binary32 number (nothing is lost reading it), and
+    ``mean`` is the other side's ``mean_`` when it gave one (the centring
+    it did, instead of a model of it).
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
     >>> t = tolerances(reference(X), 4, 2)
@@ -286,27 +331,95 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
         return [rtol * max(v, 0.0) + rtol * _EPS64 * top for v in unit]
     eps = _EPS32 if (float32 or method == "float32") else _EPS64
     root_m = math.sqrt(n + d)
-    centre = _centre_allowance(ref, n, d, eps)
     e = ref.exponent if not ref.scaled else 0
+    centring = (_float32_terms(ref, n, d, len(unit), magnitudes, exact32, mean) if eps == _EPS32
+                else [_centre_allowance(ref, n, d, eps)] * len(unit))
     out = []
-    for v in unit:
+    for v, centre in zip(unit, centring):
         lam = max(v, 0.0)
-        if method == "svd":
+        if method == "float32":
+            t = _K_ARITH32 * math.sqrt(d) * eps * top
+        elif method == "svd":
             c = _K_SVD * root_m * eps
             # An eigenvalue the method cannot tell from zero is allowed the absolute c·λ_1 (scikit-learn's
             # PCA() of the digits gives 1e-15 for its constant pixels, λ_1 = 179); the others c²·λ_1.
             t = c * (2 * math.sqrt(top) * math.sqrt(lam) + (top if lam <= c * top else c * top))
         else:
             t = _K_COV * root_m * eps * top
+        if eps == _EPS32:  # a binary32 covariance's entries may be subnormal there: a few of its smallest steps
+            t += _unit(_unit(4 * d * 2.0 ** -149, e), e)
         out.append(t + centre + 2 * eps * lam + (_unit(_unit(residual, e), e) if method == "randomized" else 0.0))
+    return out
+
+
+def _ulp32(x: float) -> float:
+    """One unit in the last place of binary32 at ``|x|`` (its normal range; 2**-149 below it)."""
+    x = abs(x)
+    if not x > 0 or not math.isfinite(x):
+        return 2.0 ** -149 if x == 0 else x
+    return max(math.ldexp(1.0, math.frexp(x)[1] - 24), 2.0 ** -149)
+
+
+def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Optional[Sequence[float]],
+                   exact32: bool, mean: Optional[Sequence[float]]) -> list[float]:
+    """What binary32 costs each eigenvalue besides its arithmetic on the centred data, in units of
+    ``4**ref.exponent``.
+
+    * Reading X: each entry rounded to binary32 moves by up to half an ulp of
+      itself, ``Δ``, so the covariance gains ``(ZᵀΔ + ΔᵀZ + ΔᵀΔ)/(n - ddof)``.
+      Roundings are independent, so ``v·(ZᵀΔ)·v`` is a sum of n terms of
+      mean 0 whose standard deviation is ``sqrt((n - ddof)·λ_i·w_i²)`` with
+      ``w_i² = Σ_j v_ij²·ulp_j²/12 <= max_j ulp_j²/12`` (ulp_j at column j's
+      largest |x|; the bound is used, as the same roundings couple v_i to
+      the other components); the
+      term is ``K_IN32`` of those, times 2, plus the bias ``ΔᵀΔ`` (twice
+      ``n/(n - ddof)·w_i²``).  Data whose entries are binary32 numbers lose
+      nothing here.
+    * Centring: a mean off by ``δ`` adds ``n/(n - ddof)·δδᵀ``, which moves
+      ``λ_i`` by up to ``‖δ‖²``.  When the other side gave its ``mean_``, its
+      own ``δ`` is used (its size is checked as ``mean_[j]``); else ``δ``
+      is modelled as ``K_C32·max(1, sqrt(n))`` ulps of binary32 at the mean
+      (numpy's float32 mean over axis 0 adds row by row: 0.74·sqrt(n) ulps
+      off at 2,000 rows and an offset of 1e6), as ``(δ·v_i)²`` with the
+      roundings independent across columns.
+    """
+    e = ref.exponent if not ref.scaled else 0
+    spread = ref.scale_ if ref.scaled and ref.scale_ else [1.0] * d
+    div = n - ref.ddof
+    mags = list(magnitudes) if magnitudes is not None else None
+    if mags is None:
+        comps0 = ref.all_components or ref.components_
+        var = [math.fsum(_times_power(max(v, 0.0), 2 * e) * c[j] * c[j] for v, c in zip(ref.unit_spectrum, comps0))
+               * (s * s if ref.scaled else 1.0) for j, s in enumerate(spread)]
+        mags = [abs(m) + 6 * math.sqrt(v) for m, v in zip(ref.mean_, var)]
+    ulps = [_unit(_ulp32(mj), e) / s for mj, s in zip(mags, spread)]
+    if mean is not None:
+        deltas = [_unit(max(abs(a - b), _ulp32(b)), e) / s if a == a and math.isfinite(a) else math.inf
+                  for a, b, s in zip(mean, ref.mean_, spread)]
+        centring = [n / div * math.fsum(x * x for x in deltas)] * size
+    else:
+        g = _K_C32 * max(1.0, math.sqrt(n))
+        top_ulp = max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread))
+        centring = [n / div * (g * top_ulp) ** 2] * size
+    comps = ref.all_components or ref.components_
+    out = []
+    for i in range(size):
+        lam = max(ref.unit_spectrum[i], 0.0) if i < len(ref.unit_spectrum) else 0.0
+        # (the largest column's ulp, not v_i's own mix: the same roundings couple v_i to every v_j, and an
+        # angle allowance is built from these terms; v_i's mix left numpy's float32 eigh of 27 x 5 data 1.4x out)
+        w2 = max(ulps) ** 2 / 12
+        reading = 0.0 if exact32 else _K_IN32 * 2 * math.sqrt(lam * w2 / div) + 2 * n / div * w2
+        out.append(reading + centring[i])
     return out
 
 
 def _sum_growth(n: int, eps: float) -> float:
     """How the rounding of a column's mean grows with n, in units of its size at n <= 25: ``sqrt(n)/5`` (numpy
     sums over axis 0 row by row: its mean was off by up to sqrt(n)/2.5 eps of the mean of |x|, n = 20 to
-    100,000, C and Fortran order), plus ``log2(n)`` for float32 sums."""
-    return max(1.0, math.sqrt(n) / 6) + (math.log2(n) if eps == _EPS32 else 0.0)
+    100,000, C and Fortran order); for float32 sums ``sqrt(n) + log2(n)``."""
+    if eps == _EPS32:  # numpy's float32 mean over axis 0 adds row by row: 2.7·sqrt(n) ulps off at 697 rows
+        return max(1.0, math.sqrt(n)) + math.log2(n)
+    return max(1.0, math.sqrt(n) / 6)
 
 
 def _centre_allowance(ref: Reference, n: int, d: int, eps: float) -> float:
@@ -332,14 +445,15 @@ def _model_clusters(unit: list[float], tol: list[float]) -> list[list[int]]:
     return out
 
 
-def _angle_allowed(cluster: list[int], unit: list[float], tol: list[float], floor: float) -> float:
+def _angle_allowed(cluster: list[int], unit: list[float], tol: list[float], floor: float,
+                   k_angle: float = _K_ANGLE) -> float:
     worst = 0.0
     for i in cluster:
         for j in range(len(unit)):
             if j in cluster:
                 continue
             gap = abs(unit[i] - unit[j])
-            worst = max(worst, _K_ANGLE * (tol[i] + tol[j]) / gap if gap > 0 else math.inf)
+            worst = max(worst, k_angle * (tol[i] + tol[j]) / gap if gap > 0 else math.inf)
     return min(math.pi / 2, worst + floor)
 
 
@@ -366,6 +480,157 @@ def _svd_angle_allowed(cluster: list[int], unit: list[float], extra: list[float]
             pairs = max(pairs, _K_ANGLE * (extra[i] + extra[j]) / abs(unit[i] - unit[j]))
         worst = max(worst, _K_SVD_ANGLE * eps * math.sqrt(squares) + pairs)
     return min(math.pi / 2, worst + _F_SVD_ANGLE * eps)
+
+
+def _order_checks(values: list[float], unit: list[float], tol: list[float], lift: int) -> list[Check]:
+    """A failed Check when the variances given are not in descending order beyond what the method can tell
+    apart: the components are unsorted (the reference's are sorted, so every pair would be compared with
+    the wrong one)."""
+    for i in range(len(values) - 1):
+        a, b = _unit(_unit(values[i], lift), lift), _unit(_unit(values[i + 1], lift), lift)
+        if b - a > _JOIN * (tol[i] + tol[i + 1]):
+            return [Check("order", False, b - a, tol[i] + tol[i + 1], "-",
+                          f"order: the components are unsorted: explained_variance_[{i + 1}] = {values[i + 1]!r} is "
+                          f"larger than explained_variance_[{i}] = {values[i]!r}; PCA gives them by decreasing "
+                          "variance (sort the variances and the components together)")]
+    return []
+
+
+def _precision_checks(r: Reference, unit: list[float], tol: list[float], k: int, lift: int,
+                      magnitudes: Optional[list[float]]) -> list[Check]:
+    """Failed Checks where binary32 cannot tell apart what is compared: the largest variance from 0, or
+    eigenvalues the reference separates (their components are then not determined at that precision).
+    A tail of eigenvalues it cannot tell from 0 is compared as one subspace, as zeros are."""
+    out: list[Check] = []
+    mags = magnitudes or [abs(m) for m in r.mean_]
+    largest = max(mags) if mags else 0.0
+    top_variance = r.spectrum[0] if r.spectrum else 0.0
+    if largest > _MAX32 or 0 < largest < 2.0 ** -126 or top_variance > _MAX32:
+        where = (f"entries reach {largest:.3g}, above its largest number, 3.4e+38" if largest > _MAX32 else
+                 f"entries reach {largest:.3g}, below its normal range, 1.2e-38" if largest < 2.0 ** -126 else
+                 f"largest variance is {top_variance:.3g}, above its largest number, 3.4e+38")
+        return [Check("precision", False, largest, _MAX32, "-",
+                      f"precision: binary32 cannot hold these data: their {where}; a binary32 answer cannot be "
+                      "checked (compare a float64 answer, or scale the data first)")]
+    why = (f"binary32's tolerance follows the data: entries up to {max(mags):.3g} are read and centred with "
+           f"{_ulp32(max(mags)):.3g} steps, against a spread of {math.sqrt(max(_times_power(unit[0], 2 * lift), 0.0)):.3g}"
+           if unit else "")
+    if unit and k and not unit[0] > tol[0]:
+        out.append(Check("precision", False, _times_power(tol[0], 2 * lift), _times_power(unit[0], 2 * lift), "-",
+                         f"precision: binary32 cannot tell explained_variance_[0] = {r.spectrum[0]:.6g} from 0 on "
+                         f"these data: its tolerance is {_times_power(tol[0], 2 * lift):.3g} ({why}); nothing a "
+                         "binary32 answer gives can be checked (compare a float64 answer, or centre the data before "
+                         "rounding them to float32)"))
+        return out
+    ref_cluster = {i: c for c, members in enumerate(r.clusters) for i in members}
+    for cluster in _model_clusters(unit, tol):
+        if len(cluster) < 2 or cluster[0] >= k or not unit[cluster[0]] > 2 * tol[cluster[0]]:
+            continue  # one eigenvalue, not compared, or a tail that cannot be told from 0
+        if len({ref_cluster.get(i, -1) for i in cluster}) < 2:
+            continue  # equal in the reference too: a subspace in any precision
+        gap = min(unit[i] - unit[i + 1] for i in cluster[:-1])
+        shown = cluster[:max(1, min(len(cluster), k))]
+        out.append(Check("precision", False, _times_power(gap, 2 * lift), _times_power(tol[cluster[0]], 2 * lift),
+                         "-", f"precision: binary32 cannot tell explained_variance_[{cluster[0]}..{cluster[-1]}] apart "
+                         f"on these data: they are {_times_power(gap, 2 * lift):.3g} apart where its tolerance is "
+                         f"{_times_power(tol[cluster[0]], 2 * lift):.3g} ({why}), so components_[{shown[0]}.."
+                         f"{shown[-1]}] are not determined at this precision (compare a float64 answer, or centre "
+                         "the data before rounding them to float32)"))
+    return out
+
+
+def _component_checks(comps: list[list[float]], r: Reference, unit: list[float], lift: int, eps: float,
+                      method: str, rtol: Optional[float], allowed: list[float],
+                      centring: list[float], clusters: list[list[int]]) -> list[Check]:
+    """What a set of components must be besides close in angle: unit vectors, orthogonal to working
+    precision (``max|VVᵀ - I|/eps``), and, from a method that diagonalises a formed covariance, eigenvectors
+    of it to working precision (the backward error ``‖Cv - ρv‖/(eps·‖C‖)``, ρ the Rayleigh quotient)."""
+    out: list[Check] = []
+    d = len(comps[0]) if comps else 0
+    norms = [_norm_of(v) for v in comps]
+    cluster_of = [0] * sum(len(c) for c in clusters)
+    for number, members in enumerate(clusters):
+        for i in members:
+            cluster_of[i] = number
+    flat = rtol is not None
+    length_allowed = _K_UNIT * (1 + math.sqrt(d)) * eps
+    if rtol is not None:  # printed numbers: each entry rounded to rtol of itself
+        length_allowed += 2 * rtol * math.sqrt(d)
+    if method == "randomized" or flat:
+        length_allowed += max(allowed or [0.0])
+    for i, size in enumerate(norms):
+        err = abs(size - 1.0) if size == size else math.nan
+        if not err <= length_allowed:
+            out.append(Check(f"length of components_[{i}]", False, err, length_allowed, "-",
+                             f"length of components_[{i}]: {size:.17g}, not 1 (off by {err:.3g}, tolerance "
+                             f"{length_allowed:.3g}); components are unit vectors"))
+    if len(comps) > 1 and all(s == s and s > 0 and math.isfinite(s) for s in norms):
+        units = [[x / s for x in v] for v, s in zip(comps, norms)]
+        base = _K_ORTHO * eps * max(1.0, d)  # LAPACK's ratio ‖I - VVᵀ‖/(d·eps): scipy's eigh of 214 x 13 reached 8.4
+        worst, pair, limit = -1.0, (0, 1), base
+        for i in range(len(units)):
+            for j in range(i + 1, len(units)):
+                # Vectors of one cluster of eigenvalues the method cannot tell apart are a basis of its span,
+                # compared as one: scipy's eigh (MRRR) left two null vectors of 15 x 19 data 1,639 eps apart.
+                same = i < len(cluster_of) and j < len(cluster_of) and cluster_of[i] == cluster_of[j]
+                allowed_ij = base + (2 * allowed[i] if same and i < len(allowed) else 0.0)
+                # A close pair: an eigensolver's backward error eps·‖C‖ turns each towards the other by
+                # eps·λ_1/gap (scipy's eigh, MRRR, left 40.39 and 40.28 of λ_1 = 328 407 eps apart).
+                if j < len(unit) and unit[i] != unit[j]:
+                    allowed_ij += eps * max(unit) / abs(unit[i] - unit[j])
+                elif j < len(unit):
+                    allowed_ij = math.inf
+                if method == "randomized" or flat:  # an iterative method's vectors are as orthogonal as accurate
+                    allowed_ij += 2 * max(allowed or [0.0])
+                c = abs(FLOAT.dot(units[i], units[j]))
+                if c / allowed_ij > worst / limit:
+                    worst, pair, limit = c, (i, j), allowed_ij
+        if not worst <= limit:
+            out.append(Check("orthogonality", False, worst / eps, limit / eps, "-",
+                             f"orthogonality: components_[{pair[0]}] and components_[{pair[1]}] have a dot product "
+                             f"of {worst:.3g} = {worst / eps:.3g} eps (allowed {limit / eps:.3g} eps: 10·d, and eps·λ_1/gap "
+                             "for a close pair; a correct eigensolver's max|VVᵀ - I|/(d·eps) stayed below 8.4); the "
+                             "components are not orthonormal"))
+    if method == "covariance" and not flat and unit and max(unit) > 0:
+        basis = r.all_components or r.components_
+        top = max(unit)
+        for i, v in enumerate(comps):
+            size = norms[i]
+            if not (size == size and size > 0 and math.isfinite(size)):
+                continue
+            ratio = _backward_error(v, size, basis, unit) / (eps * top)
+            # The covariance they formed differs from the exact one by what centring with a rounded mean adds.
+            limit = (_K_BACKWARD * max(1.0, d / 2)
+                     + (centring[i] if i < len(centring) else centring[-1]) / (eps * top))
+            if not ratio <= limit:
+                out.append(Check(f"backward error of components_[{i}]", False, ratio, limit, "-",
+                                 f"backward error of components_[{i}]: ‖Cv - ρv‖ = {ratio:.3g} eps·‖C‖ (allowed "
+                                 f"{limit:.3g}, 3·d: a correct eigensolver of a formed covariance stayed below 2.2·d, plus "
+                                 "what centring with a rounded mean adds); it is not an eigenvector of the covariance "
+                                 "to working precision"))
+    return out
+
+
+def _norm_of(v: list[float]) -> float:
+    if any(x != x or math.isinf(x) for x in v):
+        return math.nan
+    top = max(map(abs, v), default=0.0)
+    return top * math.sqrt(FLOAT.dot([x / top for x in v], [x / top for x in v])) if top > 0 else 0.0
+
+
+def _backward_error(v: list[float], size: float, basis: list[list[float]], unit: list[float]) -> float:
+    """``‖Cv - ρv‖`` for a unit ``v``, with C given by the reference's eigenpairs (exact to a few ulps at any
+    offset, which a C formed from the data in floats is not): ``Σ_j (λ_j - ρ)²·c_j²`` with ``c_j = u_j·v``,
+    plus ``ρ²`` times the part of v outside the reference's span (the null space of wide data)."""
+    u = [x / size for x in v]
+    c = [FLOAT.dot(b, u) for b in basis]
+    lam = [max(x, 0.0) for x in unit[:len(c)]]
+    rho = math.fsum(l_ * x * x for l_, x in zip(lam, c))  # vᵀCv for the unit v
+    parts = [((l_ - rho) * x) ** 2 for l_, x in zip(lam, c)]
+    if len(basis) < len(u):
+        rest = [math.fsum([u[t]] + [-x * b[t] for x, b in zip(c, basis)]) for t in range(len(u))]
+        parts.append(rho * rho * math.fsum(x * x for x in rest))
+    return math.sqrt(math.fsum(parts))
 
 
 def _divisor_name(ddof: int) -> str:
@@ -402,7 +667,8 @@ def _divisor_hint(values: list[float], unit: list[float], tol: list[float], n: i
 def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                 rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                 ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
-                points: Any = None, whiten: Optional[bool] = None) -> list[Check]:
+                points: Any = None, whiten: Optional[bool] = None,
+                constant_columns: str = "error") -> list[Check]:
     """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
@@ -423,7 +689,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
                            f"not of X ({n} x {d}): pass reference(X)")
     r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
-                                              scale_ddof=scale_ddof)
+                                              scale_ddof=scale_ddof, constant_columns=constant_columns)
     theirs = _extract(result, d, n, n - r.ddof)
     f32 = _is_float32(result)
     eps = _EPS32 if (f32 or method == "float32") else _EPS64
@@ -435,17 +701,38 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     size = k if len(r.unit_spectrum) < k <= d else None
     unit = list(r.unit_spectrum) + [0.0] * max(0, (size or 0) - len(r.unit_spectrum))
     spectrum = list(r.spectrum) + [0.0] * (len(unit) - len(r.spectrum))
-    tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size)
+    low: dict[str, Any] = {}
+    if eps == _EPS32:
+        # What binary32 can reach follows the data: their magnitudes, whether reading them rounds, the mean given.
+        low["magnitudes"] = [max(abs(x) for x in col) for col in zip(*rows)]
+        low["exact32"] = all(_is_binary32(x) for row in rows for x in row)
+        given_mean = theirs.get("mean_")
+        low["mean"] = given_mean if given_mean is not None and len(given_mean) == d and not r.scaled else None
+    tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size, **low)
     # A result rounded to a float (subnormal ones keep few digits): one ulp of the value in data units.
     rounded = [_ulp_in_units(v, lift) if math.isfinite(v) else 0.0 for v in spectrum]
     tol = [t + u for t, u in zip(tol, rounded)]
     # What is not the method's own error, for the per-component angles of the svd model.
-    extra = [_centre_allowance(r, n, d, eps) + u for u in rounded] if method == "svd" and rtol is None else None
+    centring = (_float32_terms(r, n, d, len(unit), low["magnitudes"], low["exact32"], low["mean"])
+                if eps == _EPS32 else [_centre_allowance(r, n, d, eps)] * len(unit))
+    extra = [c + u for c, u in zip(centring, rounded)] if method == "svd" and rtol is None else None
     checks: list[Check] = []
     if k > len(unit):
         checks.append(Check("n_components", False, float(k), float(len(unit)), "-",
                             f"n_components: {k} components, but X has at most {len(unit)}"))
         k = len(unit)
+    given_comps = theirs.get("components_")
+    given_values = theirs.get("explained_variance_")
+    # More variances than components is how R's prcomp(rank. = k) and statsmodels report (every sdev or
+    # eigenvalue, k loadings); more components than variances is a component without its variance.
+    if given_comps is not None and given_values is not None and len(given_comps) > len(given_values):
+        what = "explained_variance_" if theirs.get("variance given as") != "sdev" else "sdev"
+        checks.append(Check("n_components", False, float(len(given_comps)), float(len(given_values)), "-",
+                            f"n_components: {len(given_comps)} components but {len(given_values)} values of {what}; "
+                            "each component has its variance"))
+    checks += _order_checks((given_values or [])[:k], unit, tol, lift)
+    if eps == _EPS32 and rtol is None:
+        checks += _precision_checks(r, unit, tol, k, lift, low.get("magnitudes"))
     # Eigenvalues.
     values = (theirs.get("explained_variance_") or [])[:k]
     for i, value in enumerate(values):
@@ -503,7 +790,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             mabs = math.fsum(abs(row[j]) / n for row in rows)  # (a sum of the values may overflow)
             b = 0.0 if pipeline else r.mean_[j]
             magnitude = mabs / spread[j] if pipeline else mabs
-            allowed = growth * eps * magnitude + math.ulp(b) + math.ulp(0.0)
+            allowed = growth * eps * magnitude + math.ulp(b) + (2.0 ** -149 if eps == _EPS32 else math.ulp(0.0))
             err = abs(a - b)
             ok = err <= allowed
             note = "" if ok else (f"mean_[{j}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
@@ -517,7 +804,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         got = _unit(_unit(noise, lift), lift)
         err = abs(got - b)
         ok = err <= allowed or (math.isinf(noise) and math.isinf(r.noise_variance_) and noise > 0)
-        want = r.noise_variance_ if rest > 0 else 0.0
+        want = _times_power(b, 2 * lift) if 2 * lift < 1000 else math.inf  # the value compared with (k kept)
         real = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
         note = "" if ok else (f"noise_variance_: {noise!r} off by {real:.3g} from {want!r} (tolerance "
                               f"{math.ldexp(allowed, 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
@@ -533,7 +820,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     flips: dict[int, int] = {}
     for cluster in clusters:
         allowed = (_svd_angle_allowed(cluster, unit, extra, eps) if extra is not None
-                   else _angle_allowed(cluster, unit, tol, floor))
+                   else _angle_allowed(cluster, unit, tol, floor, _K_ANGLE32 if eps == _EPS32 and rtol is None
+                                       else _K_ANGLE))
         for i in cluster:
             allowed_of[i] = allowed
         inside = [i for i in cluster if i < k]
@@ -572,6 +860,9 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
                                     f"{convention!r} ({r.sign_rule}) determines it"))
                 continue
         checks.append(Check(label, True, angle, allowed, lost))
+    if comps is not None:
+        checks += _component_checks(comps[:k], r, unit, lift, eps, method, rtol,
+                                    [allowed_of[i] for i in range(min(k, len(unit)))], centring, clusters)
     checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tol, eps,
                             min(k, len(r.unit_spectrum)))
     return checks
@@ -656,7 +947,8 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
 def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                      rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                      ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
-                     points: Any = None, whiten: Optional[bool] = None) -> None:
+                     points: Any = None, whiten: Optional[bool] = None,
+                     constant_columns: str = "error") -> None:
     """Check another PCA's answer on ``X`` against the reference; raise ``AssertionError`` naming each mismatch.
 
     ``result`` is a fitted estimator with scikit-learn's attribute names, a
@@ -677,7 +969,9 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     relative tolerance instead.  ``ddof`` (the variance divisor ``n -
     ddof``), ``scale`` and ``scale_ddof`` (the divisor of the scaling's
     standard deviations) default to the convention's; scikit-learn's
-    ``StandardScaler`` then ``PCA`` is ``scale=True, scale_ddof=0``.  A
+    ``StandardScaler`` then ``PCA`` is ``scale=True, scale_ddof=0``, with
+    ``constant_columns="unscaled"`` where a column is constant (it leaves
+    such a column unscaled; by default a constant column is an error).  A
     mismatch by exactly ``n/(n-1)`` is named as such.  ``ref`` reuses a
     :func:`reference`; without it the reference is computed once per data
     set and process (cached).
@@ -692,8 +986,10 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     AssertionError: PCA differs from the reference (convention sklearn, method svd):
       explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ...; 9.7 digits lost)
     """
+    __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
     checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
-                         ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten)
+                         ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten,
+                         constant_columns=constant_columns)
     problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"PCA differs from the reference (convention {convention}, method "

@@ -107,8 +107,9 @@ def align_signs(components: Any, reference: Any) -> list[list[float]]:
     [[0.6, 0.8], [0.8, -0.6]]
     """
     rows, ref = _rows(components, "components"), _rows(reference, "reference")
-    if len(rows) > len(ref):
-        raise PurePCAError(f"align_signs: {len(rows)} components but {len(ref)} reference rows")
+    if len(rows) != len(ref):
+        raise PurePCAError(f"align_signs: {len(rows)} components but {len(ref)} reference rows; give one reference "
+                           "row per component (reference[:k] for the first k)")
     if len(rows[0]) != len(ref[0]):
         raise PurePCAError(f"align_signs: the components have {len(rows[0])} entries but the reference rows "
                            f"{len(ref[0])}")
@@ -184,6 +185,8 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
         raise PurePCAError(f"residual_bound: {len(vals)} values but {len(vecs)} vectors")
     if kind not in ("auto", "matrix", "data"):
         raise PurePCAError(f"kind must be 'auto', 'matrix' or 'data'; got {kind!r}")
+    if isinstance(ddof, bool) or not isinstance(ddof, int) or ddof < 0:
+        raise PurePCAError(f"residual_bound: ddof must be a non-negative int (the divisor is n - ddof), got {ddof!r}")
     square = len(M) == len(M[0]) and all(M[i][j] == M[j][i] for i in range(len(M)) for j in range(i))
     as_data = kind == "data" or (kind == "auto" and not square)
     d = len(M[0])

@@ -162,15 +162,63 @@ def _get(result: Any, name: str) -> Any:
     return value() if callable(value) and name in ("eig", "pcv", "rotated") else value
 
 
-def compare_kernel_pca(result: Any, X: Any, *, kernel: str = "linear", gamma: Optional[float] = None,
-                       degree: int = 3, coef0: float = 1.0, convention: str = "sklearn", points: Any = None,
-                       rtol: Optional[float] = None, ref: Optional[KernelReference] = None) -> list[Check]:
+def _fitted_kernel(result: Any) -> dict[str, Any]:
+    """The kernel a fitted estimator (scikit-learn's or purepca's ``KernelPCA``) was fitted with: kernel,
+    gamma (the fitted ``gamma_`` where there is one), degree and coef0; empty for a dict or R's lists."""
+    if isinstance(result, dict) or not hasattr(result, "kernel") or not hasattr(result, "eigenvalues_"):
+        return {}
+    name = getattr(result, "kernel")
+    if not isinstance(name, str) or name not in _KERNELS:
+        raise PurePCAError(f"the estimator's kernel is {name!r}; the reference knows {', '.join(map(repr, _KERNELS))}")
+    found: dict[str, Any] = {"kernel": name}
+    gamma = getattr(result, "gamma_", None)
+    gamma = getattr(result, "gamma", None) if gamma is None else gamma
+    if gamma is not None:
+        found["gamma"] = float(gamma)
+    for attr, kind in (("degree", int), ("coef0", float)):
+        value = getattr(result, attr, None)
+        if value is not None:
+            found[attr] = kind(value)
+    return found
+
+
+def _kernel_params(result: Any, kernel: Optional[str], gamma: Optional[float], degree: Optional[int],
+                   coef0: Optional[float]) -> tuple[str, Optional[float], int, float]:
+    """The kernel to compare under: the estimator's own where it is one, the caller's (which must agree
+    with it) otherwise, then the defaults (linear, gamma 1/d, degree 3, coef0 1)."""
+    fitted = _fitted_kernel(result)
+    given = {"kernel": kernel, "gamma": gamma, "degree": degree, "coef0": coef0}
+    for name, value in given.items():
+        if value is None or name not in fitted:
+            continue
+        if name == "gamma" and fitted["kernel"] in ("linear", "cosine"):
+            continue  # not used by these kernels
+        same = value == fitted[name] if name == "kernel" else math.isclose(float(value), fitted[name], rel_tol=1e-12)
+        if not same:
+            raise PurePCAError(f"{name}={value!r} given, but the estimator was fitted with {name}={fitted[name]!r}; "
+                               f"leave {name} out to compare under the estimator's own")
+    used_kernel: str = kernel if kernel is not None else fitted.get("kernel", "linear")
+    used_gamma: Optional[float] = gamma if gamma is not None else fitted.get("gamma")
+    used_degree: int = degree if degree is not None else fitted.get("degree", 3)
+    used_coef0: float = coef0 if coef0 is not None else fitted.get("coef0", 1.0)
+    return used_kernel, used_gamma, used_degree, used_coef0
+
+
+def compare_kernel_pca(result: Any, X: Any, *, kernel: Optional[str] = None, gamma: Optional[float] = None,
+                       degree: Optional[int] = None, coef0: Optional[float] = None, convention: str = "sklearn",
+                       points: Any = None, rtol: Optional[float] = None,
+                       ref: Optional[KernelReference] = None) -> list[Check]:
     """Every comparison :func:`assert_kernel_pca_close` makes, passed or not.
+
+    A fitted estimator's own kernel, gamma, degree and coef0 are used (a
+    value given that contradicts them is an error); otherwise the defaults
+    are the linear kernel, gamma ``1/d``, degree 3 and coef0 1.
 
     >>> X = [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]]
     >>> [c.passed for c in compare_kernel_pca({"eigenvalues_": [2.86851709182133, 0.5]}, X)]
     [True, False]
     """
+    kernel, gamma, degree, coef0 = _kernel_params(result, kernel, gamma, degree, coef0)
     if convention not in ("sklearn", "kernlab"):
         raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {convention!r}")
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
@@ -283,24 +331,28 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: str = "linear", gamma: Op
     return checks
 
 
-def assert_kernel_pca_close(result: Any, X: Any, *, kernel: str = "linear", gamma: Optional[float] = None,
-                            degree: int = 3, coef0: float = 1.0, convention: str = "sklearn", points: Any = None,
-                            rtol: Optional[float] = None, ref: Optional[KernelReference] = None) -> None:
+def assert_kernel_pca_close(result: Any, X: Any, *, kernel: Optional[str] = None, gamma: Optional[float] = None,
+                            degree: Optional[int] = None, coef0: Optional[float] = None, convention: str = "sklearn",
+                            points: Any = None, rtol: Optional[float] = None,
+                            ref: Optional[KernelReference] = None) -> None:
     """Check another Kernel PCA's answer on ``X``; raise ``AssertionError`` naming each mismatch.
 
     ``result``: a fitted scikit-learn ``KernelPCA`` (or a dict of its
     ``eigenvalues_``, ``eigenvectors_``), or kernlab's ``eig``, ``pcv`` and
     ``rotated`` with ``convention="kernlab"``.  ``points``: new rows whose
     ``result.transform`` is compared too.  Signs of eigenvectors are free
-    (no library fixes them); eigenvalues the kernel's rounding cannot tell
+    (no library fixes them); a fitted estimator's own kernel, gamma, degree
+    and coef0 are read from it.  Eigenvalues the kernel's rounding cannot tell
     apart are compared as one subspace.  ``rtol`` sets a relative tolerance
     instead (printed numbers).
 
     >>> X = [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]]
     >>> assert_kernel_pca_close({"eigenvalues_": [2.8685171]}, X, rtol=1e-7)   # printed to 8 digits
     """
+    __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
     checks = compare_kernel_pca(result, X, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
                                 convention=convention, points=points, rtol=rtol, ref=ref)
+    kernel = _kernel_params(result, kernel, gamma, degree, coef0)[0]
     problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"Kernel PCA differs from the reference ({kernel} kernel, convention {convention}):\n  "
