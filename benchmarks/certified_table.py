@@ -164,12 +164,23 @@ def _purepca_scaled(case: Any) -> Any:
     return PurePCA(scale=True, convention="prcomp").fit(case.rows)
 
 
+def versions() -> str:
+    """The versions the table was computed with (the page's cells hold for these)."""
+    import numpy
+    import scipy
+    import sklearn
+    import statsmodels
+
+    return (f"numpy {numpy.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, "
+            f"statsmodels {statsmodels.__version__}")
+
+
 def markdown(t: dict[str, dict[str, float]]) -> str:
-    """The table as markdown: a row per case (with its tier), a column per implementation."""
+    """The table as markdown: the versions, then a row per case (with its tier), a column per implementation."""
     from purepca.certified import load_case
 
     labels = list(next(iter(t.values())))
-    lines = ["| case | tier | " + " | ".join(SHORT[label] for label in labels) + " |",
+    lines = [f"Computed with {versions()}.", "", "| case | tier | " + " | ".join(SHORT[label] for label in labels) + " |",
              "|---|---|" + "---:|" * len(labels)]
     order = {"lower": 0, "average": 1, "higher": 2}
     for name in sorted(t, key=lambda n: (order[load_case(n).tier], n)):

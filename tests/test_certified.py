@@ -309,8 +309,10 @@ def test_assess_command_unknown_case_is_an_error(tmp_path: os.PathLike[str],
 @pytest.mark.skipif(not _have("numpy", "scipy", "sklearn", "statsmodels", "mpmath")
                     or sys.implementation.name != "cpython", reason="needs numpy, scipy, scikit-learn, statsmodels")
 def test_certified_page_lre_table_is_recomputed() -> None:
-    """docs/certified.md's table, recomputed: every cell within 1.5 digits of the page (LAPACK's rounding varies
-    with the machine), and scikit-learn's auto below 1 digit at an offset of 1e8 (10 x 1, 50 x 5, 400 x 5)."""
+    """docs/certified.md's table, recomputed: with the versions the page names, every cell within 1.5 digits of
+    the page (LAPACK's rounding varies with the machine; scikit-learn 1.6's arpack gave 9.8 where 1.7's gives
+    15.8 on graded_1e9); with any versions, scikit-learn's auto below 1 digit at an offset of 1e8 (10 x 1,
+    50 x 5, 400 x 5) where full keeps 8."""
     sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
     try:
         import certified_table as ct
@@ -320,10 +322,11 @@ def test_certified_page_lre_table_is_recomputed() -> None:
         page = ct.page_table(f.read())
     t = ct.table()
     fresh = ct.markdown(t)
-    page_rows = [line.split("|")[1:-1] for line in page.splitlines()[2:]]
-    fresh_rows = [line.split("|")[1:-1] for line in fresh.splitlines()[2:]]
+    page_rows = [line.split("|")[1:-1] for line in page.splitlines()[4:]]
+    fresh_rows = [line.split("|")[1:-1] for line in fresh.splitlines()[4:]]
     assert [r[:2] for r in page_rows] == [r[:2] for r in fresh_rows]
-    for p, q in zip(page_rows, fresh_rows):
+    same_versions = page.splitlines()[0] == fresh.splitlines()[0]
+    for p, q in zip(page_rows if same_versions else [], fresh_rows):  # other versions: only the claims below
         for a, b in zip(p[2:], q[2:]):
             assert (a.strip() == "-") == (b.strip() == "-")
             if a.strip() != "-":
