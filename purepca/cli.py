@@ -1100,7 +1100,12 @@ def _assess_command(args: argparse.Namespace) -> None:
     """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case."""
     from .testing.assess import assess, assessment_report
 
-    result = read_result(args.answer)
+    result: dict[str, object] = dict(read_result(args.answer))
+    if not os.path.isdir(args.answer):  # what assess reads beside verify's attributes
+        document = json.loads(_read_text(args.answer))
+        for key in ("scores", "supplementary_correlations"):
+            if key in document:
+                result[key] = document[key]
     rows = assess(args.case, result, convention=args.convention, method=args.method)
     convention = args.convention or "the case's default"
     title = (f"{args.answer} against the certified values of {args.case} (convention {convention}, method "

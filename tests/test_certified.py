@@ -334,3 +334,55 @@ def test_certified_page_lre_table_is_recomputed() -> None:
     for name in ("offset_1e8_10x1", "offset_1e8", "offset_1e8_400x5"):
         assert t[name]["sklearn auto"] < 1.0
         assert t[name]["sklearn full"] > 8.0
+
+
+def test_assess_supplementary_columns_prince_228() -> None:
+    """prince #228: supplementary column coordinates off by sqrt(n).  purepca's FactoMineR convention keeps
+    12 digits or more of the certified correlations; the same times sqrt(41) keeps none."""
+    from purepca import PCA
+
+    case = load_case("decathlon_supplementary")
+    with open(os.path.join(DATA, case.certificate["supplementary"]["data"]), encoding="ascii") as f:
+        sup = [[float(v) for v in line.split(",")] for line in f.read().splitlines()[1:]]
+    fitted = PCA(convention="factominer", scale=True).fit(case.rows)
+    cor = fitted.supplementary_columns(sup)["cor"]
+    rows = assess(case, {"explained_variance_": list(fitted.explained_variance_),
+                         "supplementary_correlations": cor}, convention="factominer")
+    sup_rows = [r for r in rows if r.quantity.startswith("supplementary_correlations")]
+    assert len(sup_rows) == 2 * 10 and min(r.lre for r in sup_rows) > 12
+    wrong = [[v * math.sqrt(41) for v in row] for row in cor]
+    rows = assess(case, {"explained_variance_": list(fitted.explained_variance_),
+                         "supplementary_correlations": wrong}, convention="factominer")
+    assert max(r.lre for r in rows if r.quantity.startswith("supplementary_correlations")) < 1
+
+
+def test_assess_eigenvalues_out_of_order_have_no_digit() -> None:
+    case = load_case("toy")
+    values = [float(v) for v in case.certificate["eigenvalues"]["n-1"]]
+    rows = assess(case, {"explained_variance_": values[::-1]}, convention="prcomp")
+    by = {r.quantity: r for r in rows}
+    assert by["explained_variance_[1]"].lre == 0.0
+    assert "out of order: 1.28402771217278" in by["explained_variance_[1]"].note
+
+
+def test_assess_command_reads_scores_from_json(tmp_path: os.PathLike[str],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    case = load_case("toy")
+    scores = [[-float(v)] for v in case.certificate["scores"]["centred"]["0"]]
+    path = os.path.join(tmp_path, "theirs.json")
+    with open(path, "w") as f:
+        json.dump({"explained_variance_": [float(case.certificate["eigenvalues"]["n-1"][0])], "scores": scores}, f)
+    assert main(["assess", "toy", path, "--convention", "prcomp"]) == 0
+    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("scores[:, 0]")][0]
+    assert float(line.split()[2]) > 15
+
+
+def test_certified_list_command_prints_every_case(capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.certified.__main__ import main as certified_main
+
+    assert certified_main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(case_names())
+    assert lines[case_names().index("longley")].split()[:2] == ["longley", "higher"]
+    assert certified_main([]) == 2
+    assert "python -m purepca.certified build" in capsys.readouterr().err

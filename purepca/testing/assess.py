@@ -148,6 +148,20 @@ def _scores_lre(column: Sequence[float], certified: Sequence[str]) -> float:
     return max(0.0, min(_CAP, digits))
 
 
+def _get(answer: Any, name: str) -> Any:
+    return answer.get(name) if isinstance(answer, dict) else getattr(answer, name, None)
+
+
+def _table(value: Any, name: str) -> list[list[float]]:
+    """Rows of numbers (NaN kept: no digit), or an error naming the field."""
+    value = value.tolist() if hasattr(value, "tolist") else value
+    try:
+        rows = [[float(x) for x in row] for row in value]
+    except (TypeError, ValueError):
+        raise PurePCAError(f"{name}: expected rows of numbers (one row per supplementary column)") from None
+    return rows
+
+
 def _verdicts(checks: list[Check]) -> dict[str, Check]:
     """The checks by quantity, a cluster's check under each of its components' names."""
     out: dict[str, Check] = {}
@@ -169,6 +183,9 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     case : a case name of :mod:`purepca.certified` or a :class:`~purepca.certified.CertifiedCase`
     answer : what :func:`compare_pca` reads (a fitted scikit-learn PCA, a dict of attributes,
         R's ``sdev``/``rotation``, numpy's ``eigh`` result, statsmodels' PCA), plus ``scores``
+        (n x k) and, for a case with supplementary columns, ``supplementary_correlations``
+        (a row per supplementary column: its correlation with each component's scores, FactoMineR's
+        ``quanti.sup$coord`` of a correlation PCA), compared up to the components' signs
     convention : whose divisor and scaling the answer follows (default ``sklearn``, or ``prcomp``
         for a correlation case); one the certificate lists
     method : the error model of the answer's method (:data:`METHODS`)
@@ -207,10 +224,14 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
             note = "; ".join(filter(None, [note, check.line()]))
         out.append(Assessed(name, digits, "-" if check is None else ("PASS" if check.passed else "FAIL"), note))
 
-    for i, v in enumerate(theirs.get("explained_variance_") or []):
+    given = theirs.get("explained_variance_") or []
+    for i, v in enumerate(given):
         if i >= d:
             break
         zero = Decimal(values[i]) == 0
+        if i and v > given[i - 1]:  # an eigenvalue above the one before it is not the i-th largest
+            add(f"explained_variance_[{i}]", 0.0, f"out of order: {v!r} follows {given[i - 1]!r}")
+            continue
         add(f"explained_variance_[{i}]", lre(v, values[i], top if zero else None),
             "a certified zero: error against the largest" if zero else "")
     for i, v in enumerate(theirs.get("explained_variance_ratio_") or []):
@@ -235,6 +256,15 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
         for i in range(len(scores[0])):
             if str(i) in certified:
                 add(f"scores[:, {i}]", _scores_lre([row[i] for row in scores], certified[str(i)]))
+    sup = _get(answer, "supplementary_correlations")
+    if sup is not None and "supplementary" in cert:
+        certified_sup = cert["supplementary"]["correlations"]
+        for j, row in enumerate(_table(sup, "supplementary_correlations")):
+            for i, v in enumerate(row):
+                if str(i) in certified_sup and j < len(cert["supplementary"]["columns"]):
+                    c_ij = certified_sup[str(i)][j]
+                    # up to the sign of the component: the better of the two
+                    add(f"supplementary_correlations[{j}][{i}]", max(lre(v, c_ij), lre(-v, c_ij)))
     named = {a.quantity for a in out}
     for check in checks:  # what the error model checked beside the certified quantities
         if check.quantity not in named and not check.quantity.startswith("components_["):
