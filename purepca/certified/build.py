@@ -150,7 +150,9 @@ def certify(case: Case) -> dict[str, Any]:
         total = sum(mids[:rank], Fraction(0))
         sums = [sum(row[j] for row in X) for j in range(d)]
         centred = [[Decimal(n * row[j] - sums[j]) / Decimal(n * 10 ** k) for j in range(d)] for row in X]
-        simple = [cl[0] for cl in clusters if len(cl) == 1 and cl[0] < rank]
+        # vectors of the simple eigenvalues (a lone exact zero too: its null vector); scores of the nonzero ones
+        single = [cl[0] for cl in clusters if len(cl) == 1]
+        simple = [i for i in single if i < rank]
         cert: dict[str, Any] = {
             "format": FORMAT,
             "name": case.name,
@@ -177,7 +179,7 @@ def certify(case: Case) -> dict[str, Any]:
         cert["enclosures"] = [[_s(lo), _s(hi)] for lo, hi in enclosures]
         cert["agreement_digits"] = agree_digits
         cert["clusters"] = clusters
-        cert["components"] = {str(i): [_s(x) for x in vectors[i]] for i in simple}
+        cert["components"] = {str(i): [_s(x) for x in vectors[i]] for i in single}
         cert["projectors"] = {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
                                                          for c in range(d)] for r in range(d)]
                               for cl in clusters if len(cl) > 1}
