@@ -391,3 +391,29 @@ def test_certified_list_command_prints_every_case(capsys: pytest.CaptureFixture[
     assert lines[case_names().index("longley")].split()[:2] == ["longley", "higher"]
     assert certified_main([]) == 2
     assert "python -m purepca.certified build" in capsys.readouterr().err
+
+
+def test_assess_fuzzed_answers_give_digits_or_a_purepca_error() -> None:
+    """Generated answers (any shape, NaN, infinities, text, nesting): a list of rows, or PurePCAError."""
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+    number = st.one_of(st.floats(), st.integers(-10, 10), st.just("1"), st.just(True), st.none())
+    vector = st.lists(number, max_size=8)
+    value = st.one_of(number, vector, st.lists(vector, max_size=8), st.text(max_size=3))
+    keys = st.sampled_from(["explained_variance_", "components_", "explained_variance_ratio_", "singular_values_",
+                            "mean_", "scores", "sdev", "rotation", "supplementary_correlations", "noise_variance_"])
+
+    @hypothesis.settings(max_examples=int(os.environ.get("PUREPCA_FUZZ_EXAMPLES", "60")), deadline=None)
+    @hypothesis.given(st.sampled_from(["toy", "repeated", "decathlon_supplementary", "usarrests_scaled", "wide"]),
+                      st.dictionaries(keys, value, max_size=4), st.sampled_from([None, "prcomp", "princomp"]))
+    def run(name: str, answer: dict[str, object], convention: object) -> None:
+        try:
+            rows = assess(name, answer, convention=convention)  # type: ignore[arg-type]
+        except PurePCAError as err:
+            assert str(err)
+            return
+        for r in rows:
+            assert r.lre != r.lre or 0.0 <= r.lre <= 25.0
+            assert r.verdict in ("PASS", "FAIL", "-")
+
+    run()

@@ -337,6 +337,8 @@ OPTIONS: dict[str, list[list[str]]] = {
     "teach": [["--matrix", "data.csv"], ["--method", "power"], ["--digits", "5"], ["--components", "1"],
               ["--seed", "-1"], ["-o", "t.html"]],
     "dataset": [["iris"], ["toy"], ["-o", "d.csv"]],
+    "assess": [["--convention", "prcomp"], ["--convention", "princomp"], ["--method", "covariance"],
+               ["--method", "float32"], ["-o", "out/x.txt"], ["-o", "a.txt"]],
 }
 #: The subcommands with no file to read (covered by test_command_line).
 NO_FILES = {"demo", "check"}
@@ -350,6 +352,9 @@ def command_lines(draw: Any) -> list[str]:
         argv.append("data.csv")
     if command == "verify":
         argv += ["--data", "data.csv"]
+    if command == "assess":  # a certified case (or none of them) and the result file
+        argv += [draw(st.sampled_from(["toy", "longley", "repeated", "usarrests_scaled", "nope", "../toy"])),
+                 draw(st.sampled_from(["result.json", "result.json", "data.csv", "missing.json", "."]))]
     for option in draw(st.lists(st.sampled_from(OPTIONS[command]), max_size=4)):
         argv += option
     return argv
@@ -528,6 +533,7 @@ ORACLE_NOT_FUZZED = {
     "kernel_reference": "through compare_kernel_pca",
     "reference_pca": "takes Moments (the distributed tests)", "compare_spark_pca": "takes engine models",
     "compare_sklearn_like_pca": "takes engine models",
+    "assess": "through the assess command above, and tests/test_certified.py on generated answers",
 }
 
 

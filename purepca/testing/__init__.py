@@ -62,6 +62,7 @@ __all__ = [
     "angle_inside",
     "assert_kernel_pca_close",
     "assert_pca_close",
+    "assess",
     "clear_cache",
     "compare_kernel_pca",
     "compare_pca",

@@ -37,7 +37,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
-from .compare import METHODS, Check, _extract, compare_pca
+from .compare import METHODS, Check, _extract, _number, compare_pca
 
 __all__ = ["Assessed", "assess", "assessment_report", "lre"]
 
@@ -156,8 +156,8 @@ def _table(value: Any, name: str) -> list[list[float]]:
     """Rows of numbers (NaN kept: no digit), or an error naming the field."""
     value = value.tolist() if hasattr(value, "tolist") else value
     try:
-        rows = [[float(x) for x in row] for row in value]
-    except (TypeError, ValueError):
+        rows = [[_number(x) for x in row] for row in value]
+    except (TypeError, ValueError, OverflowError):
         raise PurePCAError(f"{name}: expected rows of numbers (one row per supplementary column)") from None
     return rows
 
