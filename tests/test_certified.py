@@ -249,10 +249,10 @@ def test_assess_scores_up_to_sign() -> None:
 
 def test_assess_unknown_convention_for_the_case_is_an_error() -> None:
     with pytest.raises(PurePCAError, match="case 'usarrests_scaled' is certified under the conventions 'prcomp', "
-                                           "'princomp', 'factominer', not 'sklearn'"):
+                                           "'princomp', 'factominer', 'statsmodels', 'numpy', not 'sklearn'"):
         assess("usarrests_scaled", {"explained_variance_": [2.0]}, convention="sklearn")
-    with pytest.raises(PurePCAError, match="convention must be one of 'sklearn', 'prcomp', 'princomp' for case "
-                                           "'toy'; got 'R'"):
+    with pytest.raises(PurePCAError, match="convention must be one of 'sklearn', 'prcomp', 'princomp', "
+                                           "'factominer', 'statsmodels', 'numpy' for case 'toy'; got 'R'"):
         assess("toy", {"explained_variance_": [2.0]}, convention="R")
     with pytest.raises(PurePCAError, match="method must be one of 'svd', 'covariance', 'float32', 'randomized'; "
                                            "got 'lapack'"):
@@ -417,3 +417,32 @@ def test_assess_fuzzed_answers_give_digits_or_a_purepca_error() -> None:
             assert r.verdict in ("PASS", "FAIL", "-")
 
     run()
+
+
+def test_assess_command_reads_the_csv_directory_verify_reads(tmp_path: os.PathLike[str],
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    case = load_case("usarrests_scaled")
+    folder = os.path.join(tmp_path, "theirs")
+    os.mkdir(folder)
+    with open(os.path.join(folder, "sdev.csv"), "w") as f:  # R's prcomp(USArrests, scale. = TRUE)$sdev, printed
+        f.write("1.5748783,0.9948694,0.5971291,0.4164494\n")
+    assert main(["assess", "usarrests_scaled", folder, "--convention", "prcomp"]) == 0
+    out = capsys.readouterr().out
+    digits = [float(line.split()[1]) for line in out.splitlines() if line.startswith("explained_variance_[")]
+    assert len(digits) == 4 and all(6.5 < d < 9 for d in digits), out  # 8 significant digits printed, squared
+    assert case.certificate["scaled"]
+
+
+@pytest.mark.skipif(not _have("statsmodels"), reason="needs statsmodels")
+def test_assess_statsmodels_standardized_sums_of_squares_divided_by_n() -> None:
+    """statsmodels' eigenvals are sums of squares of the data standardised with sd under n: divided by n under
+    its convention (by n - 1 they had read 1.7 digits on a correlation case)."""
+    import numpy as np
+    from statsmodels.multivariate.pca import PCA as SMPCA
+
+    for name, standardize in (("longley", False), ("usarrests_scaled", True)):
+        case = load_case(name)
+        fitted = SMPCA(np.array(case.rows), standardize=standardize, demean=True, normalize=False, method="svd")
+        rows = assess(case, fitted, convention="statsmodels")
+        assert min(r.lre for r in rows if r.quantity.startswith("explained_variance_[")) > 11, name
+        assert not [r for r in rows if r.verdict == "FAIL"], name

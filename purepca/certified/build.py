@@ -32,6 +32,7 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
+from ..conventions import CONVENTIONS
 from ..linalg import jacobi_eigh
 from ..numeric import DecimalContext
 from .cases import CASES, Case, build_case
@@ -225,12 +226,11 @@ def certify(case: Case) -> dict[str, Any]:
             "enclosure_width": f"{float(max(widths, default=Fraction(0))):.1e}",
         }
         cert["tier"] = tier(at_risk)
-        cert["conventions"] = ({"prcomp": {"eigenvalues": "correlation", "scores": "sd n-1"},
-                                "princomp": {"eigenvalues": "correlation", "scores": "sd n"},
-                                "factominer": {"eigenvalues": "correlation", "scores": "sd n"}} if scaled else
-                               {"sklearn": {"eigenvalues": "n-1", "scores": "centred"},
-                                "prcomp": {"eigenvalues": "n-1", "scores": "centred"},
-                                "princomp": {"eigenvalues": "n", "scores": "centred"}})
+        # each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)
+        cert["conventions"] = {
+            name: ({"eigenvalues": "correlation", "scores": "sd n-1" if conv.ddof == 1 else "sd n"} if scaled else
+                   {"eigenvalues": "n-1" if conv.ddof == 1 else "n", "scores": "centred"})
+            for name, conv in CONVENTIONS.items() if not (scaled and name == "sklearn")}
     return cert
 
 

@@ -210,7 +210,8 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     use = cert["conventions"][convention]
     n, d = c.n_samples, c.n_features
     rows = c.rows
-    divisor = n - 1 if use["eigenvalues"] in ("n-1", "correlation") else n
+    # what sums of squares (statsmodels' eigenvals) are divided by: the convention's n - ddof
+    divisor = n - 1 if "n-1" in (use["eigenvalues"], use["scores"].replace("sd ", "")) else n
     theirs = _extract(answer, d, n, divisor)
     checks = compare_pca(answer, rows, convention=convention, method=method, scale=scaled)
     verdict = _verdicts(checks)
