@@ -446,3 +446,18 @@ def test_assess_statsmodels_standardized_sums_of_squares_divided_by_n() -> None:
         rows = assess(case, fitted, convention="statsmodels")
         assert min(r.lre for r in rows if r.quantity.startswith("explained_variance_[")) > 11, name
         assert not [r for r in rows if r.verdict == "FAIL"], name
+
+
+def test_certified_build_command_bad_arguments_are_one_line(tmp_path: os.PathLike[str],
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.certified.__main__ import main as certified_main
+
+    assert certified_main(["build", "--folder"]) == 2
+    assert capsys.readouterr().err == "python -m purepca.certified build: --folder needs a directory\n"
+    assert certified_main(["build", "nope", "--folder", str(tmp_path)]) == 1
+    assert "no certified case named 'nope'; the cases: decathlon_supplementary" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
+    blocker = os.path.join(tmp_path, "file")
+    open(blocker, "w").close()
+    assert certified_main(["build", "tiny", "--folder", os.path.join(blocker, "sub")]) == 1
+    assert capsys.readouterr().err.startswith("python -m purepca.certified build: [Errno")

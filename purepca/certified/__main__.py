@@ -23,12 +23,26 @@ def main(argv: list[str]) -> int:
     folder = None
     if "--folder" in rest:
         at = rest.index("--folder")
+        if at + 1 >= len(rest):
+            print("python -m purepca.certified build: --folder needs a directory", file=sys.stderr)
+            return 2
         folder = rest[at + 1]
         rest = rest[:at] + rest[at + 2:]
+    from ..errors import PurePCAError
     from .build import write_cases
+    from .cases import CASES
 
-    for path in write_cases(rest or None, folder):
-        print(path)
+    unknown = [name for name in rest if name not in CASES]
+    if unknown:
+        print(f"python -m purepca.certified build: no certified case named {unknown[0]!r}; the cases: "
+              f"{', '.join(sorted(CASES))}", file=sys.stderr)
+        return 1
+    try:
+        for path in write_cases(rest or None, folder):
+            print(path)
+    except (OSError, PurePCAError) as err:
+        print(f"python -m purepca.certified build: {err}", file=sys.stderr)
+        return 1
     return 0
 
 
