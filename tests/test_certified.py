@@ -461,3 +461,19 @@ def test_certified_build_command_bad_arguments_are_one_line(tmp_path: os.PathLik
     open(blocker, "w").close()
     assert certified_main(["build", "tiny", "--folder", os.path.join(blocker, "sub")]) == 1
     assert capsys.readouterr().err.startswith("python -m purepca.certified build: [Errno")
+
+
+def test_assess_scores_and_supplementary_of_the_wrong_shape_are_errors() -> None:
+    case = load_case("toy")
+    col = [[float(v)] for v in case.certificate["scores"]["centred"]["0"]]
+    with pytest.raises(PurePCAError, match="scores: 11 rows, but case 'toy' has 10 samples"):
+        assess(case, {"explained_variance_": [1.28], "scores": col + [[0.0]]})
+    with pytest.raises(PurePCAError, match="supplementary_correlations: case 'toy' has no supplementary columns"):
+        assess(case, {"explained_variance_": [1.28], "supplementary_correlations": [[0.5]]})
+    with pytest.raises(PurePCAError, match=r"supplementary_correlations: 1 rows, but case 'decathlon_supplementary' "
+                                           r"has 2 supplementary columns \(Rank, Points\): one row each"):
+        assess("decathlon_supplementary", {"explained_variance_": [3.27], "supplementary_correlations": [[0.5]]},
+               convention="factominer")
+    with pytest.raises(PurePCAError, match="supplementary_correlations: expected rows of numbers"):
+        assess("decathlon_supplementary", {"explained_variance_": [3.27], "supplementary_correlations": [0.5, 1]},
+               convention="factominer")

@@ -253,16 +253,25 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
             add(f"mean_[{j}]", lre(v, cert["mean"][j], "1" if Decimal(cert["mean"][j]) == 0 else None))
     scores = theirs.get("scores")
     if scores is not None:
+        if len(scores) != n:
+            raise PurePCAError(f"scores: {len(scores)} rows, but case {c.name!r} has {n} samples")
         certified = cert["scores"][use["scores"]]
         for i in range(len(scores[0])):
             if str(i) in certified:
                 add(f"scores[:, {i}]", _scores_lre([row[i] for row in scores], certified[str(i)]))
     sup = _get(answer, "supplementary_correlations")
-    if sup is not None and "supplementary" in cert:
+    if sup is not None:
+        if "supplementary" not in cert:
+            raise PurePCAError(f"supplementary_correlations: case {c.name!r} has no supplementary columns")
         certified_sup = cert["supplementary"]["correlations"]
-        for j, row in enumerate(_table(sup, "supplementary_correlations")):
+        names = cert["supplementary"]["columns"]
+        table = _table(sup, "supplementary_correlations")
+        if len(table) != len(names):
+            raise PurePCAError(f"supplementary_correlations: {len(table)} rows, but case {c.name!r} has "
+                               f"{len(names)} supplementary columns ({', '.join(names)}): one row each")
+        for j, row in enumerate(table):
             for i, v in enumerate(row):
-                if str(i) in certified_sup and j < len(cert["supplementary"]["columns"]):
+                if str(i) in certified_sup:
                     c_ij = certified_sup[str(i)][j]
                     # up to the sign of the component: the better of the two
                     add(f"supplementary_correlations[{j}][{i}]", max(lre(v, c_ij), lre(-v, c_ij)))
