@@ -1389,6 +1389,22 @@ def _verify_command(args: argparse.Namespace) -> int:
     return 0 if all(c.passed for c in checks) else 1
 
 
+def _assess_command(args: argparse.Namespace) -> None:
+    """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case."""
+    from .testing.assess import assess, assessment_report
+
+    result: dict[str, object] = dict(read_result(args.answer))
+    if not os.path.isdir(args.answer):  # what assess reads beside verify's attributes
+        document = json.loads(_read_text(args.answer))
+        for key in ("scores", "supplementary_correlations"):
+            if key in document:
+                result[key] = document[key]
+    rows = assess(args.case, result, convention=args.convention, method=args.method)
+    convention = args.convention or "the case's default"
+    title = (f"{args.answer} against the certified values of {args.case} (convention {convention}, method "
+             f"{args.method}): LRE = correct significant digits, verdict of the method's error model")
+    _write(assessment_report(rows, title), args.output)
+
 def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
     """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
     rounded = [round(g, len(e.split(".")[1])) for g, e in zip(got, expected)]
@@ -1640,6 +1656,20 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_ver.add_argument("--residual", type=float, default=0.0, help="for --method randomized: the residual it reports")
     _output_options(p_ver, formats=False)
 
+    p_assess = sub.add_parser("assess", help="another PCA's answer for a certified case: correct digits (LRE) per quantity",
+                              description="Read another implementation's answer (JSON with scikit-learn's attribute "
+                              "names or R's sdev and rotation, or a directory of ATTRIBUTE.csv files, as verify "
+                              "reads) for a case of the certified corpus (python -m purepca.certified list) and print "
+                              "per quantity McCullough's log relative error against the certified values and the "
+                              "verdict of the method's error model (docs/certified.md).")
+    p_assess.add_argument("case", metavar="CASE", help="the certified case, e.g. longley")
+    p_assess.add_argument("answer", metavar="ANSWER", help="their output: a JSON object or a directory of CSV files")
+    p_assess.add_argument("--convention", choices=sorted(CONVENTIONS), default=None,
+                          help="whose divisor and scaling the answer follows (default: sklearn, prcomp for a "
+                               "correlation case)")
+    p_assess.add_argument("--method", choices=METHODS, default="svd", help="the error model of their method")
+    _output_options(p_assess, formats=False)
+
     p_data = sub.add_parser("dataset", help="list the bundled data sets, or print one as CSV",
                             description="Without NAME, list the bundled data sets and their published analyses; "
                             "with NAME, print that data set as CSV (its label column first).")
@@ -1670,6 +1700,7 @@ _COMMANDS = {
     "trace": _trace_command,
     "dataset": _dataset_command,
     "teach": teach_command,
+    "assess": _assess_command,
 }
 
 

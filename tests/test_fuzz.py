@@ -340,6 +340,8 @@ OPTIONS: dict[str, list[list[str]]] = {
     "teach": [["--matrix", "data.csv"], ["--method", "power"], ["--digits", "5"], ["--components", "1"],
               ["--seed", "-1"], ["-o", "t.html"]],
     "dataset": [["iris"], ["toy"], ["-o", "d.csv"]],
+    "assess": [["--convention", "prcomp"], ["--convention", "princomp"], ["--method", "covariance"],
+               ["--method", "float32"], ["-o", "out/x.txt"], ["-o", "a.txt"]],
 }
 #: The subcommands with no file to read (covered by test_command_line).
 NO_FILES = {"demo", "check"}
@@ -353,6 +355,9 @@ def command_lines(draw: Any) -> list[str]:
         argv.append("data.csv")
     if command == "verify":
         argv += ["--data", "data.csv"]
+    if command == "assess":  # a certified case (or none of them) and the result file
+        argv += [draw(st.sampled_from(["toy", "longley", "repeated", "usarrests_scaled", "nope", "../toy"])),
+                 draw(st.sampled_from(["result.json", "result.json", "data.csv", "missing.json", "."]))]
     for option in draw(st.lists(st.sampled_from(OPTIONS[command]), max_size=4)):
         argv += option
     return argv
@@ -738,6 +743,7 @@ ORACLE_NOT_FUZZED = {
     "Check": "a record", "METHODS": "a constant", "Reference": "a record", "clear_cache": "no arguments",
     "reference": "through test_oracle_inputs", "tolerances": "takes a Reference only reference() builds",
     "kernel_reference": "through compare_kernel_pca",
+    "assess": "through the assess command above, and tests/test_certified.py on generated answers",
 }
 
 

@@ -48,6 +48,7 @@ from .geometry import (align_signs, angle_from, angle_inside, eigen_clusters, re
                        subspace_distance)
 from .kernel import assert_kernel_pca_close, compare_kernel_pca, kernel_reference
 from .answer import Reference, clear_cache, fingerprint, reference
+from .assess import assess  # noqa: E402  (the certified corpus: docs/certified.md)
 
 # The distributed PCAs' checks (Spark MLlib, dask-ml) against merged exact moments: docs/distributed.md.
 from ..distributed import compare_sklearn_like_pca, compare_spark_pca, covariance_error, reference_pca  # noqa: E402
@@ -61,6 +62,7 @@ __all__ = [
     "angle_inside",
     "assert_kernel_pca_close",
     "assert_pca_close",
+    "assess",
     "clear_cache",
     "compare_kernel_pca",
     "compare_pca",

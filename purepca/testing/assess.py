@@ -1,0 +1,306 @@
+"""Assessing another PCA on the certified corpus: correct digits (LRE) and the error model's verdict.
+
+==============================================  ==========================================
+``assess(case, answer, convention=, method=)``  one :class:`Assessed` row per quantity
+``lre(value, certified, scale=None)``           McCullough's log relative error
+``assessment_report(rows, title)``              the table ``purepca assess`` prints
+==============================================  ==========================================
+
+The log relative error (McCullough 1998, the measure of NIST's StRD) is the
+number of correct significant digits, ``-log10(|x - c| / |c|)``, capped at
+the digits the certificate stores and set to 0 when the answer has none
+(wrong sign of an eigenvalue, wrong order, NaN).  A certified zero (an exact
+zero eigenvalue of rank-deficient data) is measured against the largest
+eigenvalue, and a component by the sine of its angle to the certified one
+(or to the certified cluster's span, for a repeated eigenvalue or a null
+space) together with its distance from unit length; scores up to sign.
+
+The LRE says how many digits are right; whether that is all a correct
+implementation of the method could give is the error model's question,
+answered by :func:`~purepca.testing.compare_pca` on the case's data
+rounded to floats (the verdict column).  The LRE is against the exact
+decimal data, so it includes what the rounding of the input to floats costs.
+
+>>> from purepca.certified import load_case
+>>> case = load_case("toy")
+>>> nearest = [float(v) for v in case.certificate["eigenvalues"]["n-1"]]   # the certified values, rounded
+>>> [(a.quantity, a.lre > 16, a.verdict) for a in assess(case, {"explained_variance_": nearest})]
+[('explained_variance_[0]', True, 'PASS'), ('explained_variance_[1]', True, 'PASS')]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal, localcontext
+from typing import Any, Optional, Sequence, Union
+
+from ..conventions import CONVENTIONS
+from ..errors import PurePCAError
+from .compare import METHODS, Check, _extract, _number, compare_pca
+
+__all__ = ["Assessed", "assess", "assessment_report", "lre"]
+
+_CAP = 25.0  # the significant digits a certificate stores
+
+
+@dataclass(frozen=True)
+class Assessed:
+    """One quantity of an answer: its LRE against the certificate and the error model's verdict.
+
+    ``verdict`` is ``PASS`` or ``FAIL`` (the error model of the method), or ``-``
+    where the model has no check of that quantity.
+
+    >>> Assessed("explained_variance_[0]", 14.2, "PASS").line()
+    'explained_variance_[0]: LRE 14.2, PASS'
+    """
+
+    quantity: str
+    lre: float
+    verdict: str
+    note: str = ""
+
+    def line(self) -> str:
+        """The row as one line of text."""
+        return f"{self.quantity}: LRE {self.lre:.1f}, {self.verdict}" + (f" ({self.note})" if self.note else "")
+
+
+def _dec(x: Any) -> Decimal:
+    return x if isinstance(x, Decimal) else Decimal(x)
+
+
+def lre(value: float, certified: Union[str, Decimal], scale: Optional[Union[str, Decimal]] = None,
+        cap: float = _CAP) -> float:
+    """``-log10(|value - certified| / |certified|)`` (or ``/ |scale|`` when given, as for a certified
+    zero), between 0 and ``cap``; 0 for NaN and infinities.
+
+    >>> round(lre(1.0000001, "1"), 6)
+    7.0
+    >>> lre(-2.0, "2"), lre(float("nan"), "2"), lre(3.0, "3")
+    (0.0, 0.0, 25.0)
+    """
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return 0.0
+    with localcontext() as ctx:
+        ctx.prec = 60
+        c = _dec(certified)
+        s = abs(_dec(scale)) if scale is not None else abs(c)
+        err = abs(Decimal(value) - c)
+        if err == 0:
+            return cap
+        if s == 0:
+            return 0.0
+        digits = float(-(err / s).log10())
+    return max(0.0, min(cap, digits))
+
+
+def _norm(v: Sequence[Decimal]) -> Decimal:
+    return Decimal(sum(x * x for x in v)).sqrt()
+
+
+def _component_lre(v: Sequence[float], cert: dict[str, Any], i: int) -> tuple[float, str]:
+    """The digits of a component: of its direction (sine of the angle to the certified vector, or
+    the part outside the certified cluster's span) and of its length (unit)."""
+    with localcontext() as ctx:
+        ctx.prec = 60
+        x = [Decimal(t) if math.isfinite(t) else Decimal(0) for t in v]
+        if not all(math.isfinite(t) for t in v):
+            return 0.0, "not finite"
+        length = _norm(x)
+        if length == 0:
+            return 0.0, "zero vector"
+        u = [t / length for t in x]
+        key = str(i)
+        if key in cert["components"]:
+            c = [Decimal(t) for t in cert["components"][key]]
+            dot = sum(a * b for a, b in zip(u, c))
+            sign = 1 if dot >= 0 else -1
+            sine = _norm([a - sign * b for a, b in zip(u, c)])  # the chord: 2 sin(θ/2), the angle to first order
+            what = ""
+        else:
+            proj = next((p for key_, p in cert["projectors"].items() if i in map(int, key_.split(","))), None)
+            if proj is None:
+                return 0.0, "no certified component"
+            P = [[Decimal(t) for t in row] for row in proj]
+            inside = [sum(P[r][c] * u[c] for c in range(len(u))) for r in range(len(u))]
+            sine = _norm([a - b for a, b in zip(u, inside)])
+            what = "against the certified cluster's span"
+        err = max(sine, abs(length - 1))
+        digits = _CAP if err == 0 else float(-err.log10())
+    return max(0.0, min(_CAP, digits)), what
+
+
+def _scores_lre(column: Sequence[float], certified: Sequence[str]) -> float:
+    """The digits of one column of scores, up to sign, normwise."""
+    if not all(math.isfinite(t) for t in column):
+        return 0.0
+    with localcontext() as ctx:
+        ctx.prec = 60
+        c = [Decimal(t) for t in certified]
+        x = [Decimal(t) for t in column]
+        size = _norm(c)
+        err = min(_norm([a - b for a, b in zip(x, c)]), _norm([a + b for a, b in zip(x, c)]))
+        if err == 0:
+            return _CAP
+        if size == 0:
+            return 0.0
+        digits = float(-(err / size).log10())
+    return max(0.0, min(_CAP, digits))
+
+
+def _get(answer: Any, name: str) -> Any:
+    return answer.get(name) if isinstance(answer, dict) else getattr(answer, name, None)
+
+
+def _table(value: Any, name: str) -> list[list[float]]:
+    """Rows of numbers (NaN kept: no digit), or an error naming the field."""
+    value = value.tolist() if hasattr(value, "tolist") else value
+    try:
+        rows = [[_number(x) for x in row] for row in value]
+    except (TypeError, ValueError, OverflowError):
+        raise PurePCAError(f"{name}: expected rows of numbers (one row per supplementary column)") from None
+    return rows
+
+
+def _verdicts(checks: list[Check]) -> dict[str, Check]:
+    """The checks by quantity, a cluster's check under each of its components' names."""
+    out: dict[str, Check] = {}
+    for c in checks:
+        out.setdefault(c.quantity, c)
+        if c.quantity.startswith("components_[") and ".." in c.quantity:
+            a, b = c.quantity[len("components_["):-1].split("..")
+            for i in range(int(a), int(b) + 1):
+                out.setdefault(f"components_[{i}]", c)
+    return out
+
+
+def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: str = "svd") -> list[Assessed]:
+    """Another implementation's answer for a corpus case, quantity by quantity: the LRE against the
+    certificate and the verdict of the error model of ``method`` (:func:`compare_pca`).
+
+    Parameters
+    ----------
+    case : a case name of :mod:`purepca.certified` or a :class:`~purepca.certified.CertifiedCase`
+    answer : what :func:`compare_pca` reads (a fitted scikit-learn PCA, a dict of attributes,
+        R's ``sdev``/``rotation``, numpy's ``eigh`` result, statsmodels' PCA), plus ``scores``
+        (n x k) and, for a case with supplementary columns, ``supplementary_correlations``
+        (a row per supplementary column: its correlation with each component's scores, FactoMineR's
+        ``quanti.sup$coord`` of a correlation PCA), compared up to the components' signs
+    convention : whose divisor and scaling the answer follows (default ``sklearn``, or ``prcomp``
+        for a correlation case); one the certificate lists
+    method : the error model of the answer's method (:data:`METHODS`)
+
+    >>> rows = assess("tiny", {"explained_variance_": [3.25, 0.16]})
+    >>> [(a.quantity, round(a.lre, 1), a.verdict) for a in rows]
+    [('explained_variance_[0]', 2.7, 'FAIL'), ('explained_variance_[1]', 3.3, 'FAIL')]
+    """
+    from ..certified import CertifiedCase, load_case
+
+    if method not in METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+    c = case if isinstance(case, CertifiedCase) else load_case(case)
+    cert = c.certificate
+    scaled = bool(cert["scaled"])
+    convention = convention if convention is not None else ("prcomp" if scaled else "sklearn")
+    if convention not in cert["conventions"]:
+        known = ", ".join(map(repr, cert["conventions"]))
+        if convention in CONVENTIONS:
+            raise PurePCAError(f"case {c.name!r} is certified under the conventions {known}, not {convention!r}")
+        raise PurePCAError(f"convention must be one of {known} for case {c.name!r}; got {convention!r}")
+    use = cert["conventions"][convention]
+    n, d = c.n_samples, c.n_features
+    rows = c.rows
+    # what sums of squares (statsmodels' eigenvals) are divided by: the convention's n - ddof
+    divisor = n - 1 if "n-1" in (use["eigenvalues"], use["scores"].replace("sd ", "")) else n
+    theirs = _extract(answer, d, n, divisor)
+    checks = compare_pca(answer, rows, convention=convention, method=method, scale=scaled)
+    verdict = _verdicts(checks)
+    values = cert["eigenvalues"][use["eigenvalues"]]
+    top = values[0]
+    out: list[Assessed] = []
+
+    def add(name: str, digits: float, note: str = "") -> None:
+        check = verdict.get(name)
+        if check is not None and not check.passed:
+            note = "; ".join(filter(None, [note, check.line()]))
+        out.append(Assessed(name, digits, "-" if check is None else ("PASS" if check.passed else "FAIL"), note))
+
+    given = theirs.get("explained_variance_") or []
+    for i, v in enumerate(given):
+        if i >= d:
+            break
+        zero = Decimal(values[i]) == 0
+        if i and v > given[i - 1]:  # an eigenvalue above the one before it is not the i-th largest
+            add(f"explained_variance_[{i}]", 0.0, f"out of order: {v!r} follows {given[i - 1]!r}")
+            continue
+        add(f"explained_variance_[{i}]", lre(v, values[i], top if zero else None),
+            "a certified zero: error against the largest" if zero else "")
+    for i, v in enumerate(theirs.get("explained_variance_ratio_") or []):
+        if i < d:
+            ratio = cert["explained_variance_ratio"][i]
+            add(f"explained_variance_ratio_[{i}]", lre(v, ratio, "1" if Decimal(ratio) == 0 else None))
+    sv = cert["singular_values"]
+    sv = sv if isinstance(sv, list) else sv["sd n-1" if use["scores"] == "sd n-1" else "sd n"]
+    for i, v in enumerate(theirs.get("singular_values_") or []):
+        if i < d:
+            add(f"singular_values_[{i}]", lre(v, sv[i], sv[0] if Decimal(sv[i]) == 0 else None))
+    for i, v in enumerate(theirs.get("components_") or []):
+        if i < d:
+            digits, note = _component_lre(v, cert, i)
+            add(f"components_[{i}]", digits, note)
+    for j, v in enumerate(theirs.get("mean_") or []):
+        if j < d:
+            add(f"mean_[{j}]", lre(v, cert["mean"][j], "1" if Decimal(cert["mean"][j]) == 0 else None))
+    scores = theirs.get("scores")
+    if scores is not None:
+        if len(scores) != n:
+            raise PurePCAError(f"scores: {len(scores)} rows, but case {c.name!r} has {n} samples")
+        certified = cert["scores"][use["scores"]]
+        for i in range(len(scores[0])):
+            if str(i) in certified:
+                add(f"scores[:, {i}]", _scores_lre([row[i] for row in scores], certified[str(i)]))
+    sup = _get(answer, "supplementary_correlations")
+    if sup is not None:
+        if "supplementary" not in cert:
+            raise PurePCAError(f"supplementary_correlations: case {c.name!r} has no supplementary columns")
+        certified_sup = cert["supplementary"]["correlations"]
+        names = cert["supplementary"]["columns"]
+        table = _table(sup, "supplementary_correlations")
+        if len(table) != len(names):
+            raise PurePCAError(f"supplementary_correlations: {len(table)} rows, but case {c.name!r} has "
+                               f"{len(names)} supplementary columns ({', '.join(names)}): one row each")
+        for j, row in enumerate(table):
+            for i, v in enumerate(row):
+                if str(i) in certified_sup:
+                    c_ij = certified_sup[str(i)][j]
+                    # up to the sign of the component: the better of the two
+                    add(f"supplementary_correlations[{j}][{i}]", max(lre(v, c_ij), lre(-v, c_ij)))
+    named = {a.quantity for a in out}
+    for check in checks:  # what the error model checked beside the certified quantities
+        if check.quantity not in named and not check.quantity.startswith("components_["):
+            out.append(Assessed(check.quantity, math.nan, "PASS" if check.passed else "FAIL", check.note))
+    return out
+
+
+def assessment_report(rows: list[Assessed], title: str) -> str:
+    """The table ``purepca assess`` prints: per quantity, the correct digits and the verdict.
+
+    >>> print(assessment_report([Assessed("explained_variance_[0]", 14.234, "PASS")], "t"))
+    t
+    <BLANKLINE>
+    quantity                  LRE  verdict
+    explained_variance_[0]   14.2  PASS
+    <BLANKLINE>
+    lowest LRE 14.2; 1 passed, 0 failed
+    """
+    width = max([len("quantity")] + [len(r.quantity) for r in rows]) + 2
+    lines = [title, "", f"{'quantity':<{width}} {'LRE':>4}  verdict"]
+    for r in rows:
+        shown = "-" if r.lre != r.lre else f"{r.lre:.1f}"
+        lines.append(f"{r.quantity:<{width}} {shown:>4}  {r.verdict}" + (f"  ({r.note})" if r.note else ""))
+    measured = [r.lre for r in rows if r.lre == r.lre]
+    failed = sum(r.verdict == "FAIL" for r in rows)
+    passed = sum(r.verdict == "PASS" for r in rows)
+    lowest = f"lowest LRE {min(measured):.1f}" if measured else "no certified quantity in the answer"
+    lines += ["", f"{lowest}; {passed} passed, {failed} failed"]
+    return "\n".join(lines)
