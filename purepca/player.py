@@ -82,6 +82,7 @@ from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
 from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
+from .markup import escape_text, fill_template, json_for_script
 from .numeric import FLOAT, Context, get_context
 from .params import as_int
 
@@ -431,7 +432,8 @@ def to_json(run: dict[str, Any]) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    """Text for the page: the one escaper, :func:`purepca.markup.escape_text`."""
+    return escape_text(text)
 
 
 def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] = None) -> str:
@@ -446,10 +448,10 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
     if run.get("schema") != SCHEMA:
         raise PurePCAError(f"player_html: not a player run (schema {run.get('schema')!r}, expected {SCHEMA!r})")
     payload = {"run": run, "replay": replay_table}
-    blob = to_json(payload).replace("</", "<\\/")
     title = _escape(str(run.get("title", "purepca player")))
-    return _PAGE.replace("%TITLE%", title).replace("%CSS%", _CSS).replace("%SCRIPT%", _SCRIPT) \
-        .replace("%DATA%", blob)
+    # escaped first, then the template filled in one pass: a title holding %SCRIPT% stays text
+    return fill_template(_PAGE, {"TITLE": title, "CSS": _CSS, "SCRIPT": _SCRIPT,
+                                 "DATA": json_for_script(to_json(payload))})
 
 
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
@@ -521,8 +523,8 @@ def add_teach_arguments(p: Any) -> None:
 
 def teach_command(args: Any) -> None:
     """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
-    from .cli import _lines, _read_text as _read  # the face's reader (its error names the file); cli imports us first
     from .csvdata import read_table
+    from .files import read_text as _read, text_lines as _lines, write_output
     from .datasets import load
     data = matrix = None
     if args.matrix is not None:
@@ -538,16 +540,7 @@ def teach_command(args: Any) -> None:
                           header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
     page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
                  components=args.components, seed=args.seed, shift=args.shift, title=args.title)
-    if args.output is None:
-        sys.stdout.write(page)
-        return
-    tmp = args.output + ".tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(page)
-        os.replace(tmp, args.output)
-    except OSError as err:
-        raise PurePCAError(f"{args.output}: cannot write it ({err.strerror or err})") from None
+    write_output(page.rstrip("\n"), args.output)  # the door fit writes through: -, links, devices, FIFOs, umask
 
 
 _PAGE = """<!DOCTYPE html>
