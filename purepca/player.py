@@ -68,6 +68,7 @@ the eigenvector the solver returns in the end).
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
 import os
@@ -83,8 +84,8 @@ from .linalg.matrix import as_matrix, as_symmetric
 from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .markup import escape_text, fill_template, json_for_script
-from .numeric import FLOAT, Context, get_context
-from .params import as_int
+from .numeric import BINARY32, FLOAT, Context, get_context
+from .params import as_int, as_real
 
 __all__ = ["SCHEMA", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
            "subspace_run", "teach", "to_json", "tridiagonal_run"]
@@ -173,6 +174,21 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     return run
 
 
+def _shifted(rows: list[list[float]], shift: Any) -> list[list[float]]:
+    """``rows`` with ``shift`` added to every value; a shift that is not finite, or that carries a
+    value past the float range, is an error naming it."""
+    shift = as_real(shift, "shift")
+    if not shift:
+        return rows
+    out = [[x + shift for x in row] for row in rows]
+    for i, row in enumerate(out):
+        for j, x in enumerate(row):
+            if not math.isfinite(x):
+                raise PurePCAError(f"shift: {shift!r} added to the data overflows the float range at row {i}, "
+                                   f"column {j}")
+    return out
+
+
 def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
     """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data.
@@ -189,8 +205,7 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
     rows = as_matrix(X, name="data")
     if len(rows) < 2:
         raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
-    if shift:
-        rows = [[x + float(shift) for x in row] for row in rows]
+    rows = _shifted(rows, shift)
     ctx, _ = _digits_of(digits)
     C = covariance_matrix(rows, context=ctx)
     cloud = center(rows)
@@ -321,55 +336,86 @@ def _digits_agreeing(x: Any, truth: Any) -> float:
     return max(0.0, min(60.0, -math.log10(rel)))
 
 
-def replay(A: Any, digits: int = 50) -> dict[str, Any]:
-    """Jacobi on ``A`` in floats and at ``digits`` decimal digits, sweep by sweep, side by side.
+def _sweep_ends(M: list[list[Any]], ctx: Context) -> list[JacobiStep]:
+    """The sweep events of Jacobi on ``M`` in ``ctx``."""
+    steps: list[JacobiStep] = []
+    jacobi_eigh(M, context=ctx, trace=steps.append)
+    return [s for s in steps if s.kind == "sweep"]
 
-    Per sweep: off(A) at its end in each, ``-log10(off(A)/‖A‖_F)`` (the
-    digits to which the matrix is diagonal) and the digits gained in the
-    sweep, which about double per sweep once off(A) is small (quadratic
-    convergence) until the precision is reached; and the digits to which the
-    float run's diagonal agrees with the eigenvalues of the long run, which
-    stop near 16.
+
+def _shown_number(x: Decimal) -> Any:
+    """A value for the page: a float when it is a normal one, else its decimal string (17 digits)."""
+    f = float(x)
+    if x == 0 or (math.isfinite(f) and abs(f) >= sys.float_info.min):  # not beyond the range, not subnormal
+        return f
+    return f"{x:.17g}"
+
+
+def replay(A: Any, digits: int = 50) -> dict[str, Any]:
+    """Jacobi on ``A`` in binary32, in floats (binary64) and at ``digits`` decimal digits, sweep by
+    sweep, side by side.
+
+    Per sweep and precision (keys ``binary32_*``, ``float_*``, ``exact_*``): off(A) at its end,
+    ``-log10(off(A)/‖A‖_F)`` (the digits to which the matrix is diagonal) and the digits gained
+    in the sweep, which about double per sweep once off(A) is small (quadratic convergence) until
+    the precision is reached; and (``*_value_digits``) the digits to which the binary32 and float
+    runs' diagonals agree with the eigenvalues of the long run: they stop near 7 and near 16.
+
+    The matrix is scaled by a power of two first, as :func:`~purepca.linalg.jacobi_eigh` scales
+    it (exact for doubles), so matrices near the ends of the float range (1e-300, subnormal
+    entries, 1.7e308) replay without overflow or underflow; the binary32 run takes that scaled
+    matrix rounded to binary32 (as a single-precision program that scales would), the long run
+    the matrix itself.  Norms and ratios are computed in decimal, so no digit count is an artefact
+    of the float range.  Values beyond the float range are shown as decimal strings.
 
     >>> r = replay([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
     >>> [row["sweep"] for row in r["sweeps"]][:3], r["digits"]
     ([1, 2, 3], 50)
     >>> max(row["exact_digits"] or 0 for row in r["sweeps"]) > 45, max(row.get("float_value_digits", 0) for row in r["sweeps"]) > 14
     (True, True)
+    >>> 6 < max(row.get("binary32_value_digits", 0) for row in r["sweeps"]) < 8
+    True
     """
     digits = as_int(digits, "digits", low=17)
     M = as_symmetric(A)
+    n = len(M)
     ctx = get_context(digits)
-    runs = []
-    for context in (FLOAT, ctx):
-        steps: list[JacobiStep] = []
-        exact = [[Decimal(x) for x in row] for row in M] if context is ctx else M
-        jacobi_eigh(exact, context=context, trace=steps.append)
-        runs.append([s for s in steps if s.kind == "sweep"])
-    truth = jacobi_eigh([[Decimal(x) for x in row] for row in M], context=ctx).values
-    norm = math.sqrt(math.fsum(x * x for row in M for x in row)) or 1.0
+    scale = FLOAT.scale_exponent(max((abs(x) for row in M for x in row), default=0.0))
+    scaled = [[math.ldexp(x, -scale) for x in row] for row in M]
+    exact = [[Decimal(x) for x in row] for row in M]
+    runs = {"binary32": _sweep_ends([[BINARY32.convert(x) for x in row] for row in scaled], BINARY32),
+            "float": _sweep_ends(scaled, FLOAT), "exact": _sweep_ends(exact, ctx)}
+    truth = jacobi_eigh(exact, context=ctx).values
+    wide = decimal.Context(prec=digits + 10, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    unit = {"binary32": wide.power(2, scale), "float": wide.power(2, scale), "exact": Decimal(1)}
+    total = Decimal(0)
+    for row_ in exact:
+        for x in row_:
+            total = wide.add(total, wide.multiply(x, x))
+    norm = wide.sqrt(total)  # in decimal: no square overflows or underflows
     rows = []
-    last = [0.0, 0.0]
-    for i in range(max(len(runs[0]), len(runs[1]))):
+    last = {name: 0.0 for name in runs}
+    for i in range(max(len(steps) for steps in runs.values())):
         row: dict[str, Any] = {"sweep": i + 1}
-        for name, steps, j in (("float", runs[0], 0), ("exact", runs[1], 1)):
-            if i < len(steps):
-                off = steps[i].off
-                row[f"{name}_off"] = _num(off)
-                if off == 0:  # exactly diagonal: no digit count
-                    row[f"{name}_digits"] = row[f"{name}_gain"] = None
-                else:
-                    d = max(0.0, -math.log10(float(Fraction(off) / Fraction(norm))))
-                    row[f"{name}_digits"] = round(d, 2)
-                    row[f"{name}_gain"] = round(d - last[j], 2)
-                    last[j] = d
-                if name == "float":
-                    matrix = steps[i].matrix
-                    assert matrix is not None
-                    diag = sorted((matrix[m][m] for m in range(len(M))), reverse=True)
-                    row["float_value_digits"] = round(min(_digits_agreeing(v, t) for v, t in zip(diag, truth)), 2)
+        for name, steps in runs.items():
+            if i >= len(steps):
+                continue
+            off = wide.multiply(Decimal(steps[i].off), unit[name])  # in the input's units, exactly enough
+            row[f"{name}_off"] = _num(steps[i].off) if name == "exact" else _shown_number(off)
+            if off == 0 or norm == 0:  # exactly diagonal: no digit count
+                row[f"{name}_digits"] = row[f"{name}_gain"] = None
+            else:
+                d = max(0.0, -float(wide.divide(off, norm).log10(wide)))
+                row[f"{name}_digits"] = round(d, 2)
+                row[f"{name}_gain"] = round(d - last[name], 2)
+                last[name] = d
+            if name != "exact":
+                matrix = steps[i].matrix
+                assert matrix is not None
+                diag = sorted((wide.multiply(Decimal(matrix[m][m]), unit[name]) for m in range(n)), reverse=True)
+                row[f"{name}_value_digits"] = round(min(_digits_agreeing(v, t) for v, t in zip(diag, truth)), 2)
         rows.append(row)
-    return {"digits": digits, "norm": norm, "sweeps": rows, "values": [str(v) for v in truth]}
+    return {"digits": digits, "norm": _shown_number(norm), "sweeps": rows, "values": [str(v) for v in truth]}
 
 
 def _plain_sum(values: Iterable[float]) -> float:
@@ -406,12 +452,16 @@ def naive_covariance(X: Any) -> dict[str, Any]:
     for i in range(d):
         for j in range(i, d):
             sxy = _plain_sum(row[i] * row[j] for row in rows)
-            naive = (sxy - n * means[i] * means[j]) / (n - 1)
+            naive: Any = (sxy - n * means[i] * means[j]) / (n - 1)
             exact = Fraction(sum(((Fraction(row[i]) - exact_means[i]) * (Fraction(row[j]) - exact_means[j])
                               for row in rows), Fraction(0))) / (n - 1)
+            if math.isfinite(naive):
+                naive_digits = round(min(17.0, _digits_agreeing(naive, exact)), 1)
+            else:  # the squares overflowed (inf, or inf - inf): no digit is right; shown as text
+                naive, naive_digits = f"{naive} (overflow)", 0.0
             entries.append({"i": i, "j": j, "naive": naive, "purepca": float(ours[i][j]),
                             "exact": f"{Decimal(exact.numerator) / Decimal(exact.denominator):.17g}",
-                            "naive_digits": round(min(17.0, _digits_agreeing(naive, exact)), 1),
+                            "naive_digits": naive_digits,
                             "purepca_digits": round(min(17.0, _digits_agreeing(ours[i][j], exact)), 1)})
     offset = max(abs(m) for m in means)
     return {"n": n, "d": d, "offset": offset, "entries": entries}
@@ -470,9 +520,7 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     if method not in METHODS:
         raise PurePCAError(f"teach: method must be one of {', '.join(METHODS)}, got {method!r}")
     if data is not None:
-        rows = as_matrix(data, name="data")
-        if shift:
-            rows = [[x + float(shift) for x in row] for row in rows]
+        rows = _shifted(as_matrix(data, name="data"), shift)
         if len(rows) < 2:
             raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
         M: Any = covariance_matrix(rows)
@@ -897,19 +945,24 @@ function drawTables() {
   if (REPLAY) {
     const s = document.getElementById("replay");
     const h = document.createElement("h2");
-    h.textContent = "Replay in floats and at " + REPLAY.digits + " digits, sweep by sweep";
+    h.textContent = "Replay in floats (binary64), at " + REPLAY.digits + " digits and in binary32, sweep by sweep";
     s.appendChild(h);
     const p = document.createElement("p"); p.className = "faint";
     p.textContent = "digits: −log10(off(A)/‖A‖), how diagonal the matrix is. Once off(A) is small the digits " +
-      "about double per sweep (quadratic convergence) until the precision runs out: floats stop near 16, where " +
-      "their diagonal also stops agreeing with the " + REPLAY.digits + "-digit eigenvalues.";
+      "about double per sweep (quadratic convergence) until the precision runs out: binary32 (single precision, " +
+      "what MicroPython's single-precision ports and float32 libraries compute in) stops near 7 digits, floats " +
+      "(binary64) near 16, where their diagonals also stop agreeing with the " + REPLAY.digits + "-digit eigenvalues.";
     s.appendChild(p);
     const f2 = x => x === undefined ? "" : x === null ? "exact" : x.toFixed(1);
+    const has32 = REPLAY.sweeps.some(r => r.binary32_off !== undefined);
     table(s, ["sweep", "off(A) float", "digits", "gained", "off(A) " + REPLAY.digits + " digits", "digits", "gained",
-              "eigenvalue digits (float)"],
+              "eigenvalue digits (float)"].concat(has32 ? ["off(A) binary32", "digits", "gained",
+              "eigenvalue digits (binary32)"] : []),
           REPLAY.sweeps.map(r => [r.sweep, r.float_off === undefined ? "(done)" : fmt(r.float_off, 4), f2(r.float_digits),
                                    f2(r.float_gain), r.exact_off === undefined ? "(done)" : fmt(r.exact_off, 4),
-                                   f2(r.exact_digits), f2(r.exact_gain), f2(r.float_value_digits)]), "replay-table");
+                                   f2(r.exact_digits), f2(r.exact_gain), f2(r.float_value_digits)].concat(has32 ?
+                                  [r.binary32_off === undefined ? "(done)" : fmt(r.binary32_off, 4), f2(r.binary32_digits),
+                                   f2(r.binary32_gain), f2(r.binary32_value_digits)] : [])), "replay-table");
   } else document.getElementById("replay").style.display = "none";
   if (RUN.naive) {
     const s = document.getElementById("naive"), nv = RUN.naive;

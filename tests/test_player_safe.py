@@ -137,3 +137,103 @@ def test_teach_output_link_to_proc_self_fd_1_prints(tmp_path: pathlib.Path) -> N
     assert done.returncode == 0, done.stderr
     assert link.is_symlink() and os.readlink(link) == "/proc/self/fd/1"
     assert done.stdout.startswith("<!DOCTYPE html>") and sorted(p.name for p in tmp_path.iterdir()) == ["stdout"]
+
+
+M5 = [[4.0, 1.0, 0.5, 0.2, 0.1], [1.0, 3.0, 0.3, 0.1, 0.2], [0.5, 0.3, 2.0, 0.4, 0.1],
+      [0.2, 0.1, 0.4, 1.0, 0.3], [0.1, 0.2, 0.1, 0.3, 0.5]]
+
+
+def _last_digits(r: dict[str, object], key: str) -> float:
+    return max(row[key] or 0.0 for row in r["sweeps"] if row.get(key) is not None)  # type: ignore[attr-defined]
+
+
+def test_replay_three_precisions_stop_near_7_16_and_50_digits() -> None:
+    from purepca.player import replay
+    r = replay(M5, 50)
+    assert 6.3 < _last_digits(r, "binary32_value_digits") < 8.2
+    assert 14.5 < _last_digits(r, "float_value_digits") < 17.5
+    assert 6.0 < _last_digits(r, "binary32_digits") < 11.0 and 14.5 < _last_digits(r, "float_digits") < 20.0
+    assert _last_digits(r, "exact_digits") > 45
+
+
+M5_INTEGERS = [[40.0, 10.0, 5.0, 2.0, 1.0], [10.0, 30.0, 3.0, 1.0, 2.0], [5.0, 3.0, 20.0, 4.0, 1.0],
+               [2.0, 1.0, 4.0, 10.0, 3.0], [1.0, 2.0, 1.0, 3.0, 5.0]]
+
+
+@pytest.mark.parametrize("M, scale", [(M5, 1e-300), (M5, 1e-200), (M5, 1e200), (M5, 1e300), (M5, 1.7e308 / 4.6),
+                                      (M5_INTEGERS, 2.0 ** -1074), (M5_INTEGERS, 2.0 ** 1017)])
+def test_replay_near_the_ends_of_the_float_range_gives_the_digits_of_the_unscaled_matrix(
+        M: list[list[float]], scale: float) -> None:
+    # On 768b701: ValueError (math domain error) at 1e-300 and with subnormal entries, OverflowError at
+    # 1e200, 1e300 and 1.7e308, and at 1e-200 the float run "diagonal to 220 digits" (the norm's squares underflowed).
+    from purepca.player import replay
+    plain = replay(M, 50)
+    r = replay([[x * scale for x in row] for row in M], 50)
+    for key in ("float_digits", "exact_digits", "binary32_digits"):
+        assert abs(_last_digits(r, key) - _last_digits(plain, key)) < 1.0, (key, r["sweeps"])
+    assert 14.5 < _last_digits(r, "float_value_digits") < 17.5 and 6.3 < _last_digits(r, "binary32_value_digits") < 8.2
+    json.dumps(r, allow_nan=False)  # every number on the page is finite (or a decimal string)
+
+
+def test_replay_at_the_largest_float_shows_values_beyond_it_as_decimal_strings() -> None:
+    from purepca.player import replay
+    big = 1.7976931348623157e308
+    r = replay([[big, big / 2], [big / 2, big]], 30)
+    assert r["values"][0].startswith("2.6965397022934") and isinstance(r["norm"], str)
+    assert _last_digits(r, "float_value_digits") > 15 and json.dumps(r, allow_nan=False)
+
+
+def test_data_run_shift_beyond_the_squares_range_reports_the_naive_overflow() -> None:
+    # On 768b701 data_run(X, shift=1e200) raised ValueError: cannot convert NaN to integer ratio.
+    from purepca.player import data_run
+    r = data_run([[1.0, 2.0], [2.0, 3.5], [3.0, 1.0]], shift=1e200)
+    assert all(e["naive"] == "nan (overflow)" and e["naive_digits"] == 0.0 for e in r["naive"]["entries"])
+    assert json.dumps(r, allow_nan=False)
+
+
+@pytest.mark.parametrize("shift, message", [
+    (float("inf"), r"shift must be a finite real number, got inf"),
+    (1.7e308, r"shift: 1.7e\+308 added to the data overflows the float range at row 2, column 1"),
+])
+def test_data_run_shift_that_is_not_finite_is_named(shift: float, message: str) -> None:
+    from purepca import PurePCAError
+    from purepca.player import data_run
+    with pytest.raises(PurePCAError, match=message):
+        data_run([[1.0, 2.0], [2.0, 3.5], [3.0, 1.7e308]], shift=shift)
+
+
+def _browser_or_skip() -> object:
+    sys.path.insert(0, os.path.dirname(__file__))
+    from cdp import chromium
+    if sys.version_info[:2] != (3, 11) or not (ROOT / ".git").exists():
+        pytest.skip("browser tests run once per CI run: CPython 3.11 in a git checkout")
+    if chromium() is None:
+        pytest.skip("no headless Chromium here (Debian: apt-get install chromium; .ci/test installs it)")
+    return chromium
+
+
+def test_player_with_a_hostile_title_runs_and_shows_three_precisions_in_chromium(tmp_path: pathlib.Path) -> None:
+    # On 768b701 the title '<!--<script>' kept the data block open: the page showed no step and no table.
+    _browser_or_skip()
+    from cdp import Browser
+    title = "<!--<script> %SCRIPT% %DATA% %CSS%"
+    page = tmp_path / "hostile.html"
+    page.write_text(teach("jacobi", matrix=M5, title=title), encoding="utf-8")
+    browser = Browser(tmp_path / "profile")
+    try:
+        browser.open(page.as_uri())
+        assert browser.evaluate("document.getElementById('title').textContent") == title
+        assert browser.evaluate("document.title") == title
+        assert browser.evaluate("document.body.dataset.frame") == "0"
+        browser.click("#next")
+        assert browser.evaluate("document.body.dataset.frame") == "1"
+        heads = browser.evaluate("[...document.querySelectorAll('#replay-table th')].map(t => t.textContent)")
+        assert heads[-4:] == ["off(A) binary32", "digits", "gained", "eigenvalue digits (binary32)"], heads
+        single = browser.evaluate("[...document.querySelectorAll('#replay-table tr')].slice(1)"
+                                  ".map(r => r.children[11].textContent)")
+        shown = [float(x) for x in single if x]
+        assert 6.3 < max(shown) < 8.2, single
+        text = browser.evaluate("document.getElementById('replay').textContent")
+        assert "binary32" in text and "near 7 digits" in text and "near 16" in text
+    finally:
+        browser.close()
