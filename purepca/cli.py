@@ -39,6 +39,7 @@ from .report import PCASummary, _r_decimals, format_table
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
 from .teaching import trace_jacobi, trace_power
+from .teaching import NOTATIONS
 from .testing import METHODS, Check, compare_pca
 
 
@@ -823,7 +824,7 @@ def _trace_command(args: argparse.Namespace) -> None:
     if len(M) <= 8:
         out.append(format_table(labels, list(zip(labels, M)), 7))
     if args.method in ("jacobi", "both"):
-        out += ["", trace_jacobi(M, rotations=not args.sweeps_only)]
+        out += ["", trace_jacobi(M, rotations=not args.sweeps_only, digits=args.significant, notation=args.notation)]
     if args.method in ("power", "both"):
         k = min(args.components, len(M))
         out += ["", trace_power(M, k)]
@@ -1194,6 +1195,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_trace.add_argument("--components", type=int, default=1, metavar="K",
                          help="how many eigenpairs power iteration finds (default: 1)")
     p_trace.add_argument("--sweeps-only", action="store_true", help="print Jacobi's sweeps, not every rotation")
+    p_trace.add_argument("--significant", type=int, default=6, metavar="N",
+                         help="significant digits of the rotation angles (1 to 17; default: 6)")
+    p_trace.add_argument("--notation", choices=NOTATIONS, default="auto",
+                         help="the angles' notation: auto (as %%g), fixed or scientific (default: auto)")
     _output_options(p_trace, formats=False)
 
     p_ver = sub.add_parser("verify", help="check another implementation's PCA output against purepca's reference",

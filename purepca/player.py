@@ -77,7 +77,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Optional
 
-from .covariance import center, covariance_matrix
+from .covariance import center, correlation_matrix, covariance_matrix
 from .errors import PurePCAError
 from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
@@ -189,9 +189,19 @@ def _shifted(rows: list[list[float]], shift: Any) -> list[list[float]]:
     return out
 
 
-def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
+def _standardised(rows: list[list[float]]) -> list[list[float]]:
+    """The centred rows with every column divided by its standard deviation (divisor n - 1): the
+    cloud whose covariance is the correlation matrix."""
+    C = covariance_matrix(rows)
+    sds = [math.sqrt(float(C[j][j])) for j in range(len(C))]
+    return [[x / s if s else 0.0 for x, s in zip(row, sds)] for row in center(rows)]
+
+
+def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale: bool = False,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
-    """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data.
+    """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data;
+    ``scale=True``: on the correlation matrix (the covariance of the standardised columns, as
+    ``fit --scale`` and R's ``prcomp(scale. = TRUE)``), with the standardised cloud.
 
     ``shift`` is added to every value first (the covariance does not change,
     the floats that hold the data do: see :func:`naive_covariance`, which the
@@ -207,13 +217,16 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
         raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
     rows = _shifted(rows, shift)
     ctx, _ = _digits_of(digits)
-    C = covariance_matrix(rows, context=ctx)
-    cloud = center(rows)
+    C = correlation_matrix(rows, context=ctx) if scale else covariance_matrix(rows, context=ctx)
+    cloud = _standardised(rows) if scale else center(rows)
     if len(rows[0]) == 1:
         cloud = [[row[0], 0.0] for row in cloud]
+    if scale and title == "Jacobi's method on a covariance matrix":
+        title = "Jacobi's method on a correlation matrix"
     run = jacobi_run(C, digits=digits, data=cloud, title=title)
     run["naive"] = naive_covariance(rows)
     run["shift"] = float(shift)
+    run["scale"] = bool(scale)
     return run
 
 
@@ -506,9 +519,10 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
 
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
           replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
-          title: Optional[str] = None) -> str:
+          title: Optional[str] = None, scale: bool = False) -> str:
     """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
-    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``, with the float / N-digit replay
+    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
+    (its correlation matrix with ``scale=True``), with the binary32 / float / N-digit replay
     (``replay_digits = 0`` leaves it out).
 
     >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
@@ -523,18 +537,20 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
         rows = _shifted(as_matrix(data, name="data"), shift)
         if len(rows) < 2:
             raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
-        M: Any = covariance_matrix(rows)
+        M: Any = correlation_matrix(rows) if scale else covariance_matrix(rows)
     else:
+        if scale:
+            raise PurePCAError("teach: scale makes the correlation matrix of data; a matrix given has no data to scale")
         M = as_symmetric(matrix)
     if method == "jacobi":
-        run = data_run(rows, digits=digits) if data is not None else jacobi_run(M, digits=digits)
+        run = data_run(rows, digits=digits, scale=scale) if data is not None else jacobi_run(M, digits=digits)
     elif method in ("power", "subspace"):
         if method == "power":
             run = power_run(M, components, seed=seed, digits=digits)
         else:
             run = subspace_run(M, max(components, 2) if len(M) > 1 else 1, seed=seed, digits=digits)
         if data is not None:
-            run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
+            run["data"] = [[float(x) for x in r[:2]] for r in (_standardised(rows) if scale else center(rows))]
     else:
         run = tridiagonal_run(M, digits=digits)
     if title:
@@ -564,6 +580,8 @@ def add_teach_arguments(p: Any) -> None:
                    help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (at least 2)")
     p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
     p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
+    p.add_argument("--scale", action="store_true",
+                   help="the correlation matrix of the data instead of the covariance (as fit --scale)")
     p.add_argument("--title", default=None, help="the page's title")
     p.add_argument("-o", "--output", "--out", dest="output", default=None, metavar="FILE",
                    help="write the page here instead of standard output")
@@ -587,7 +605,8 @@ def teach_command(args: Any) -> None:
         data = read_table(_lines(_read(args.file, args.encoding)), source=args.file, delimiter=args.delimiter,
                           header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
     page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
-                 components=args.components, seed=args.seed, shift=args.shift, title=args.title)
+                 components=args.components, seed=args.seed, shift=args.shift, title=args.title,
+                 scale=args.scale)
     write_output(page.rstrip("\n"), args.output)  # the door fit writes through: -, links, devices, FIFOs, umask
 
 
@@ -607,6 +626,8 @@ _PAGE = """<!DOCTYPE html>
 <button id="last" title="last step">&#x25B6;|</button>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <span id="counter"></span>
+<label class="format">digits <select id="format-digits" aria-label="significant digits shown"></select></label>
+<select id="format-notation" aria-label="notation"><option value="auto">auto</option><option value="fixed">fixed</option><option value="scientific">scientific</option></select>
 </nav>
 <main>
 <section id="left">
@@ -639,7 +660,7 @@ _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:12px 18px;color:#222;background:#fff}
 h1{font-size:20px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}
 #about{margin:2px 0 8px;color:#444;max-width:60em;font-size:14px}
-nav{display:flex;gap:6px;align-items:center;margin-bottom:8px}
+nav{display:flex;gap:6px;align-items:center;margin-bottom:8px;flex-wrap:wrap}.format{font-size:14px;margin-left:8px}
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
@@ -661,13 +682,30 @@ const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
 const RUN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
 const SVGNS = "http://www.w3.org/2000/svg";
 const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-const SHOW = 6;  // significant digits on screen
+let SHOW = 6, NOTATION = "auto";  // significant digits on screen and their notation: the format control
 
 function num(x) { return typeof x === "string" ? Number(x) : x; }
 // x rounded to p significant digits: a float by toPrecision (correctly rounded from the double),
 // a decimal string by rounding its digits (exact): either way the solver's number to the digits shown.
 function fmt(x, p) {
   p = p || SHOW;
+  const s = fmtAuto(x, p);
+  return NOTATION === "auto" ? s : notate(s, NOTATION);
+}
+// A number already rounded to its significant digits (as fmtAuto writes it) in fixed or scientific notation.
+function notate(s, how) {
+  const m = /^(-?)(\d+)(?:\.(\d*))?(?:e([-+]?\d+))?$/.exec(s);
+  if (!m) return s;
+  const all = m[2] + (m[3] || ""), lz = all.length - all.replace(/^0+/, "").length;
+  let digits = all.slice(lz);
+  if (!digits) return s;
+  const e = m[2].length - 1 - lz + Number(m[4] || 0);  // the exponent of the first significant digit
+  if (how === "scientific") return m[1] + digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + "e" + e;
+  if (e < 0) return m[1] + "0." + "0".repeat(-e - 1) + digits;
+  if (digits.length <= e + 1) return m[1] + digits.padEnd(e + 1, "0");
+  return m[1] + digits.slice(0, e + 1) + "." + digits.slice(e + 1);
+}
+function fmtAuto(x, p) {
   if (typeof x === "number") {
     if (x === 0) return "0";
     let s = x.toPrecision(p);
@@ -720,7 +758,8 @@ function matrixOf(i) {
 }
 function drawMatrix(i) {
   const svg = document.getElementById("matrix"), M = matrixOf(i), n = M.length;
-  const w = n <= 6 ? 92 : 64, h = 26, pad = 4;
+  const widest = Math.max(...M.map(row => Math.max(...row.map(x => fmt(x, n <= 6 ? SHOW : 4).length))));
+  const w = Math.max(n <= 6 ? 92 : 64, Math.ceil(7.4 * widest + 16)), h = 26, pad = 4;  // cells fit their content
   svg.setAttribute("width", n * w + 2 * pad); svg.setAttribute("height", n * h + 2 * pad);
   clear(svg);
   const f = frames[i], next = frames[i + 1];
@@ -1021,6 +1060,18 @@ if (RUN.method === "tridiagonal") document.getElementById("plot-title").textCont
 if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
+// ------------------------------------------------------------ the number format
+(function () {
+  const digits = document.getElementById("format-digits"), notation = document.getElementById("format-notation");
+  const choices = [6, 10, 17];
+  if (RUN.digits > 17) choices.push(RUN.digits);
+  for (const d of choices) {
+    const o = document.createElement("option"); o.value = String(d);
+    o.textContent = d > 17 ? d + " (the run's)" : String(d); digits.appendChild(o);
+  }
+  digits.onchange = () => { SHOW = Number(digits.value); show(index); };
+  notation.onchange = () => { NOTATION = notation.value; show(index); };
+})();
 drawTables();
 show(0);
 """

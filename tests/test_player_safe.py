@@ -237,3 +237,76 @@ def test_player_with_a_hostile_title_runs_and_shows_three_precisions_in_chromium
         assert "binary32" in text and "near 7 digits" in text and "near 16" in text
     finally:
         browser.close()
+
+
+def test_player_number_format_control_and_cells_that_fit_in_chromium(tmp_path: pathlib.Path) -> None:
+    # On 768b701 the page showed six significant digits whatever --digits was, and entries such as
+    # -9.01591e-42 ran out of their 64 px cells.
+    _browser_or_skip()
+    from cdp import Browser
+    M = [[4.0, -9.015906e-42, 0.5], [-9.015906e-42, 3.0, 1e-30], [0.5, 1e-30, 2.0]]
+    page = tmp_path / "format.html"
+    page.write_text(teach("jacobi", matrix=M, digits=30, replay_digits=0), encoding="utf-8")
+    browser = Browser(tmp_path / "profile")
+    try:
+        browser.open(page.as_uri())
+        options = browser.evaluate("[...document.querySelectorAll('#format-digits option')].map(o => o.value)")
+        assert options == ["6", "10", "17", "30"]
+        fits = ("[...document.querySelectorAll('#matrix text.entry')].every(t => {"
+                " const r = t.previousSibling.getBBox(), b = t.getBBox();"
+                " return b.x >= r.x && b.x + b.width <= r.x + r.width; })")
+        for digits, notation in (("6", "auto"), ("17", "scientific"), ("30", "fixed"), ("30", "scientific")):
+            browser.evaluate(f"(() => {{ const d = document.getElementById('format-digits'); d.value = '{digits}';"
+                             " d.onchange(); const n = document.getElementById('format-notation');"
+                             f" n.value = '{notation}'; n.onchange(); }})()")
+            assert browser.evaluate(fits), (digits, notation)
+            entry = browser.evaluate("document.querySelector('#matrix text.entry[data-r=\"0\"][data-c=\"1\"]').textContent")
+            mantissa = re.sub(r"e-?\d+$", "", entry).replace("-", "").replace(".", "").lstrip("0")
+            assert len(mantissa) == int(digits), (digits, notation, entry)
+            if notation == "scientific":
+                assert entry.endswith("e-42"), entry
+            if notation == "fixed":
+                assert entry.startswith("-0.0000000000") and "e" not in entry, entry
+        browser.click("#next")
+        theta = browser.evaluate("document.getElementById('theta').textContent")
+        assert len(re.sub(r"e-?\d+$", "", theta).replace("-", "").replace(".", "").lstrip("0")) == 30, theta
+    finally:
+        browser.close()
+
+
+def test_teach_scale_diagonalises_the_correlation_matrix(tmp_path: pathlib.Path) -> None:
+    # On 768b701 teach had no --scale (trace had): "unrecognized arguments: --scale".
+    from purepca.covariance import correlation_matrix
+    from purepca.datasets import toy_data
+    out = tmp_path / "corr.html"
+    assert main(["teach", "--dataset", "toy", "--scale", "--replay-digits", "0", "-o", str(out)]) == 0
+    run = json.loads(_blob(out.read_text(encoding="utf-8")))["run"]
+    assert run["frames"][0]["matrix"] == correlation_matrix(toy_data()) and run["scale"] is True
+    assert run["title"] == "Jacobi's method on a correlation matrix"
+    assert abs(sum(x * x for x, _ in run["data"]) / (len(run["data"]) - 1) - 1.0) < 1e-12  # standardised cloud
+    for method in ("power", "tridiagonal"):
+        assert main(["teach", "--dataset", "toy", "--scale", "--method", method, "--replay-digits", "0",
+                     "-o", str(out)]) == 0
+        assert json.loads(_blob(out.read_text(encoding="utf-8")))["run"]["matrix"][0][0] == 1.0
+
+
+def test_teach_scale_of_a_matrix_is_named() -> None:
+    from purepca import PurePCAError
+    with pytest.raises(PurePCAError, match="teach: scale makes the correlation matrix of data; a matrix given"):
+        teach("jacobi", matrix=M3, scale=True)
+
+
+def test_trace_prints_late_rotations_to_their_significant_digits(capsys: pytest.CaptureFixture[str],
+                                                                 tmp_path: pathlib.Path) -> None:
+    # On 768b701 the late rotations of this matrix were printed as "0.000000 rad (   0.0000°)".
+    matrix = tmp_path / "m5.csv"
+    matrix.write_text("\n".join(",".join(map(repr, row)) for row in M5) + "\n")
+    assert main(["trace", "--matrix", str(matrix), "--method", "jacobi"]) == 0
+    text = capsys.readouterr().out
+    assert "0.000000 rad" not in text and " 0.0000°" not in text
+    assert "rotate (2, 3) by 1.00622e-12 rad (5.76524e-11°)" in text
+    assert main(["trace", "--matrix", str(matrix), "--method", "jacobi", "--significant", "10",
+                 "--notation", "scientific"]) == 0
+    assert "rotate (2, 3) by 1.006224289e-12 rad (5.765240497e-11°)" in capsys.readouterr().out
+    assert main(["trace", "--matrix", str(matrix), "--significant", "18"]) == 1
+    assert "digits must be an int between 1 and 17, got 18" in capsys.readouterr().err
