@@ -310,3 +310,17 @@ def test_trace_prints_late_rotations_to_their_significant_digits(capsys: pytest.
     assert "rotate (2, 3) by 1.006224289e-12 rad (5.765240497e-11°)" in capsys.readouterr().out
     assert main(["trace", "--matrix", str(matrix), "--significant", "18"]) == 1
     assert "digits must be an int between 1 and 17, got 18" in capsys.readouterr().err
+
+
+def test_playground_prepare_names_the_setuptools_it_needs(tmp_path: pathlib.Path) -> None:
+    # On 768b701 prepare.py with setuptools < 77 failed inside the build backend (license = "MIT" is
+    # PEP 639, read from setuptools 77 on) without saying which version it needs.
+    fake = tmp_path / "fake" / "setuptools"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text('__version__ = "65.5.0"\n')
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "fake"))
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "playground" / "prepare.py"), "--out",
+                           str(tmp_path / "wheels")], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "needs setuptools >= 77" in done.stderr and "this Python has setuptools 65.5.0" in done.stderr
+    assert "pip install 'setuptools>=77'" in done.stderr and not (tmp_path / "wheels" / "purepca.whl").exists()
