@@ -75,7 +75,7 @@ import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Literal, Optional, Union, overload
 
 from .covariance import center, correlation_matrix, covariance_matrix
 from .errors import PurePCAError
@@ -517,13 +517,54 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
                                  "DATA": json_for_script(to_json(payload))})
 
 
+class Player:
+    """A player page that shows itself inline in Jupyter: ``_repr_html_`` is the page in an
+    ``<iframe srcdoc>``, the page escaped by the one escaper (:func:`purepca.markup.escape_text`)
+    so that no text of it can end the attribute.  ``str()`` is the page itself.
+
+    >>> p = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0, inline=True)
+    >>> html = p._repr_html_()
+    >>> inside = html.split('srcdoc="', 1)[1].split('" style=', 1)[0]  # the page, as the attribute holds it
+    >>> html.startswith('<iframe class="purepca-player" srcdoc="&lt;!DOCTYPE html&gt;'), '"' in inside
+    (True, False)
+    >>> str(p).startswith("<!DOCTYPE html>")
+    True
+    """
+
+    def __init__(self, page: str, *, height: int = 900) -> None:
+        self.page = page
+        self.height = as_int(height, "height", low=100)
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe class="purepca-player" srcdoc="{escape_text(self.page)}" '
+                f'style="width:100%;height:{self.height}px;border:1px solid #ddd" '
+                f'sandbox="allow-scripts"></iframe>')
+
+    def __str__(self) -> str:
+        return self.page
+
+    def __repr__(self) -> str:
+        return f"<purepca Player page, {len(self.page):,} characters>"
+
+
+@overload
+def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
+          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          title: Optional[str] = ..., scale: bool = ..., inline: Literal[False] = ...) -> str: ...
+@overload
+def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
+          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          title: Optional[str] = ..., scale: bool = ..., inline: Literal[True]) -> Player: ...
+
+
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
           replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
-          title: Optional[str] = None, scale: bool = False) -> str:
+          title: Optional[str] = None, scale: bool = False, inline: bool = False) -> Union[str, Player]:
     """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
     ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
     (its correlation matrix with ``scale=True``), with the binary32 / float / N-digit replay
-    (``replay_digits = 0`` leaves it out).
+    (``replay_digits = 0`` leaves it out).  ``inline=True`` returns a :class:`Player`, which
+    Jupyter shows in the notebook.
 
     >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
     >>> len(page) < 300_000
@@ -558,7 +599,8 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     if data is not None:
         run["shift"] = float(shift)
     table = replay(M, replay_digits) if replay_digits else None
-    return player_html(run, replay_table=table)
+    page = player_html(run, replay_table=table)
+    return Player(page) if inline else page
 
 
 def add_teach_arguments(p: Any) -> None:

@@ -4,6 +4,9 @@
 ``PCASummary``             the importance table; ``str()`` prints it as R
 ``format_table``           a right-aligned table, each column formatted as R's
                            ``formatReal`` would (significant digits per column)
+``pca_html(pca)``          a PCA as Jupyter shows it (``PCA._repr_html_``): R's
+                           importance table as an HTML table, every text
+                           through :func:`purepca.markup.escape_text`
 =========================  ==================================================
 
 >>> print(format_table(["PC1", "PC2"], [("Standard deviation", [1.13315, 0.221548])], 4))
@@ -15,9 +18,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
-__all__ = ["PCASummary", "format_table"]
+from .errors import NotFittedError
+from .markup import escape_text
+
+__all__ = ["PCASummary", "format_table", "pca_html"]
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,28 @@ class PCASummary:
     def __str__(self) -> str:
         return self.to_string()
 
+    def to_html(self, digits: int = 4) -> str:
+        """The table as HTML, each column with ``digits`` significant digits as R formats it.
+
+        >>> from purepca import PCA
+        >>> from purepca.datasets import toy_data
+        >>> html = PCA(convention="prcomp").fit(toy_data()).summary().to_html()
+        >>> '<th scope="row">Standard deviation</th><td>1.1331</td><td>0.22155</td>' in html
+        True
+        """
+        head = "".join(f'<th scope="col">{escape_text(name)}</th>' for name in self.names)
+        columns = [[f"{v:.{_r_decimals(col, digits)}f}" for v in col]
+                   for col in zip(*(values for _, values in self.rows))]
+        body = []
+        for i, (label, _) in enumerate(self.rows):
+            cells = "".join(f"<td>{escape_text(column[i])}</td>" for column in columns)
+            body.append(f'<tr><th scope="row">{escape_text(label)}</th>{cells}</tr>')
+        return ('<table class="purepca-summary"><caption>Importance of components</caption>'
+                f"<thead><tr><th></th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
 
 def _r_decimals(values: Sequence[float], digits: int) -> int:
     """Decimal places for a column, as R's ``formatReal``: each value needs
@@ -95,3 +123,24 @@ def format_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[float]
     for i, (label, _) in enumerate(rows):
         lines.append(label.ljust(width) + "".join(" " + cells[i] for _, cells in formatted))
     return "\n".join(lines)
+
+
+def pca_html(pca: Any) -> str:
+    """A PCA as Jupyter shows it: what was fitted, and R's importance table; before a fit, its
+    parameters (the ``repr``).  Every text is escaped by the one escaper.
+
+    >>> from purepca import PCA
+    >>> from purepca.datasets import toy_data
+    >>> html = pca_html(PCA(convention="prcomp").fit(toy_data()))
+    >>> html.startswith("<div"), "10 samples, 2 features" in html, "<caption>Importance of components" in html
+    (True, True, True)
+    >>> pca_html(PCA(n_components=2))
+    '<pre>PCA(n_components=2)</pre>'
+    """
+    try:
+        summary = pca.summary()
+    except NotFittedError:  # its parameters, as the text repr shows them
+        return f"<pre>{escape_text(repr(pca))}</pre>"
+    about = (f"{type(pca).__name__} of {pca.n_samples_} samples, {pca.n_features_in_} features: "
+             f"convention {pca.convention}, solver {pca.solver_}")
+    return f'<div class="purepca"><p>{escape_text(about)}</p>{summary.to_html()}</div>'
