@@ -145,7 +145,12 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     M = _matrix_in(A, ctx)
     n = len(M)
     steps: list[JacobiStep] = []
-    result = jacobi_eigh(M, context=ctx, trace=steps.append)
+    try:
+        result = jacobi_eigh(M, context=ctx, trace=steps.append)
+    except OverflowError:  # a traced step, scaled back to the input's units, is past the float range
+        raise PurePCAError("player: a step of Jacobi on this matrix is beyond the float range (an off-diagonal "
+                           "norm or a diagonal entry past 1.8e308); scale the matrix down, or run it at N digits "
+                           "(digits=N, teach --digits N)") from None
     identity = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
     with ctx.local():
         off0 = _off_norm(M, ctx)

@@ -324,3 +324,13 @@ def test_playground_prepare_names_the_setuptools_it_needs(tmp_path: pathlib.Path
     assert done.returncode == 2, done.stderr
     assert "needs setuptools >= 77" in done.stderr and "this Python has setuptools 65.5.0" in done.stderr
     assert "pip install 'setuptools>=77'" in done.stderr and not (tmp_path / "wheels" / "purepca.whl").exists()
+
+
+def test_jacobi_run_past_the_float_range_is_one_clear_error() -> None:
+    # On 768b701 a page of M3 scaled by 4e307 (eigenvalues near 1.9e308) raised OverflowError: math range error.
+    from purepca import PurePCAError
+    scaled = [[x * 4.0476e307 for x in row] for row in M3]
+    with pytest.raises(PurePCAError, match=r"player: a step of Jacobi on this matrix is beyond the float range"):
+        jacobi_run(scaled)
+    run = jacobi_run(scaled, digits=30)  # at N digits there is no range to leave
+    assert run["values"][0].startswith("1.9") and run["values"][0].endswith("E+308")
