@@ -658,20 +658,19 @@ class DecimalContext(Context):
         return hash(("decimal", self.digits))
 
 
-_SINGLE = struct.Struct("<f")
-_SINGLE_BITS = struct.Struct("<I")
-_DOUBLE_BITS = struct.Struct("<Q")
+# struct's functions, not struct.Struct: MicroPython's struct has only these.
+_pack, _unpack = struct.pack, struct.unpack
 
 
 def _single_from_bits(bits: int) -> float:
     """The binary32 number whose IEEE encoding is ``bits``, as a float (exact)."""
-    return float(_SINGLE.unpack(_SINGLE_BITS.pack(bits))[0])
+    return float(_unpack("<f", _pack("<I", bits))[0])
 
 
 def _round_single(x: float) -> float:
     """``x`` (a double) rounded to the nearest binary32, ties to even, as a float; ±inf past the range."""
     try:
-        return float(_SINGLE.unpack(_SINGLE.pack(x))[0])
+        return float(_unpack("<f", _pack("<f", x))[0])
     except OverflowError:  # struct refuses what rounds to infinity; IEEE overflows to it
         return math.copysign(math.inf, x)
 
@@ -682,12 +681,10 @@ def _round_single_exact(total: float, sign_of_rest: int) -> float:
     number whose last bit is odd), then to nearest; rounding to odd in p >= q + 2 bits and then to
     nearest in q bits is correct rounding (Boldo and Melquiond, "Emulation of FMA and correctly
     rounded sums: proved algorithms using rounding to odd", IEEE Trans. Computers 57(4), 2008)."""
-    if sign_of_rest and not _DOUBLE_BITS.unpack(_DOUBLE.pack(total))[0] & 1:
+    if sign_of_rest and not _unpack("<Q", _pack("<d", total))[0] & 1:
         total = math.nextafter(total, math.inf if sign_of_rest > 0 else -math.inf)
     return _round_single(total)
 
-
-_DOUBLE = struct.Struct("<d")
 
 
 class Binary32(float):
@@ -797,6 +794,9 @@ def _operand(y: Any) -> Optional[float]:
     return None
 
 
+_BINARY32_CONSTANTS = ("eps", "bits", "zero", "one", "two", "half", "largest", "tiny", "SMALL", "BIG")
+
+
 class Binary32Context(Context):
     """IEEE single precision (binary32): every operation rounded to 24 bits, to nearest, ties to
     even; overflow to ±inf and gradual underflow (subnormals down to 2**-149) as IEEE single.
@@ -837,19 +837,30 @@ class Binary32Context(Context):
     name = "binary32"
     needs_scaling = True
 
-    def __init__(self) -> None:
-        one_bits = _SINGLE_BITS.unpack(_SINGLE.pack(1.0))[0]
+    def __getattr__(self, name: str) -> Any:
+        """The constants (``eps``, ``bits``, ``zero``, ``one``, ``two``, ``half``, ``largest``,
+        ``tiny``, ``SMALL``, ``BIG``), made on first use rather than at import: MicroPython's float
+        cannot be subclassed, and ``import purepca`` must work there."""
+        if name not in _BINARY32_CONSTANTS:
+            raise AttributeError(name)
+        try:
+            single = float.__new__
+        except AttributeError:
+            raise PurePCAError("binary32 context: this interpreter's float cannot be subclassed (MicroPython); "
+                               "use CPython or PyPy") from None
+        one_bits = _unpack("<I", _pack("<f", 1.0))[0]
         #: The spacing of binary32 numbers next to one, from the encoding: 2**-23.
-        self.eps = float.__new__(Binary32, _single_from_bits(one_bits + 1) - 1.0)
+        self.eps = single(Binary32, _single_from_bits(one_bits + 1) - 1.0)
         #: The significand's bits (24), from eps.
         self.bits = 2 - math.frexp(self.eps)[1]
         #: The largest finite binary32 number (about 3.4028235e38) and the smallest normal one (2**-126).
         self.largest = _single_from_bits(0x7F7FFFFF)
         self.tiny = _single_from_bits(0x00800000)
-        self.zero, self.one, self.two, self.half = (float.__new__(Binary32, v) for v in (0.0, 1.0, 2.0, 0.5))
+        self.zero, self.one, self.two, self.half = (single(Binary32, v) for v in (0.0, 1.0, 2.0, 0.5))
         #: Squares of numbers in [SMALL, BIG] neither overflow nor go subnormal, with room for sums.
         self.SMALL = _round_single(math.sqrt(self.tiny / float(self.eps)))
         self.BIG = _round_single(1.0 / self.SMALL / 1024.0)
+        return getattr(self, name)
 
     def convert(self, x: Any) -> Binary32:
         """``x`` (an int, float, Fraction or Decimal) rounded once to binary32, to nearest.

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .errors import NotFittedError
-from .markup import escape_text
 
 __all__ = ["PCASummary", "format_table", "pca_html"]
 
@@ -73,6 +72,7 @@ class PCASummary:
         >>> '<th scope="row">Standard deviation</th><td>1.1331</td><td>0.22155</td>' in html
         True
         """
+        from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
         head = "".join(f'<th scope="col">{escape_text(name)}</th>' for name in self.names)
         columns = [[f"{v:.{_r_decimals(col, digits)}f}" for v in col]
                    for col in zip(*(values for _, values in self.rows))]
@@ -137,6 +137,7 @@ def pca_html(pca: Any) -> str:
     >>> pca_html(PCA(n_components=2))
     '<pre>PCA(n_components=2)</pre>'
     """
+    from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
     try:
         summary = pca.summary()
     except NotFittedError:  # its parameters, as the text repr shows them
