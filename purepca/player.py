@@ -16,8 +16,9 @@
 ``tridiagonal_run(A)``             the Householder reflections and the QL
                                    iterations (shift, subdiagonal entry) of
                                    :func:`~purepca.linalg.tridiagonal_eigh`
-``replay(A)``                      Jacobi in floats and at 50 digits side by
-                                   side, sweep by sweep: the digits gained
+``replay(A)``                      Jacobi in binary32, in floats and at 50
+                                   digits side by side, sweep by sweep: the
+                                   digits gained
 ``naive_covariance(X)``            the textbook one-pass ``Σxy - n·x̄·ȳ`` in
                                    floats against the exact covariance
 ``player_html(run)``               the page: next / previous / play, the matrix
@@ -25,6 +26,8 @@
                                    scale, the data cloud with the axes turning,
                                    a checker for hand computations
 ``to_json(run)``                   a run as JSON text
+``Player(page)``                   a page Jupyter shows inline (``teach(...,
+                                   inline=True)``)
 =================================  ==============================================
 
 A *run* is a plain dict (schema ``"purepca.player/1"``) whose ``frames`` are
@@ -71,7 +74,6 @@ from __future__ import annotations
 import decimal
 import json
 import math
-import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
@@ -87,7 +89,7 @@ from .markup import escape_text, fill_template, json_for_script
 from .numeric import BINARY32, FLOAT, Context, get_context
 from .params import as_int, as_real
 
-__all__ = ["SCHEMA", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
+__all__ = ["SCHEMA", "Player", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
            "subspace_run", "teach", "to_json", "tridiagonal_run"]
 
 #: The version of the run format.
