@@ -334,3 +334,13 @@ def test_jacobi_run_past_the_float_range_is_one_clear_error() -> None:
         jacobi_run(scaled)
     run = jacobi_run(scaled, digits=30)  # at N digits there is no range to leave
     assert run["values"][0].startswith("1.9") and run["values"][0].endswith("E+308")
+
+
+def test_teach_command_title_with_every_marker_is_text_in_the_file(tmp_path: pathlib.Path) -> None:
+    # purepca teach --title '%CSS%%SCRIPT%%DATA%%TITLE%<!--<script>': on 768b701 the page's own parts.
+    out = tmp_path / "t.html"
+    title = "%CSS%%SCRIPT%%DATA%%TITLE%<!--<script>"
+    assert main(["teach", "--dataset", "toy", "--title", title, "--replay-digits", "0", "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.count('"use strict"') == 1 and page.count("</script>") == 2 and "<!--" not in page
+    assert json.loads(_blob(page))["run"]["title"] == title and f"<title>{escape_text(title)}</title>" in page
