@@ -24,6 +24,7 @@ import warnings
 from typing import Any, Iterator, NoReturn, Optional, Sequence, TextIO, Union
 
 from . import __version__
+from . import files
 from .conventions import CONVENTIONS
 from .csvdata import StreamedRows, Table, csv_text, decode_text, read_table
 from .datasets import DATASETS, load, toy_data
@@ -38,6 +39,7 @@ from .report import PCASummary, _r_decimals, format_rounded, format_table, print
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
 from .teaching import trace_jacobi, trace_power
+from .teaching import NOTATIONS
 from .testing import METHODS, Check, compare_pca
 
 
@@ -282,128 +284,14 @@ def fit_report(pca: PCA, names: list[str], form: str, *, source: str = "", dropp
     return "\n".join(out)
 
 
-def _file_mode(path: str) -> int:
-    """The permissions a new file gets from ``open`` (0o666 less the umask), or those of the file it replaces."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)  # reading the umask means setting it; put it back at once
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-def _written_in_place(real: str) -> bool:
-    """Whether an output whose real path (links resolved) is ``real`` is written into rather than
-    replaced: a device, a FIFO, anything in /dev or /proc (/dev/stdout's target is no path).  As
-    root, replacing /dev/null by a regular file would break it for the whole machine.
-
-    >>> _written_in_place("/dev/null"), _written_in_place("/no/such/file")
-    (True, False)
-    """
-    if real.startswith(("/dev/", "/proc/")):
-        return True
-    try:
-        return not stat.S_ISREG(os.stat(real).st_mode)
-    except OSError:  # nothing there yet
-        return False
-
-
-def _write(text: Union[str, bytes], output: Optional[str]) -> None:
-    """Print (``output`` None or ``-``), or write to ``output`` through a temporary file renamed into
-    place (never half-written), with the permissions ``open`` would give it (the user's umask), not
-    the temporary file's 0600; a symbolic link's target is replaced, and a device or FIFO (or
-    anything in /dev or /proc) is written into."""
-    if output is None or output == "-":
-        if sys.stdout is None:
-            raise PurePCAError("standard output is closed; name a file with -o FILE")
-        try:
-            if isinstance(text, bytes):
-                sys.stdout.flush()
-                sys.stdout.buffer.write(text)
-                sys.stdout.buffer.flush()
-            else:
-                print(text)
-                sys.stdout.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as err:
-            sys.stdout = None  # nothing more to say there, not even at exit
-            raise PurePCAError(f"standard output: cannot write it ({err.strerror or err})") from None
-        return
-    payload = text if isinstance(text, bytes) else (text + "\n").encode("utf-8")
-    real = os.path.realpath(output)  # a symbolic link: its target is replaced, the link kept
-    if _written_in_place(real):
-        try:
-            with open(output, "wb") as handle:  # by its own name: /dev/stdout's target is no path
-                handle.write(payload)
-        except OSError as err:
-            raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
-        return
-    output = real
-    directory = os.path.dirname(os.path.abspath(output))
-    mode = _file_mode(output)
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=".purepca-", dir=directory)
-    except OSError as err:
-        raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-        os.chmod(temporary, mode)
-        os.replace(temporary, output)
-    except BaseException as err:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        if isinstance(err, OSError):
-            raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
-        raise
-
-
-def check_output_path(path: Optional[str], option: str) -> None:
-    """Refuse, before any work, an output path whose directory does not exist or that is a directory.
-
-    >>> check_output_path("/no/such/dir/out.csv", "--output")
-    Traceback (most recent call last):
-    ...
-    purepca.errors.PurePCAError: --output /no/such/dir/out.csv: the directory /no/such/dir does not exist
-    """
-    if path is None or path == "-":
-        return
-    if os.path.isdir(path):
-        raise PurePCAError(f"{option} {path}: is a directory; name a file in it")
-    real = os.path.realpath(path)
-    if _written_in_place(real):
-        if os.path.exists(real) and not os.access(real, os.W_OK):
-            raise PurePCAError(f"{option} {path}: is not writable")
-        return
-    directory = os.path.dirname(real)
-    if not os.path.isdir(directory):
-        raise PurePCAError(f"{option} {path}: the directory {directory} does not exist")
-    if not os.access(directory, os.W_OK):
-        raise PurePCAError(f"{option} {path}: the directory {directory} is not writable")
-
-
-def _read_text(name: str, encoding: str = "utf-8") -> str:
-    """The text of a file (or of standard input for ``-``), decoded with ``encoding``; a file that is
-    not text in that encoding is an error naming the first bad byte and its line."""
-    source = "<stdin>" if name == "-" else name
-    try:
-        if name == "-":
-            if sys.stdin is None:
-                raise PurePCAError("<stdin>: standard input is closed; name the file instead of -")
-            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
-        else:
-            with open(name, "rb") as handle:
-                data = handle.read()
-    except OSError as err:
-        raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
-    return decode_text(data, encoding, source)
-
-
-def _lines(text: str) -> io.StringIO:
-    """The lines of a text for the CSV reader: split at line ends only (a form feed stays in its cell),
-    each with its end, so that a quoted cell may hold a newline."""
-    return io.StringIO(text, newline="")
+# The one door every command writes through, and the readers beside it, live in purepca.files
+# (the face's file room); these names stay for the code here and on other branches that calls them.
+_file_mode = files.file_mode
+_written_in_place = files.written_in_place
+_write = files.write_output
+check_output_path = files.check_output_path
+_read_text = files.read_text
+_lines = files.text_lines
 
 
 def _input_options(p: argparse.ArgumentParser, columns_help: str, id_help: str, file_help: Optional[str] = None,
@@ -1138,7 +1026,7 @@ def _trace_command(args: argparse.Namespace) -> None:
     if len(M) <= 8:
         out.append(format_table(labels, list(zip(labels, M)), 7))
     if args.method in ("jacobi", "both"):
-        out += ["", trace_jacobi(M, rotations=not args.sweeps_only)]
+        out += ["", trace_jacobi(M, rotations=not args.sweeps_only, digits=args.significant, notation=args.notation)]
     if args.method in ("power", "both"):
         k = min(args.components, len(M))
         out += ["", trace_power(M, k)]
@@ -1624,6 +1512,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                          help="how many eigenpairs power iteration finds, and with --missing em the components "
                          "the imputation keeps (default: 1)")
     p_trace.add_argument("--sweeps-only", action="store_true", help="print Jacobi's sweeps, not every rotation")
+    p_trace.add_argument("--significant", type=int, default=6, metavar="N",
+                         help="significant digits of the rotation angles (1 to 17; default: 6)")
+    p_trace.add_argument("--notation", choices=NOTATIONS, default="auto",
+                         help="the angles' notation: auto (as %%g), fixed or scientific (default: auto)")
     _output_options(p_trace, formats=False)
 
     p_ver = sub.add_parser("verify", help="check another implementation's PCA output against purepca's reference",

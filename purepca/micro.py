@@ -71,6 +71,7 @@ NOT_ON_DEVICE = {
     "bounds": "rigorous error bounds (error_bounds_): 60-digit decimal enclosures",
     "moments_io": "Moments to and from bytes",
     "multiprocessing": "n_jobs above 1 in processes",
+    "markup": "HTML views (Jupyter's _repr_html_ of a PCA and its summary)",
 }
 
 #: Standard modules the bundle takes from ``purepca/_mp`` (MicroPython lacks

@@ -36,8 +36,10 @@ import decimal
 import itertools
 import math
 import operator
+import struct
 import sys
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 from . import fast
@@ -474,6 +476,315 @@ class DecimalContext(Context):
 
     def __hash__(self) -> int:
         return hash(("decimal", self.digits))
+
+
+# struct's functions, not struct.Struct: MicroPython's struct has only these.
+_pack, _unpack = struct.pack, struct.unpack
+
+
+def _single_from_bits(bits: int) -> float:
+    """The binary32 number whose IEEE encoding is ``bits``, as a float (exact)."""
+    return float(_unpack("<f", _pack("<I", bits))[0])
+
+
+def _round_single(x: float) -> float:
+    """``x`` (a double) rounded to the nearest binary32, ties to even, as a float; ±inf past the range."""
+    try:
+        return float(_unpack("<f", _pack("<f", x))[0])
+    except OverflowError:  # struct refuses what rounds to infinity; IEEE overflows to it
+        return math.copysign(math.inf, x)
+
+
+def _round_single_exact(total: float, sign_of_rest: int) -> float:
+    """The exact number ``total + rest`` (``total`` its double nearest, ``sign_of_rest`` the sign of
+    the remainder) rounded once to binary32: first to odd in binary64 (the neighbour of the exact
+    number whose last bit is odd), then to nearest; rounding to odd in p >= q + 2 bits and then to
+    nearest in q bits is correct rounding (Boldo and Melquiond, "Emulation of FMA and correctly
+    rounded sums: proved algorithms using rounding to odd", IEEE Trans. Computers 57(4), 2008)."""
+    if sign_of_rest and not _unpack("<Q", _pack("<d", total))[0] & 1:
+        total = math.nextafter(total, math.inf if sign_of_rest > 0 else -math.inf)
+    return _round_single(total)
+
+
+
+class Binary32(float):
+    """A number of the :data:`BINARY32` context: a float holding a binary32 value, whose
+    ``+ - * /`` (with another Binary32, a float or an int, converted in first), ``abs``, unary
+    ``-`` and ``**`` round the result to binary32.
+
+    >>> x = Binary32(0.1)
+    >>> x, x * 3, Binary32(2.0) ** 128
+    (0.10000000149011612, 0.30000001192092896, inf)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, x: Any = 0.0) -> Binary32:
+        return float.__new__(cls, BINARY32.convert(x))
+
+    def __add__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(float(self) + y)
+
+    def __radd__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(y + float(self))
+
+    def __sub__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(float(self) - y)
+
+    def __rsub__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(y - float(self))
+
+    def __mul__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(float(self) * y)
+
+    def __rmul__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(y * float(self))
+
+    def __truediv__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(float(self) / y)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        y = _operand(other)
+        return NotImplemented if y is None else _single(y / float(self))
+
+    def __pow__(self, other: Any) -> Any:  # type: ignore[override]
+        """A power: ``x ** 2`` is ``x * x`` (correctly rounded); other powers are ``math.pow``
+        rounded to binary32 (within about one ulp)."""
+        y = _operand(other)
+        if y is None:
+            return NotImplemented
+        if y == 2.0:
+            return _single(float(self) * float(self))
+        try:
+            return _single(math.pow(float(self), y))
+        except OverflowError:
+            return _single(math.inf)
+
+    def __neg__(self) -> Binary32:
+        return _single(-float(self))
+
+    def __pos__(self) -> Binary32:
+        return self
+
+    def __abs__(self) -> Binary32:
+        return _single(abs(float(self)))
+
+
+def _single(x: float) -> Binary32:
+    """``x`` rounded to binary32, as a :class:`Binary32`."""
+    return float.__new__(Binary32, _round_single(x))
+
+
+def _single_value(x: Any) -> float:
+    """``x`` (an int, float, Fraction or Decimal) rounded once to binary32, as a float; a finite
+    number beyond the binary32 range is an error (an infinity stays itself)."""
+    if type(x) is float or type(x) is Binary32:
+        value = _round_single(x)
+    else:
+        exact = Fraction(x)  # int, Fraction, Decimal, numpy scalars: exactly
+        try:
+            nearest = float(exact)
+        except OverflowError:
+            nearest = math.copysign(math.inf, exact)
+        if math.isinf(nearest):
+            value = nearest
+        else:
+            rest = exact - Fraction(nearest)
+            value = _round_single_exact(nearest, (rest > 0) - (rest < 0))
+    if math.isinf(value) and not (isinstance(x, float) and math.isinf(x)):
+        raise PurePCAError(f"binary32: {x!r} is beyond the single-precision range "
+                           f"(largest {_single_from_bits(0x7F7FFFFF):.8g})")
+    return value
+
+
+def _operand(y: Any) -> Optional[float]:
+    """The other operand of an operator as a binary32 value in a float (a float or int rounded in),
+    or None for a type the operators leave to the other side (a Decimal)."""
+    if type(y) is Binary32:
+        return float(y)
+    if isinstance(y, (int, float)):
+        return _single_value(y)
+    return None
+
+
+_BINARY32_CONSTANTS = ("eps", "bits", "zero", "one", "two", "half", "largest", "tiny", "SMALL", "BIG")
+
+
+class Binary32Context(Context):
+    """IEEE single precision (binary32): every operation rounded to 24 bits, to nearest, ties to
+    even; overflow to ±inf and gradual underflow (subnormals down to 2**-149) as IEEE single.
+
+    What MicroPython's single-precision ports and float32 PCAs compute in, with every operation
+    of the algorithms done here: the numbers are :class:`Binary32` (a float subclass whose
+    operators round), so the same Jacobi code that runs in doubles and at 50 digits runs in
+    binary32 too.
+
+    Why rounding a double result is exact here: the sum, difference, product, quotient and square
+    root of binary32 numbers are computed by the double operation, correctly rounded to 53 bits
+    (and never out of the double's range: a product of two binary32 numbers is exact), then
+    rounded to 24 bits.  Rounding twice is innocuous for these five operations when the first
+    precision p and the second q satisfy p >= 2q + 2 (53 >= 50): S. A. Figueroa, "When is double
+    rounding innocuous?", ACM SIGNUM Newsletter 30(3), 1995, 21-26.  Below the normal range the
+    binary32 grid is coarser still, so the condition holds there too.  Sums and dot products
+    (``sum``, ``dot``) are the exact sum rounded once (products of two binary32 numbers are exact
+    doubles; the sum is rounded to odd in doubles, then to binary32), as ``FLOAT``'s ``fsum`` is
+    for doubles; ``ln``, ``exp``, ``tanh`` and powers other than 2 are the double function
+    rounded (within about one ulp).  Division by zero raises ``ZeroDivisionError``, as for floats.
+
+    ``eps`` (2**-23), ``bits`` (24) and the range are read from the format itself (the encoding
+    of the binary32 number after 1), not typed in.
+
+    >>> BINARY32.eps == 2.0 ** -23, BINARY32.bits, get_context(BINARY32) is BINARY32
+    (True, 24, True)
+    >>> third = BINARY32.one / BINARY32.convert(3)
+    >>> third, type(third).__name__
+    (0.3333333432674408, 'Binary32')
+    >>> BINARY32.sum([BINARY32.convert(x) for x in [1e30, 1.0, -1e30]])
+    1.0
+    >>> BINARY32.convert(3.5e38)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: binary32: 3.5e+38 is beyond the single-precision range (largest 3.4028235e+38)
+    """
+
+    name = "binary32"
+    needs_scaling = True
+
+    def __getattr__(self, name: str) -> Any:
+        """The constants (``eps``, ``bits``, ``zero``, ``one``, ``two``, ``half``, ``largest``,
+        ``tiny``, ``SMALL``, ``BIG``), made on first use rather than at import: MicroPython's float
+        cannot be subclassed, and ``import purepca`` must work there."""
+        if name not in _BINARY32_CONSTANTS:
+            raise AttributeError(name)
+        try:
+            single = float.__new__
+        except AttributeError:
+            raise PurePCAError("binary32 context: this interpreter's float cannot be subclassed (MicroPython); "
+                               "use CPython or PyPy") from None
+        one_bits = _unpack("<I", _pack("<f", 1.0))[0]
+        #: The spacing of binary32 numbers next to one, from the encoding: 2**-23.
+        self.eps = single(Binary32, _single_from_bits(one_bits + 1) - 1.0)
+        #: The significand's bits (24), from eps.
+        self.bits = 2 - math.frexp(self.eps)[1]
+        #: The largest finite binary32 number (about 3.4028235e38) and the smallest normal one (2**-126).
+        self.largest = _single_from_bits(0x7F7FFFFF)
+        self.tiny = _single_from_bits(0x00800000)
+        self.zero, self.one, self.two, self.half = (single(Binary32, v) for v in (0.0, 1.0, 2.0, 0.5))
+        #: Squares of numbers in [SMALL, BIG] neither overflow nor go subnormal, with room for sums.
+        self.SMALL = _round_single(math.sqrt(self.tiny / float(self.eps)))
+        self.BIG = _round_single(1.0 / self.SMALL / 1024.0)
+        return getattr(self, name)
+
+    def convert(self, x: Any) -> Binary32:
+        """``x`` (an int, float, Fraction or Decimal) rounded once to binary32, to nearest.
+
+        >>> BINARY32.convert(0.1) == 13421773 * 2.0 ** -27, BINARY32.convert(2 ** 24 + 1)
+        (True, 16777216.0)
+        """
+        if type(x) is Binary32:
+            return x
+        return float.__new__(Binary32, _single_value(x))
+
+    def sqrt(self, x: Scalar) -> Binary32:
+        """The square root, correctly rounded to binary32."""
+        return _single(math.sqrt(x))
+
+    def ln(self, x: Scalar) -> Binary32:
+        """``math.log`` rounded to binary32."""
+        return _single(math.log(x))
+
+    def exp(self, x: Scalar) -> Binary32:
+        """``math.exp`` rounded to binary32 (inf past the range)."""
+        try:
+            return _single(math.exp(x))
+        except OverflowError:
+            return _single(math.inf)
+
+    def tanh(self, x: Scalar) -> Binary32:
+        """``math.tanh`` rounded to binary32."""
+        return _single(math.tanh(x))
+
+    def pi(self) -> Binary32:
+        """π rounded to binary32.
+
+        >>> BINARY32.pi()
+        3.1415927410125732
+        """
+        return _single(math.pi)
+
+    def _exact_sum(self, terms: list[float]) -> Binary32:
+        """The exact sum of doubles (binary32 numbers or their exact products) rounded once to binary32."""
+        total = math.fsum(terms)
+        if math.isinf(total) or math.isnan(total):
+            return _single(total)
+        rest = math.fsum(terms + [-total])  # the sign of what fsum rounded away (exact: all on one grid)
+        return float.__new__(Binary32, _round_single_exact(total, (rest > 0) - (rest < 0)))
+
+    def sum(self, values: Iterable[Scalar]) -> Binary32:
+        """The exact sum rounded once to binary32 (each value converted in first).
+
+        >>> BINARY32.sum([2.0 ** 24, 1.0, 2.0 ** -30])  # exact 2**24 + 1 + 2**-30 rounds up, not to even
+        16777218.0
+        """
+        convert = self.convert
+        return self._exact_sum([float(convert(v)) for v in values])
+
+    def dot(self, a: Sequence[Scalar], b: Sequence[Scalar]) -> Binary32:
+        """The exact inner product rounded once to binary32 (products of two binary32 numbers are exact doubles).
+
+        >>> BINARY32.dot([1.0, 2.0 ** -24], [1.0, 1.0])  # 1 + 2**-24, a tie: to even
+        1.0
+        """
+        convert = self.convert
+        return self._exact_sum([float(convert(x)) * float(convert(y)) for x, y in zip(a, b)])
+
+    def scale_exponent(self, largest: Scalar) -> int:
+        """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
+
+        >>> BINARY32.scale_exponent(1e30), BINARY32.scale_exponent(1.0)
+        (100, 0)
+        """
+        if largest == 0.0 or self.SMALL <= largest <= self.BIG:
+            return 0
+        return math.frexp(largest)[1]
+
+    def ldexp(self, x: Scalar, e: int) -> Binary32:
+        """``x * 2**e`` rounded to binary32 (exact unless it under- or overflows)."""
+        try:
+            return _single(math.ldexp(x, e))
+        except OverflowError:
+            return _single(math.copysign(math.inf, x))
+
+    def gram(self, vectors: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
+        """All inner products, each :meth:`dot`.
+
+        >>> BINARY32.gram([[1.0, 2.0], [3.0, 4.0]])
+        [[5.0, 11.0], [11.0, 25.0]]
+        """
+        dot = self.dot
+        return [[dot(u, v) for v in vectors] for u in vectors]
+
+    fast_gram = gram
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Binary32Context)
+
+    def __hash__(self) -> int:
+        return hash("binary32")
+
+    def __reduce__(self) -> str:
+        return "BINARY32"
+
+
+#: IEEE single precision: pass ``context=BINARY32`` wherever a context is taken.
+BINARY32 = Binary32Context()
 
 
 FLOAT = FloatContext()

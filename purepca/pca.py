@@ -948,6 +948,11 @@ class PCA(Estimator):
         cumulative = [math.fsum(ratios[: i + 1]) for i in range(len(ratios))]
         return PCASummary(self.component_names, self.sdev, list(ratios), cumulative)
 
+    def _repr_html_(self) -> str:
+        """What Jupyter shows for the model: R's importance table once fitted (:func:`~purepca.report.pca_html`)."""
+        from .report import pca_html
+        return pca_html(self)
+
     # ------------------------------------------- probabilistic PCA (sklearn)
 
     def get_covariance(self) -> list[list[float]]:

@@ -16,8 +16,9 @@
 ``tridiagonal_run(A)``             the Householder reflections and the QL
                                    iterations (shift, subdiagonal entry) of
                                    :func:`~purepca.linalg.tridiagonal_eigh`
-``replay(A)``                      Jacobi in floats and at 50 digits side by
-                                   side, sweep by sweep: the digits gained
+``replay(A)``                      Jacobi in binary32, in floats and at 50
+                                   digits side by side, sweep by sweep: the
+                                   digits gained
 ``naive_covariance(X)``            the textbook one-pass ``Σxy - n·x̄·ȳ`` in
                                    floats against the exact covariance
 ``player_html(run)``               the page: next / previous / play, the matrix
@@ -25,6 +26,8 @@
                                    scale, the data cloud with the axes turning,
                                    a checker for hand computations
 ``to_json(run)``                   a run as JSON text
+``Player(page)``                   a page Jupyter shows inline (``teach(...,
+                                   inline=True)``)
 =================================  ==============================================
 
 A *run* is a plain dict (schema ``"purepca.player/1"``) whose ``frames`` are
@@ -68,24 +71,25 @@ the eigenvector the solver returns in the end).
 
 from __future__ import annotations
 
+import decimal
 import json
 import math
-import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Literal, Optional, Union, overload
 
-from .covariance import center, covariance_matrix
+from .covariance import center, correlation_matrix, covariance_matrix
 from .errors import PurePCAError
 from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
 from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
-from .numeric import FLOAT, Context, get_context
-from .params import as_int
+from .markup import escape_text, fill_template, json_for_script
+from .numeric import BINARY32, FLOAT, Context, get_context
+from .params import as_int, as_real
 
-__all__ = ["SCHEMA", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
+__all__ = ["SCHEMA", "Player", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
            "subspace_run", "teach", "to_json", "tridiagonal_run"]
 
 #: The version of the run format.
@@ -143,7 +147,12 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     M = _matrix_in(A, ctx)
     n = len(M)
     steps: list[JacobiStep] = []
-    result = jacobi_eigh(M, context=ctx, trace=steps.append)
+    try:
+        result = jacobi_eigh(M, context=ctx, trace=steps.append)
+    except OverflowError:  # a traced step, scaled back to the input's units, is past the float range
+        raise PurePCAError("player: a step of Jacobi on this matrix is beyond the float range (an off-diagonal "
+                           "norm or a diagonal entry past 1.8e308); scale the matrix down, or run it at N digits "
+                           "(digits=N, teach --digits N)") from None
     identity = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
     with ctx.local():
         off0 = _off_norm(M, ctx)
@@ -172,9 +181,34 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     return run
 
 
-def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
+def _shifted(rows: list[list[float]], shift: Any) -> list[list[float]]:
+    """``rows`` with ``shift`` added to every value; a shift that is not finite, or that carries a
+    value past the float range, is an error naming it."""
+    shift = as_real(shift, "shift")
+    if not shift:
+        return rows
+    out = [[x + shift for x in row] for row in rows]
+    for i, row in enumerate(out):
+        for j, x in enumerate(row):
+            if not math.isfinite(x):
+                raise PurePCAError(f"shift: {shift!r} added to the data overflows the float range at row {i}, "
+                                   f"column {j}")
+    return out
+
+
+def _standardised(rows: list[list[float]]) -> list[list[float]]:
+    """The centred rows with every column divided by its standard deviation (divisor n - 1): the
+    cloud whose covariance is the correlation matrix."""
+    C = covariance_matrix(rows)
+    sds = [math.sqrt(float(C[j][j])) for j in range(len(C))]
+    return [[x / s if s else 0.0 for x, s in zip(row, sds)] for row in center(rows)]
+
+
+def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale: bool = False,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
-    """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data.
+    """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data;
+    ``scale=True``: on the correlation matrix (the covariance of the standardised columns, as
+    ``fit --scale`` and R's ``prcomp(scale. = TRUE)``), with the standardised cloud.
 
     ``shift`` is added to every value first (the covariance does not change,
     the floats that hold the data do: see :func:`naive_covariance`, which the
@@ -188,16 +222,18 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
     rows = as_matrix(X, name="data")
     if len(rows) < 2:
         raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
-    if shift:
-        rows = [[x + float(shift) for x in row] for row in rows]
+    rows = _shifted(rows, shift)
     ctx, _ = _digits_of(digits)
-    C = covariance_matrix(rows, context=ctx)
-    cloud = center(rows)
+    C = correlation_matrix(rows, context=ctx) if scale else covariance_matrix(rows, context=ctx)
+    cloud = _standardised(rows) if scale else center(rows)
     if len(rows[0]) == 1:
         cloud = [[row[0], 0.0] for row in cloud]
+    if scale and title == "Jacobi's method on a covariance matrix":
+        title = "Jacobi's method on a correlation matrix"
     run = jacobi_run(C, digits=digits, data=cloud, title=title)
     run["naive"] = naive_covariance(rows)
     run["shift"] = float(shift)
+    run["scale"] = bool(scale)
     return run
 
 
@@ -320,55 +356,86 @@ def _digits_agreeing(x: Any, truth: Any) -> float:
     return max(0.0, min(60.0, -math.log10(rel)))
 
 
-def replay(A: Any, digits: int = 50) -> dict[str, Any]:
-    """Jacobi on ``A`` in floats and at ``digits`` decimal digits, sweep by sweep, side by side.
+def _sweep_ends(M: list[list[Any]], ctx: Context) -> list[JacobiStep]:
+    """The sweep events of Jacobi on ``M`` in ``ctx``."""
+    steps: list[JacobiStep] = []
+    jacobi_eigh(M, context=ctx, trace=steps.append)
+    return [s for s in steps if s.kind == "sweep"]
 
-    Per sweep: off(A) at its end in each, ``-log10(off(A)/‖A‖_F)`` (the
-    digits to which the matrix is diagonal) and the digits gained in the
-    sweep, which about double per sweep once off(A) is small (quadratic
-    convergence) until the precision is reached; and the digits to which the
-    float run's diagonal agrees with the eigenvalues of the long run, which
-    stop near 16.
+
+def _shown_number(x: Decimal) -> Any:
+    """A value for the page: a float when it is a normal one, else its decimal string (17 digits)."""
+    f = float(x)
+    if x == 0 or (math.isfinite(f) and abs(f) >= sys.float_info.min):  # not beyond the range, not subnormal
+        return f
+    return f"{x:.17g}"
+
+
+def replay(A: Any, digits: int = 50) -> dict[str, Any]:
+    """Jacobi on ``A`` in binary32, in floats (binary64) and at ``digits`` decimal digits, sweep by
+    sweep, side by side.
+
+    Per sweep and precision (keys ``binary32_*``, ``float_*``, ``exact_*``): off(A) at its end,
+    ``-log10(off(A)/‖A‖_F)`` (the digits to which the matrix is diagonal) and the digits gained
+    in the sweep, which about double per sweep once off(A) is small (quadratic convergence) until
+    the precision is reached; and (``*_value_digits``) the digits to which the binary32 and float
+    runs' diagonals agree with the eigenvalues of the long run: they stop near 7 and near 16.
+
+    The matrix is scaled by a power of two first, as :func:`~purepca.linalg.jacobi_eigh` scales
+    it (exact for doubles), so matrices near the ends of the float range (1e-300, subnormal
+    entries, 1.7e308) replay without overflow or underflow; the binary32 run takes that scaled
+    matrix rounded to binary32 (as a single-precision program that scales would), the long run
+    the matrix itself.  Norms and ratios are computed in decimal, so no digit count is an artefact
+    of the float range.  Values beyond the float range are shown as decimal strings.
 
     >>> r = replay([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
     >>> [row["sweep"] for row in r["sweeps"]][:3], r["digits"]
     ([1, 2, 3], 50)
     >>> max(row["exact_digits"] or 0 for row in r["sweeps"]) > 45, max(row.get("float_value_digits", 0) for row in r["sweeps"]) > 14
     (True, True)
+    >>> 6 < max(row.get("binary32_value_digits", 0) for row in r["sweeps"]) < 8
+    True
     """
     digits = as_int(digits, "digits", low=17)
     M = as_symmetric(A)
+    n = len(M)
     ctx = get_context(digits)
-    runs = []
-    for context in (FLOAT, ctx):
-        steps: list[JacobiStep] = []
-        exact = [[Decimal(x) for x in row] for row in M] if context is ctx else M
-        jacobi_eigh(exact, context=context, trace=steps.append)
-        runs.append([s for s in steps if s.kind == "sweep"])
-    truth = jacobi_eigh([[Decimal(x) for x in row] for row in M], context=ctx).values
-    norm = math.sqrt(math.fsum(x * x for row in M for x in row)) or 1.0
+    scale = FLOAT.scale_exponent(max((abs(x) for row in M for x in row), default=0.0))
+    scaled = [[math.ldexp(x, -scale) for x in row] for row in M]
+    exact = [[Decimal(x) for x in row] for row in M]
+    runs = {"binary32": _sweep_ends([[BINARY32.convert(x) for x in row] for row in scaled], BINARY32),
+            "float": _sweep_ends(scaled, FLOAT), "exact": _sweep_ends(exact, ctx)}
+    truth = jacobi_eigh(exact, context=ctx).values
+    wide = decimal.Context(prec=digits + 10, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    unit = {"binary32": wide.power(2, scale), "float": wide.power(2, scale), "exact": Decimal(1)}
+    total = Decimal(0)
+    for row_ in exact:
+        for x in row_:
+            total = wide.add(total, wide.multiply(x, x))
+    norm = wide.sqrt(total)  # in decimal: no square overflows or underflows
     rows = []
-    last = [0.0, 0.0]
-    for i in range(max(len(runs[0]), len(runs[1]))):
+    last = {name: 0.0 for name in runs}
+    for i in range(max(len(steps) for steps in runs.values())):
         row: dict[str, Any] = {"sweep": i + 1}
-        for name, steps, j in (("float", runs[0], 0), ("exact", runs[1], 1)):
-            if i < len(steps):
-                off = steps[i].off
-                row[f"{name}_off"] = _num(off)
-                if off == 0:  # exactly diagonal: no digit count
-                    row[f"{name}_digits"] = row[f"{name}_gain"] = None
-                else:
-                    d = max(0.0, -math.log10(float(Fraction(off) / Fraction(norm))))
-                    row[f"{name}_digits"] = round(d, 2)
-                    row[f"{name}_gain"] = round(d - last[j], 2)
-                    last[j] = d
-                if name == "float":
-                    matrix = steps[i].matrix
-                    assert matrix is not None
-                    diag = sorted((matrix[m][m] for m in range(len(M))), reverse=True)
-                    row["float_value_digits"] = round(min(_digits_agreeing(v, t) for v, t in zip(diag, truth)), 2)
+        for name, steps in runs.items():
+            if i >= len(steps):
+                continue
+            off = wide.multiply(Decimal(steps[i].off), unit[name])  # in the input's units, exactly enough
+            row[f"{name}_off"] = _num(steps[i].off) if name == "exact" else _shown_number(off)
+            if off == 0 or norm == 0:  # exactly diagonal: no digit count
+                row[f"{name}_digits"] = row[f"{name}_gain"] = None
+            else:
+                d = max(0.0, -float(wide.divide(off, norm).log10(wide)))
+                row[f"{name}_digits"] = round(d, 2)
+                row[f"{name}_gain"] = round(d - last[name], 2)
+                last[name] = d
+            if name != "exact":
+                matrix = steps[i].matrix
+                assert matrix is not None
+                diag = sorted((wide.multiply(Decimal(matrix[m][m]), unit[name]) for m in range(n)), reverse=True)
+                row[f"{name}_value_digits"] = round(min(_digits_agreeing(v, t) for v, t in zip(diag, truth)), 2)
         rows.append(row)
-    return {"digits": digits, "norm": norm, "sweeps": rows, "values": [str(v) for v in truth]}
+    return {"digits": digits, "norm": _shown_number(norm), "sweeps": rows, "values": [str(v) for v in truth]}
 
 
 def _plain_sum(values: Iterable[float]) -> float:
@@ -405,12 +472,16 @@ def naive_covariance(X: Any) -> dict[str, Any]:
     for i in range(d):
         for j in range(i, d):
             sxy = _plain_sum(row[i] * row[j] for row in rows)
-            naive = (sxy - n * means[i] * means[j]) / (n - 1)
+            naive: Any = (sxy - n * means[i] * means[j]) / (n - 1)
             exact = Fraction(sum(((Fraction(row[i]) - exact_means[i]) * (Fraction(row[j]) - exact_means[j])
                               for row in rows), Fraction(0))) / (n - 1)
+            if math.isfinite(naive):
+                naive_digits = round(min(17.0, _digits_agreeing(naive, exact)), 1)
+            else:  # the squares overflowed (inf, or inf - inf): no digit is right; shown as text
+                naive, naive_digits = f"{naive} (overflow)", 0.0
             entries.append({"i": i, "j": j, "naive": naive, "purepca": float(ours[i][j]),
                             "exact": f"{Decimal(exact.numerator) / Decimal(exact.denominator):.17g}",
-                            "naive_digits": round(min(17.0, _digits_agreeing(naive, exact)), 1),
+                            "naive_digits": naive_digits,
                             "purepca_digits": round(min(17.0, _digits_agreeing(ours[i][j], exact)), 1)})
     offset = max(abs(m) for m in means)
     return {"n": n, "d": d, "offset": offset, "entries": entries}
@@ -431,7 +502,8 @@ def to_json(run: dict[str, Any]) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    """Text for the page: the one escaper, :func:`purepca.markup.escape_text`."""
+    return escape_text(text)
 
 
 def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] = None) -> str:
@@ -446,18 +518,60 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
     if run.get("schema") != SCHEMA:
         raise PurePCAError(f"player_html: not a player run (schema {run.get('schema')!r}, expected {SCHEMA!r})")
     payload = {"run": run, "replay": replay_table}
-    blob = to_json(payload).replace("</", "<\\/")
     title = _escape(str(run.get("title", "purepca player")))
-    return _PAGE.replace("%TITLE%", title).replace("%CSS%", _CSS).replace("%SCRIPT%", _SCRIPT) \
-        .replace("%DATA%", blob)
+    # escaped first, then the template filled in one pass: a title holding %SCRIPT% stays text
+    return fill_template(_PAGE, {"TITLE": title, "CSS": _CSS, "SCRIPT": _SCRIPT,
+                                 "DATA": json_for_script(to_json(payload))})
+
+
+class Player:
+    """A player page that shows itself inline in Jupyter: ``_repr_html_`` is the page in an
+    ``<iframe srcdoc>``, the page escaped by the one escaper (:func:`purepca.markup.escape_text`)
+    so that no text of it can end the attribute.  ``str()`` is the page itself.
+
+    >>> p = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0, inline=True)
+    >>> html = p._repr_html_()
+    >>> inside = html.split('srcdoc="', 1)[1].split('" style=', 1)[0]  # the page, as the attribute holds it
+    >>> html.startswith('<iframe class="purepca-player" srcdoc="&lt;!DOCTYPE html&gt;'), '"' in inside
+    (True, False)
+    >>> str(p).startswith("<!DOCTYPE html>")
+    True
+    """
+
+    def __init__(self, page: str, *, height: int = 900) -> None:
+        self.page = page
+        self.height = as_int(height, "height", low=100)
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe class="purepca-player" srcdoc="{escape_text(self.page)}" '
+                f'style="width:100%;height:{self.height}px;border:1px solid #ddd" '
+                f'sandbox="allow-scripts"></iframe>')
+
+    def __str__(self) -> str:
+        return self.page
+
+    def __repr__(self) -> str:
+        return f"<purepca Player page, {len(self.page):,} characters>"
+
+
+@overload
+def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
+          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          title: Optional[str] = ..., scale: bool = ..., inline: Literal[False] = ...) -> str: ...
+@overload
+def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
+          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          title: Optional[str] = ..., scale: bool = ..., inline: Literal[True]) -> Player: ...
 
 
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
           replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
-          title: Optional[str] = None) -> str:
+          title: Optional[str] = None, scale: bool = False, inline: bool = False) -> Union[str, Player]:
     """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
-    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``, with the float / N-digit replay
-    (``replay_digits = 0`` leaves it out).
+    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
+    (its correlation matrix with ``scale=True``), with the binary32 / float / N-digit replay
+    (``replay_digits = 0`` leaves it out).  ``inline=True`` returns a :class:`Player`, which
+    Jupyter shows in the notebook.
 
     >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
     >>> len(page) < 300_000
@@ -468,23 +582,23 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     if method not in METHODS:
         raise PurePCAError(f"teach: method must be one of {', '.join(METHODS)}, got {method!r}")
     if data is not None:
-        rows = as_matrix(data, name="data")
-        if shift:
-            rows = [[x + float(shift) for x in row] for row in rows]
+        rows = _shifted(as_matrix(data, name="data"), shift)
         if len(rows) < 2:
             raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
-        M: Any = covariance_matrix(rows)
+        M: Any = correlation_matrix(rows) if scale else covariance_matrix(rows)
     else:
+        if scale:
+            raise PurePCAError("teach: scale makes the correlation matrix of data; a matrix given has no data to scale")
         M = as_symmetric(matrix)
     if method == "jacobi":
-        run = data_run(rows, digits=digits) if data is not None else jacobi_run(M, digits=digits)
+        run = data_run(rows, digits=digits, scale=scale) if data is not None else jacobi_run(M, digits=digits)
     elif method in ("power", "subspace"):
         if method == "power":
             run = power_run(M, components, seed=seed, digits=digits)
         else:
             run = subspace_run(M, max(components, 2) if len(M) > 1 else 1, seed=seed, digits=digits)
         if data is not None:
-            run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
+            run["data"] = [[float(x) for x in r[:2]] for r in (_standardised(rows) if scale else center(rows))]
     else:
         run = tridiagonal_run(M, digits=digits)
     if title:
@@ -492,7 +606,8 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     if data is not None:
         run["shift"] = float(shift)
     table = replay(M, replay_digits) if replay_digits else None
-    return player_html(run, replay_table=table)
+    page = player_html(run, replay_table=table)
+    return Player(page) if inline else page
 
 
 def add_teach_arguments(p: Any) -> None:
@@ -514,6 +629,8 @@ def add_teach_arguments(p: Any) -> None:
                    help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (at least 2)")
     p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
     p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
+    p.add_argument("--scale", action="store_true",
+                   help="the correlation matrix of the data instead of the covariance (as fit --scale)")
     p.add_argument("--title", default=None, help="the page's title")
     p.add_argument("-o", "--output", "--out", dest="output", default=None, metavar="FILE",
                    help="write the page here instead of standard output")
@@ -521,8 +638,8 @@ def add_teach_arguments(p: Any) -> None:
 
 def teach_command(args: Any) -> None:
     """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
-    from .cli import _lines, _read_text as _read  # the face's reader (its error names the file); cli imports us first
     from .csvdata import read_table
+    from .files import read_text as _read, text_lines as _lines, write_output
     from .datasets import load
     data = matrix = None
     if args.matrix is not None:
@@ -537,17 +654,9 @@ def teach_command(args: Any) -> None:
         data = read_table(_lines(_read(args.file, args.encoding)), source=args.file, delimiter=args.delimiter,
                           header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
     page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
-                 components=args.components, seed=args.seed, shift=args.shift, title=args.title)
-    if args.output is None:
-        sys.stdout.write(page)
-        return
-    tmp = args.output + ".tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(page)
-        os.replace(tmp, args.output)
-    except OSError as err:
-        raise PurePCAError(f"{args.output}: cannot write it ({err.strerror or err})") from None
+                 components=args.components, seed=args.seed, shift=args.shift, title=args.title,
+                 scale=args.scale)
+    write_output(page.rstrip("\n"), args.output)  # the door fit writes through: -, links, devices, FIFOs, umask
 
 
 _PAGE = """<!DOCTYPE html>
@@ -566,6 +675,8 @@ _PAGE = """<!DOCTYPE html>
 <button id="last" title="last step">&#x25B6;|</button>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <span id="counter"></span>
+<label class="format">digits <select id="format-digits" aria-label="significant digits shown"></select></label>
+<select id="format-notation" aria-label="notation"><option value="auto">auto</option><option value="fixed">fixed</option><option value="scientific">scientific</option></select>
 </nav>
 <main>
 <section id="left">
@@ -598,7 +709,7 @@ _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:12px 18px;color:#222;background:#fff}
 h1{font-size:20px;margin:4px 0}h2{font-size:15px;margin:10px 0 4px}
 #about{margin:2px 0 8px;color:#444;max-width:60em;font-size:14px}
-nav{display:flex;gap:6px;align-items:center;margin-bottom:8px}
+nav{display:flex;gap:6px;align-items:center;margin-bottom:8px;flex-wrap:wrap}.format{font-size:14px;margin-left:8px}
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
@@ -620,13 +731,30 @@ const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
 const RUN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
 const SVGNS = "http://www.w3.org/2000/svg";
 const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
-const SHOW = 6;  // significant digits on screen
+let SHOW = 6, NOTATION = "auto";  // significant digits on screen and their notation: the format control
 
 function num(x) { return typeof x === "string" ? Number(x) : x; }
 // x rounded to p significant digits: a float by toPrecision (correctly rounded from the double),
 // a decimal string by rounding its digits (exact): either way the solver's number to the digits shown.
 function fmt(x, p) {
   p = p || SHOW;
+  const s = fmtAuto(x, p);
+  return NOTATION === "auto" ? s : notate(s, NOTATION);
+}
+// A number already rounded to its significant digits (as fmtAuto writes it) in fixed or scientific notation.
+function notate(s, how) {
+  const m = /^(-?)(\d+)(?:\.(\d*))?(?:e([-+]?\d+))?$/.exec(s);
+  if (!m) return s;
+  const all = m[2] + (m[3] || ""), lz = all.length - all.replace(/^0+/, "").length;
+  let digits = all.slice(lz);
+  if (!digits) return s;
+  const e = m[2].length - 1 - lz + Number(m[4] || 0);  // the exponent of the first significant digit
+  if (how === "scientific") return m[1] + digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + "e" + e;
+  if (e < 0) return m[1] + "0." + "0".repeat(-e - 1) + digits;
+  if (digits.length <= e + 1) return m[1] + digits.padEnd(e + 1, "0");
+  return m[1] + digits.slice(0, e + 1) + "." + digits.slice(e + 1);
+}
+function fmtAuto(x, p) {
   if (typeof x === "number") {
     if (x === 0) return "0";
     let s = x.toPrecision(p);
@@ -679,7 +807,8 @@ function matrixOf(i) {
 }
 function drawMatrix(i) {
   const svg = document.getElementById("matrix"), M = matrixOf(i), n = M.length;
-  const w = n <= 6 ? 92 : 64, h = 26, pad = 4;
+  const widest = Math.max(...M.map(row => Math.max(...row.map(x => fmt(x, n <= 6 ? SHOW : 4).length))));
+  const w = Math.max(n <= 6 ? 92 : 64, Math.ceil(7.4 * widest + 16)), h = 26, pad = 4;  // cells fit their content
   svg.setAttribute("width", n * w + 2 * pad); svg.setAttribute("height", n * h + 2 * pad);
   clear(svg);
   const f = frames[i], next = frames[i + 1];
@@ -904,19 +1033,24 @@ function drawTables() {
   if (REPLAY) {
     const s = document.getElementById("replay");
     const h = document.createElement("h2");
-    h.textContent = "Replay in floats and at " + REPLAY.digits + " digits, sweep by sweep";
+    h.textContent = "Replay in floats (binary64), at " + REPLAY.digits + " digits and in binary32, sweep by sweep";
     s.appendChild(h);
     const p = document.createElement("p"); p.className = "faint";
     p.textContent = "digits: −log10(off(A)/‖A‖), how diagonal the matrix is. Once off(A) is small the digits " +
-      "about double per sweep (quadratic convergence) until the precision runs out: floats stop near 16, where " +
-      "their diagonal also stops agreeing with the " + REPLAY.digits + "-digit eigenvalues.";
+      "about double per sweep (quadratic convergence) until the precision runs out: binary32 (single precision, " +
+      "what MicroPython's single-precision ports and float32 libraries compute in) stops near 7 digits, floats " +
+      "(binary64) near 16, where their diagonals also stop agreeing with the " + REPLAY.digits + "-digit eigenvalues.";
     s.appendChild(p);
     const f2 = x => x === undefined ? "" : x === null ? "exact" : x.toFixed(1);
+    const has32 = REPLAY.sweeps.some(r => r.binary32_off !== undefined);
     table(s, ["sweep", "off(A) float", "digits", "gained", "off(A) " + REPLAY.digits + " digits", "digits", "gained",
-              "eigenvalue digits (float)"],
+              "eigenvalue digits (float)"].concat(has32 ? ["off(A) binary32", "digits", "gained",
+              "eigenvalue digits (binary32)"] : []),
           REPLAY.sweeps.map(r => [r.sweep, r.float_off === undefined ? "(done)" : fmt(r.float_off, 4), f2(r.float_digits),
                                    f2(r.float_gain), r.exact_off === undefined ? "(done)" : fmt(r.exact_off, 4),
-                                   f2(r.exact_digits), f2(r.exact_gain), f2(r.float_value_digits)]), "replay-table");
+                                   f2(r.exact_digits), f2(r.exact_gain), f2(r.float_value_digits)].concat(has32 ?
+                                  [r.binary32_off === undefined ? "(done)" : fmt(r.binary32_off, 4), f2(r.binary32_digits),
+                                   f2(r.binary32_gain), f2(r.binary32_value_digits)] : [])), "replay-table");
   } else document.getElementById("replay").style.display = "none";
   if (RUN.naive) {
     const s = document.getElementById("naive"), nv = RUN.naive;
@@ -975,6 +1109,18 @@ if (RUN.method === "tridiagonal") document.getElementById("plot-title").textCont
 if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
+// ------------------------------------------------------------ the number format
+(function () {
+  const digits = document.getElementById("format-digits"), notation = document.getElementById("format-notation");
+  const choices = [6, 10, 17];
+  if (RUN.digits > 17) choices.push(RUN.digits);
+  for (const d of choices) {
+    const o = document.createElement("option"); o.value = String(d);
+    o.textContent = d > 17 ? d + " (the run's)" : String(d); digits.appendChild(o);
+  }
+  digits.onchange = () => { SHOW = Number(digits.value); show(index); };
+  notation.onchange = () => { NOTATION = notation.value; show(index); };
+})();
 drawTables();
 show(0);
 """

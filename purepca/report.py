@@ -8,6 +8,9 @@
                            number of decimals and one width for every cell
 ``print_matrix``           R's ``print(m, quote = FALSE, right = TRUE)`` of a
                            matrix of strings, wrapped at 80 characters as R does
+``pca_html(pca)``          a PCA as Jupyter shows it (``PCA._repr_html_``): R's
+                           importance table as an HTML table, every text
+                           through :func:`purepca.markup.escape_text`
 =========================  ==================================================
 
 >>> print(format_table(["PC1", "PC2"], [("Standard deviation", [1.13315, 0.221548])], 4))
@@ -19,9 +22,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
-__all__ = ["PCASummary", "format_rounded", "format_table", "print_matrix"]
+from .errors import NotFittedError
+
+__all__ = ["PCASummary", "format_rounded", "format_table", "pca_html", "print_matrix"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,29 @@ class PCASummary:
 
     def __str__(self) -> str:
         return self.to_string()
+
+    def to_html(self, digits: int = 4) -> str:
+        """The table as HTML, each column with ``digits`` significant digits as R formats it.
+
+        >>> from purepca import PCA
+        >>> from purepca.datasets import toy_data
+        >>> html = PCA(convention="prcomp").fit(toy_data()).summary().to_html()
+        >>> '<th scope="row">Standard deviation</th><td>1.1331</td><td>0.22155</td>' in html
+        True
+        """
+        from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
+        head = "".join(f'<th scope="col">{escape_text(name)}</th>' for name in self.names)
+        columns = [[f"{v:.{_r_decimals(col, digits)}f}" for v in col]
+                   for col in zip(*(values for _, values in self.rows))]
+        body = []
+        for i, (label, _) in enumerate(self.rows):
+            cells = "".join(f"<td>{escape_text(column[i])}</td>" for column in columns)
+            body.append(f'<tr><th scope="row">{escape_text(label)}</th>{cells}</tr>')
+        return ('<table class="purepca-summary"><caption>Importance of components</caption>'
+                f"<thead><tr><th></th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
 
 
 def _r_decimals(values: Sequence[float], digits: int) -> int:
@@ -152,3 +180,23 @@ def print_matrix(row_names: Sequence[str], col_names: Sequence[str], cells: Sequ
                                 for i, head in enumerate(heads)))
         start = end
     return "\n".join(blocks)
+def pca_html(pca: Any) -> str:
+    """A PCA as Jupyter shows it: what was fitted, and R's importance table; before a fit, its
+    parameters (the ``repr``).  Every text is escaped by the one escaper.
+
+    >>> from purepca import PCA
+    >>> from purepca.datasets import toy_data
+    >>> html = pca_html(PCA(convention="prcomp").fit(toy_data()))
+    >>> html.startswith("<div"), "10 samples, 2 features" in html, "<caption>Importance of components" in html
+    (True, True, True)
+    >>> pca_html(PCA(n_components=2))
+    '<pre>PCA(n_components=2)</pre>'
+    """
+    from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
+    try:
+        summary = pca.summary()
+    except NotFittedError:  # its parameters, as the text repr shows them
+        return f"<pre>{escape_text(repr(pca))}</pre>"
+    about = (f"{type(pca).__name__} of {pca.n_samples_} samples, {pca.n_features_in_} features: "
+             f"convention {pca.convention}, solver {pca.solver_}")
+    return f'<div class="purepca"><p>{escape_text(about)}</p>{summary.to_html()}</div>'

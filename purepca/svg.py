@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
-from xml.sax.saxutils import escape
+
+from .markup import escape_text as escape
 
 from .errors import PurePCAError
 

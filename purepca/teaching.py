@@ -31,12 +31,43 @@ from typing import Any, Optional
 from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_symmetric
 from .linalg.power import PowerStep, power_iteration
+from .errors import PurePCAError
 from .numeric import FLOAT
 from .params import as_int
 
-__all__ = ["trace_jacobi", "trace_power"]
+__all__ = ["NOTATIONS", "format_number", "trace_jacobi", "trace_power"]
 
 _EPS = 2.0 ** -52
+
+
+#: The notations :func:`format_number` writes: ``auto`` as ``%g`` (positional unless the exponent is
+#: below -5 or at least the digits), ``fixed`` always positional, ``scientific`` always ``d.ddde±x``.
+NOTATIONS = ("auto", "fixed", "scientific")
+
+
+def format_number(x: float, digits: int = 6, notation: str = "auto") -> str:
+    """``x`` to ``digits`` significant digits, in ``notation`` (one of :data:`NOTATIONS`); what
+    ``trace`` prints and the player's number-format control offers (6, 10, 17 or the run's digits).
+
+    >>> format_number(1.2345678e-9), format_number(1.2345678e-9, 3, "fixed"), format_number(45.0, 6)
+    ('1.23457e-09', '0.00000000123', '45.0000')
+    >>> format_number(-9.015906e-42, 4, "scientific"), format_number(0.0, 10, "fixed")
+    ('-9.016e-42', '0.000000000')
+    >>> format_number(1.0, 0)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: digits must be an int between 1 and 17, got 0
+    """
+    digits = as_int(digits, "digits", low=1, high=17)
+    if notation not in NOTATIONS:
+        raise PurePCAError(f"notation must be one of {', '.join(NOTATIONS)}, got {notation!r}")
+    if notation == "scientific" or not math.isfinite(x):
+        return f"{x:.{digits - 1}e}"
+    if notation == "auto":
+        return f"{x:#.{digits}g}".rstrip(".") if "e" not in f"{x:.{digits}g}" else f"{x:.{digits - 1}e}"
+    exponent = math.floor(math.log10(abs(x))) if x else 0
+    decimals = max(0, digits - 1 - exponent)
+    return f"{x:.{decimals}f}"
 
 
 def _g(v: float) -> str:
@@ -44,7 +75,7 @@ def _g(v: float) -> str:
     return f"{v:.7g}"
 
 
-def trace_jacobi(A: Any, *, rotations: bool = True) -> str:
+def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: str = "auto") -> str:
     """The run of :func:`~purepca.linalg.jacobi_eigh` on ``A``, rotation by rotation.
 
     A rotation in the plane of the pair ``(p, q)`` (counted from 1) by the
@@ -55,7 +86,8 @@ def trace_jacobi(A: Any, *, rotations: bool = True) -> str:
     ``|a_pq| <= eps·sqrt(|a_pp·a_qq|)``; when every pair passes, the
     off-diagonal norm is at most ``eps·Σ|a_ii| = eps·Σ|λ|``, the tolerance
     shown, and the diagonal holds the eigenvalues to relative accuracy.
-    ``rotations=False`` prints the sweeps only.
+    ``rotations=False`` prints the sweeps only.  Angles are printed to ``digits`` significant
+    digits in ``notation`` (:func:`format_number`): a late rotation's tiny angle keeps its digits.
 
     >>> A = [[4.0, 1.0, 0.5, 0.2, 0.1], [1.0, 3.0, 0.3, 0.1, 0.2], [0.5, 0.3, 2.0, 0.4, 0.1],
     ...      [0.2, 0.1, 0.4, 1.0, 0.3], [0.1, 0.2, 0.1, 0.3, 0.5]]
@@ -71,6 +103,7 @@ def trace_jacobi(A: Any, *, rotations: bool = True) -> str:
     <BLANKLINE>
     eigenvalues: 4.778866 2.389285 2.006096 0.9795172 0.3462349
     """
+    format_number(0.0, digits, notation)  # checks both before any work
     M = as_symmetric(A)
     n = len(M)
     steps: list[JacobiStep] = []
@@ -94,8 +127,10 @@ def trace_jacobi(A: Any, *, rotations: bool = True) -> str:
         if step.kind == "rotation":
             count += 1
             if rotations:
-                out.append(f"  rotate ({step.p + 1}, {step.q + 1}) by {step.angle: .6f} rad "
-                           f"({math.degrees(step.angle): 9.4f}°): off-diagonal norm {step.off_norm:.3g}")
+                angle = format_number(step.angle, digits, notation)
+                degrees = format_number(math.degrees(step.angle), digits, notation)
+                out.append(f"  rotate ({step.p + 1}, {step.q + 1}) by {angle:>9} rad "
+                           f"({degrees:>9}°): off-diagonal norm {step.off_norm:.3g}")
             continue
         if step.sweep == result.sweeps and count == 0:
             out.append(f"sweep {step.sweep}: every pair passes the test, no rotation: converged")

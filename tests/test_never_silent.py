@@ -401,10 +401,14 @@ def test_never_silent_fuzz_third_run_findings(tmp_path: pathlib.Path, capsys: py
 
 def test_never_silent_teach_on_a_matrix_beyond_the_float_range(tmp_path: pathlib.Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "m.csv").write_text("1e308\n", encoding="utf-8")
+    # Eigenvalue 3.4e308: the run itself leaves the float range.  (A 1 x 1 [[1e308]] is a page now: its
+    # error was the replay's norm, sqrt(fsum(x*x)), overflowing, which the replay no longer computes so.)
+    (tmp_path / "m.csv").write_text("1.7e308,1.7e308\n1.7e308,1.7e308\n", encoding="utf-8")
     assert main(["teach", "--matrix", str(tmp_path / "m.csv"), "-o", str(tmp_path / "t.html")]) == 1
-    assert "the run holds a number beyond the float range" in capsys.readouterr().err
+    assert "a step of Jacobi on this matrix is beyond the float range" in capsys.readouterr().err
     assert not (tmp_path / "t.html").exists()
+    (tmp_path / "m.csv").write_text("1e308\n", encoding="utf-8")
+    assert main(["teach", "--matrix", str(tmp_path / "m.csv"), "-o", str(tmp_path / "t.html")]) == 0
 
 
 def test_never_silent_oracle_on_data_near_the_float_limit() -> None:

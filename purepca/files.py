@@ -1,0 +1,188 @@
+"""Files in and out of the ``purepca`` command: the one door every command writes through.
+
+=================================  ==============================================
+``write_output(text, output)``     print (``None`` or ``-``), or write ``output``
+                                   through a temporary file renamed into place, with
+                                   the permissions of the user's umask; a symbolic
+                                   link's target is replaced, a device, a FIFO or
+                                   anything in /dev or /proc is written into
+``check_output_path(path, opt)``   refuse, before any work, an output whose directory
+                                   is missing or not writable, or that is a directory
+``read_text(name, encoding)``      a file's text (``-``: standard input), an error
+                                   naming the first byte that is not ``encoding``
+``text_lines(text)``               the lines of a text for the CSV reader
+=================================  ==============================================
+
+Every command (``fit``, ``transform``, ``plot``, ``trace``, ``teach``, ...)
+writes through :func:`write_output`: a defect fixed here is fixed for all.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
+>>> check_output_path(path, "--output")
+>>> write_output("hello", path)
+>>> read_text(path)
+'hello\\n'
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+import tempfile
+from typing import Optional, Union
+
+from .csvdata import decode_text
+from .errors import PurePCAError
+
+__all__ = ["check_output_path", "file_mode", "read_text", "text_lines", "write_output", "written_in_place"]
+
+
+def file_mode(path: str) -> int:
+    """The permissions a new file gets from ``open`` (0o666 less the umask), or those of the file it replaces.
+
+    >>> file_mode("/no/such/file") & 0o111
+    0
+    """
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)  # reading the umask means setting it; put it back at once
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def written_in_place(real: str) -> bool:
+    """Whether an output whose real path (links resolved) is ``real`` is written into rather than
+    replaced: a device, a FIFO, anything in /dev or /proc (/dev/stdout's target is no path).  As
+    root, replacing /dev/null by a regular file would break it for the whole machine.
+
+    >>> written_in_place("/dev/null"), written_in_place("/no/such/file")
+    (True, False)
+    """
+    if real.startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(real).st_mode)
+    except OSError:  # nothing there yet
+        return False
+
+
+def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
+    """Print (``output`` None or ``-``), or write to ``output`` through a temporary file renamed into
+    place (never half-written), with the permissions ``open`` would give it (the user's umask), not
+    the temporary file's 0600; a symbolic link's target is replaced, and a device or FIFO (or
+    anything in /dev or /proc) is written into.  Text gets one line end; bytes are written as they are.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "page.html")
+    >>> write_output("<p>", path)
+    >>> open(path, encoding="utf-8").read()
+    '<p>\\n'
+    >>> write_output("x", os.path.join(path, "inside"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: .../page.html/inside: cannot write it (Not a directory)
+    """
+    if output is None or output == "-":
+        if sys.stdout is None:
+            raise PurePCAError("standard output is closed; name a file with -o FILE")
+        try:
+            if isinstance(text, bytes):
+                sys.stdout.flush()
+                sys.stdout.buffer.write(text)
+                sys.stdout.buffer.flush()
+            else:
+                print(text)
+                sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            sys.stdout = None  # nothing more to say there, not even at exit
+            raise PurePCAError(f"standard output: cannot write it ({err.strerror or err})") from None
+        return
+    payload = text if isinstance(text, bytes) else (text + "\n").encode("utf-8")
+    real = os.path.realpath(output)  # a symbolic link: its target is replaced, the link kept
+    if written_in_place(real):
+        try:
+            with open(output, "wb") as handle:  # by its own name: /dev/stdout's target is no path
+                handle.write(payload)
+        except OSError as err:
+            raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
+        return
+    output = real
+    directory = os.path.dirname(os.path.abspath(output))
+    mode = file_mode(output)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".purepca-", dir=directory)
+    except OSError as err:
+        raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.chmod(temporary, mode)
+        os.replace(temporary, output)
+    except BaseException as err:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        if isinstance(err, OSError):
+            raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
+        raise
+
+
+def check_output_path(path: Optional[str], option: str) -> None:
+    """Refuse, before any work, an output path whose directory does not exist or that is a directory.
+
+    >>> check_output_path("/no/such/dir/out.csv", "--output")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: --output /no/such/dir/out.csv: the directory /no/such/dir does not exist
+    """
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise PurePCAError(f"{option} {path}: is a directory; name a file in it")
+    real = os.path.realpath(path)
+    if written_in_place(real):
+        if os.path.exists(real) and not os.access(real, os.W_OK):
+            raise PurePCAError(f"{option} {path}: is not writable")
+        return
+    directory = os.path.dirname(real)
+    if not os.path.isdir(directory):
+        raise PurePCAError(f"{option} {path}: the directory {directory} does not exist")
+    if not os.access(directory, os.W_OK):
+        raise PurePCAError(f"{option} {path}: the directory {directory} is not writable")
+
+
+def read_text(name: str, encoding: str = "utf-8") -> str:
+    """The text of a file (or of standard input for ``-``), decoded with ``encoding``; a file that is
+    not text in that encoding is an error naming the first bad byte and its line.
+
+    >>> read_text("/no/such/file.csv")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: /no/such/file.csv: cannot read it (No such file or directory)
+    """
+    source = "<stdin>" if name == "-" else name
+    try:
+        if name == "-":
+            if sys.stdin is None:
+                raise PurePCAError("<stdin>: standard input is closed; name the file instead of -")
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+        else:
+            with open(name, "rb") as handle:
+                data = handle.read()
+    except OSError as err:
+        raise PurePCAError(f"{source}: cannot read it ({err.strerror or err})") from None
+    return decode_text(data, encoding, source)
+
+
+def text_lines(text: str) -> io.StringIO:
+    """The lines of a text for the CSV reader: split at line ends only (a form feed stays in its cell),
+    each with its end, so that a quoted cell may hold a newline.
+
+    >>> list(text_lines("a,b\\r\\n1,\\f2\\n"))
+    ['a,b\\r\\n', '1,\\x0c2\\n']
+    """
+    return io.StringIO(text, newline="")
