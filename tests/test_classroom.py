@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import math
 import pathlib
+from typing import Any
 
 import pytest
 
@@ -89,3 +90,78 @@ def test_jacobi_eigh_pivot_orders_visit_different_pairs() -> None:
 def test_jacobi_eigh_unknown_pivot_is_refused() -> None:
     with pytest.raises(PurePCAError, match="pivot must be one of 'threshold', 'cyclic', 'classical', got 'random'"):
         jacobi_eigh(M5, pivot="random")
+
+
+# ------------------------------------------------------------ QL: T per iteration, the shift, the bulge
+
+def _ql_steps(M: list[list[float]], shift: str = "wilkinson") -> list[Any]:
+    from purepca.linalg.tridiagonal import tridiagonal_eigh
+    steps: list[Any] = []
+    tridiagonal_eigh(M, trace=steps.append, shift=shift, max_iter=1000)
+    return [s for s in steps if s.kind == "ql"]
+
+
+def _explicit(state: Any) -> list[list[float]]:
+    d, e = state
+    n = len(d)
+    T = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        T[i][i] = float(d[i])
+    for i in range(n - 1):
+        T[i + 1][i] = T[i][i + 1] = float(e[i])
+    return T
+
+
+@pytest.mark.parametrize("shift", ["wilkinson", "rayleigh", "none"])
+def test_ql_trace_tridiagonal_before_and_after_are_similar_to_a(shift: str) -> None:
+    C = stackloss_covariance()
+    truth = jacobi_eigh(C).values
+    steps = _ql_steps(C, shift)
+    assert steps
+    for s in steps:
+        for state in (s.before, s.after):
+            values = jacobi_eigh(_explicit(state)).values
+            assert all(abs(a - b) <= 1e-13 * truth[0] for a, b in zip(values, truth)), (s.index, values)
+        assert abs(float(s.after[1][s.index])) == s.value  # the subdiagonal the page plots is T's own
+        assert s.deflated == (s.value <= s.tolerance)
+
+
+def test_ql_trace_shift_is_wilkinsons_from_t() -> None:
+    for s in _ql_steps(stackloss_covariance()):
+        l = s.index
+        a, b, c = (float(x) for x in (s.before[0][l], s.before[0][l + 1], s.before[1][l]))
+        mid, rad = (a + b) / 2, math.hypot((a - b) / 2, c)
+        nearer = min((mid + rad, mid - rad), key=lambda mu: abs(mu - a))
+        assert math.isclose(s.shift, nearer, rel_tol=1e-12, abs_tol=1e-12 * 200), (l, s.shift, nearer)
+
+
+def test_ql_trace_chase_rotations_carry_the_bulge_from_before_to_after() -> None:
+    """Applying the traced rotations to T explicitly moves a bulge of the traced size and ends on T after."""
+    C = stackloss_covariance()
+    for s in _ql_steps(C):
+        T = _explicit(s.before)
+        n = len(T)
+        for i, c, sn, bulge in s.chase:
+            c, sn = float(c), float(sn)
+            G = [[1.0 if r == k else 0.0 for k in range(n)] for r in range(n)]
+            G[i][i], G[i][i + 1], G[i + 1][i], G[i + 1][i + 1] = c, -sn, sn, c
+            GT = [[math.fsum(G[r][k] * T[k][j] for k in range(n)) for j in range(n)] for r in range(n)]
+            T = [[math.fsum(GT[r][k] * G[j][k] for k in range(n)) for j in range(n)] for r in range(n)]
+            if i > s.index:
+                assert math.isclose(abs(T[i - 1][i + 1]), float(bulge), rel_tol=1e-9, abs_tol=1e-12), (i, T, bulge)
+            else:
+                assert float(bulge) == 0
+        after = _explicit(s.after)
+        assert all(abs(T[r][k] - after[r][k]) <= 1e-12 * 200 for r in range(n) for k in range(n)), (T, after)
+
+
+def test_tridiagonal_eigh_unknown_shift_is_refused() -> None:
+    from purepca.linalg.tridiagonal import tridiagonal_eigh
+    with pytest.raises(PurePCAError, match="shift must be one of 'wilkinson', 'rayleigh', 'none', got 'exact'"):
+        tridiagonal_eigh(M5, shift="exact")
+
+
+def test_tridiagonal_eigh_default_shift_keeps_the_bits() -> None:
+    from purepca.linalg.tridiagonal import tridiagonal_eigh
+    C = stackloss_covariance()
+    assert tridiagonal_eigh(C).values == tridiagonal_eigh(C, shift="wilkinson", trace=lambda s: None).values

@@ -64,7 +64,8 @@ class TridiagonalStep:
     part of column k that the reflection folds onto the subdiagonal) or
     ``"ql"`` (one QL iteration on eigenvalue ``index``: ``value`` = the
     subdiagonal entry ``|e_l|`` after it, which falls to the tolerance
-    ``tolerance``; ``shift`` = Wilkinson's shift used).
+    ``tolerance``; ``shift`` = the shift used, in the units of T: the
+    iteration factors ``T - shift·I``).
 
     For the step player (:mod:`purepca.player`), at the solver's own
     precision: of a reflection, ``reflector`` = the vector ``v`` of
@@ -72,6 +73,16 @@ class TridiagonalStep:
     the column is already reduced), ``beta``, and ``alpha`` the new
     subdiagonal entry ``e_k``; the matrix is scaled by a power of two first
     when near overflow or underflow, and these are of the scaled matrix.
+
+    Of a QL iteration, also at the solver's own precision (of the scaled
+    matrix too): ``before`` and ``after``, each ``(diagonal, subdiagonal)``
+    of T as it stands before and after the iteration (``subdiagonal[i] =
+    T[i+1][i]``, n - 1 of them; the shift applied so far is added back);
+    ``chase``, one ``(i, c, s, bulge)`` per plane rotation in the order
+    applied, the rotation acting on rows and columns ``i`` and ``i + 1`` and
+    leaving the bulge ``|T[i-1][i+1]|`` (zero for the last one); and
+    ``deflated``, whether ``|e_l|`` is now below the tolerance, so that
+    ``d_l`` is an eigenvalue and the iteration moves on to ``l + 1``.
     """
 
     kind: str
@@ -82,7 +93,15 @@ class TridiagonalStep:
     reflector: Optional[tuple[Any, ...]] = None
     beta: Any = None
     alpha: Any = None
+    before: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]] = None
+    after: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]] = None
+    chase: tuple[tuple[int, Any, Any, Any], ...] = ()
+    deflated: bool = False
 
+
+#: The shifts :func:`tridiagonal_ql` knows: Wilkinson's (the eigenvalue of the leading 2 x 2 block
+#: nearer to ``d_l``; the default, cubic convergence), Rayleigh's (``d_l`` itself) and none.
+SHIFTS = ("wilkinson", "rayleigh", "none")
 
 Trace = Optional[Callable[[TridiagonalStep], None]]
 
@@ -184,10 +203,13 @@ def _wilkinson_shift(d: list[Scalar], e: list[Scalar], l: int, eps: Scalar, one:
 
 
 def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int, m: int, one: Scalar, zero: Scalar,
-                 hypot: Callable[[Scalar, Scalar], Scalar]) -> tuple[Scalar, Scalar, Scalar, Scalar, Scalar]:
+                 hypot: Callable[[Scalar, Scalar], Scalar],
+                 record: Optional[list[tuple[int, Scalar, Scalar, Scalar, Scalar]]] = None,
+                 ) -> tuple[Scalar, Scalar, Scalar, Scalar, Scalar]:
     """Chase the bulge from ``m`` up to ``l`` with plane rotations, applied to the rows of ``Z``;
     return the last rotation's ``c`` and ``s``, the ``s`` and ``c`` of two before, and ``e[l + 1]``
-    as it was (what the end of the QL step needs)."""
+    as it was (what the end of the QL step needs).  ``record`` receives ``(i, c, s, bulge, p)``
+    per rotation: the bulge ``|s·e[i-1]|`` it leaves at (i-1, i+1), and ``p``."""
     p = d[m]
     c = c2 = c3 = one
     el1 = e[l + 1]
@@ -204,6 +226,8 @@ def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int
         c = p / r
         p = c * d[i] - s * g
         d[i + 1] = h + s * (c * g + s * d[i])
+        if record is not None:  # the rotation in the plane (i, i+1) leaves s·e[i-1] at (i-1, i+1)
+            record.append((i, c, s, abs(s * e[i - 1]) if i > l else zero, p))
         zi, zj = Z[i], Z[i + 1]
         if _IN_PLACE:  # PyPy: a plain loop the JIT compiles
             for t in range(len(zi)):
@@ -217,6 +241,13 @@ def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int
     return c, s, s2, c3, el1
 
 
+def _tridiagonal_state(d: list[Scalar], e: list[Scalar], l: int, f: Scalar
+                       ) -> tuple[tuple[Scalar, ...], tuple[Scalar, ...]]:
+    """T's diagonal and subdiagonal as they stand inside :func:`tridiagonal_ql` at eigenvalue ``l``
+    (the entries from ``l`` on still carry the shift ``f`` taken off so far)."""
+    return (tuple(x if i < l else x + f for i, x in enumerate(d)), tuple(e[:-1]))
+
+
 def tridiagonal_ql(
     d: list[Scalar],
     e: list[Scalar],
@@ -225,6 +256,7 @@ def tridiagonal_ql(
     *,
     max_iter: Optional[int] = None,
     trace: Trace = None,
+    shift: str = "wilkinson",
 ) -> tuple[int, int]:
     """Implicit QL with Wilkinson's shift on the tridiagonal (d, e), in place.
 
@@ -232,7 +264,11 @@ def tridiagonal_ql(
     rows of ``Z`` (start with the identity for T's eigenvectors, with ``Qᵀ``
     for A's).  ``e[i] = T[i+1][i]``; ``e[n-1]`` must be zero.  Returns
     ``(iterations, rotations)``.  Past ``max_iter`` iterations in all
-    (default ``30·n``, LAPACK's), :class:`ConvergenceError`.
+    (default ``30·n``, LAPACK's), :class:`ConvergenceError`.  ``shift`` (one
+    of ``SHIFTS``) picks the shift: ``"wilkinson"`` (cubic convergence),
+    ``"rayleigh"`` (``d_l``: cubic where it converges, but it can stall, as
+    on ``[[0, 1], [1, 0]]``) or ``"none"`` (linear, by the ratio of
+    neighbouring eigenvalues); the other two are for teaching.
 
     >>> d, e = [2.0, 2.0], [1.0, 0.0]
     >>> Z = [[1.0, 0.0], [0.0, 1.0]]
@@ -277,17 +313,33 @@ def tridiagonal_ql(
                         iterations=limit,
                         residual=float(abs(e[l])),
                     )
-                g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
+                before = None if trace is None else _tridiagonal_state(d, e, l, f)
+                if shift == "wilkinson":
+                    g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
+                else:  # Rayleigh's d_l, or none
+                    g = d[l]
+                    h = g if shift == "rayleigh" else zero
+                    d[l] = g - h
+                    d[l + 1] = dl1 = d[l + 1] - h
                 for i in range(l + 2, n):
                     d[i] = d[i] - h
                 f = f + h
-                c, s, s2, c3, el1 = _chase_bulge(d, e, Z, l, m, one, zero, hypot)
+                record: Optional[list[tuple[int, Scalar, Scalar, Scalar, Scalar]]] = \
+                    None if trace is None and shift == "wilkinson" else []
+                c, s, s2, c3, el1 = _chase_bulge(d, e, Z, l, m, one, zero, hypot, record)
                 rotations += m - l
-                p = -s * s2 * c3 * el1 * e[l] / dl1
+                if shift == "wilkinson":  # tql2's form, exact because the shifted leading 2 x 2 is singular
+                    p = -s * s2 * c3 * el1 * e[l] / dl1
+                else:
+                    assert record is not None
+                    p = record[-1][4]  # the Handbook's tql1/tql2 (1971) form: the chase's last p
                 e[l] = s * p
                 d[l] = c * p
                 if trace is not None:
-                    trace(TridiagonalStep("ql", l, float(abs(e[l])), float(g + f), float(eps * tst1)))
+                    assert record is not None
+                    trace(TridiagonalStep("ql", l, float(abs(e[l])), float(f), float(eps * tst1),
+                                          before=before, after=_tridiagonal_state(d, e, l, f),
+                                          chase=tuple(r[:4] for r in record), deflated=not abs(e[l]) > eps * tst1))
                 if not abs(e[l]) > eps * tst1:
                     break
         d[l] = d[l] + f
@@ -302,6 +354,7 @@ def tridiagonal_eigh(
     context: Context = FLOAT,
     symmetry_rtol: float = 1e-10,
     trace: Trace = None,
+    shift: str = "wilkinson",
 ) -> EighResult:
     """Eigenvalues and eigenvectors of a symmetric matrix by Householder
     tridiagonalisation and implicit QL (EISPACK's ``tred2`` + ``tql2``).
@@ -316,6 +369,7 @@ def tridiagonal_eigh(
     context : number context; ``DecimalContext(50)`` gives a 50-digit result.
     trace : optional callable receiving a :class:`TridiagonalStep` per
         Householder reflection and per QL iteration.
+    shift : the QL shift, one of ``SHIFTS`` (see :func:`tridiagonal_ql`).
 
     Returns
     -------
@@ -339,12 +393,15 @@ def tridiagonal_eigh(
     ctx = check_context(context)
     if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
         raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
+    if shift not in SHIFTS:
+        raise PurePCAError(f"shift must be one of {', '.join(map(repr, SHIFTS))}, got {shift!r}")
     M = as_symmetric(A, name="A", context=ctx, rtol=symmetry_rtol)
     with ctx.local():
-        return _tridiagonal_eigh(M, ctx, max_iter, trace)
+        return _tridiagonal_eigh(M, ctx, max_iter, trace, shift)
 
 
-def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[int], trace: Trace) -> EighResult:
+def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[int], trace: Trace,
+                      shift: str = "wilkinson") -> EighResult:
     """The worker behind :func:`tridiagonal_eigh`: M validated, inside ``ctx.local()``."""
     n = len(M)
     if n <= 1:
@@ -353,7 +410,7 @@ def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[in
     if scale:
         M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
     d, e, Z = tridiagonalize(M, ctx, trace)
-    iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace)
+    iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace, shift=shift)
     values = _scaled_back(d, scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=values.__getitem__, reverse=True)
     return EighResult([values[i] for i in order], [Z[i] for i in order], iterations, rotations)
