@@ -68,6 +68,7 @@ the eigenvector the solver returns in the end).
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -78,10 +79,11 @@ from typing import Any, Iterable, Optional
 
 from .covariance import center, covariance_matrix
 from .errors import PurePCAError
-from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
+from .linalg import jacobi as _jacobi_module, power as _power_module, tridiagonal as _tridiagonal_module
+from .linalg.jacobi import PIVOTS, JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
 from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
-from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
+from .linalg.tridiagonal import SHIFTS, TridiagonalStep, tridiagonal_eigh
 from .numeric import FLOAT, Context, get_context
 from .params import as_int
 
@@ -126,24 +128,36 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
 
 
 def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
-               title: str = "Jacobi's method") -> dict[str, Any]:
+               title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
 
     ``digits`` runs the solver at that many decimal digits (at least 17)
     instead of floats.  ``data`` (n x d centred rows, d >= 2) is kept for
-    the page's cloud.  See the module docstring for the frames.
+    the page's cloud.  See the module docstring for the frames.  ``pivot``
+    is the solver's pivot order (``"threshold"``, ``"cyclic"`` or
+    ``"classical"``); with ``choices`` the run carries the other orders'
+    runs too (``run["choices"]``), which the page offers.  Each rotation
+    frame also holds ``threshold`` (the sweep's, Rutishauser's rule) and
+    ``skipped``, the pairs ``[p, q, |a_pq|]`` passed over under it just
+    before the rotation; ``convergence`` lists per sweep off(A), the digits
+    ``-log10(off(A)/‖A‖_F)`` and the digits gained; ``code`` is the solver's
+    source, with the lines each step runs (:func:`code_of`).
 
     >>> run = jacobi_run([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
     >>> run["method"], run["n"], len(run["frames"]) - 1 == run["rotations"]
     ('jacobi', 3, True)
     >>> all(f["matrix"][f["p"]][f["q"]] == 0 for f in run["frames"][1:])
     True
+    >>> run["pivot"], sorted(run["choices"]), run["choices"]["cyclic"]["pivot"]
+    ('threshold', ['classical', 'cyclic'], 'cyclic')
     """
+    if pivot not in PIVOTS:
+        raise PurePCAError(f"player: pivot must be one of {', '.join(PIVOTS)}, got {pivot!r}")
     ctx, shown = _digits_of(digits)
     M = _matrix_in(A, ctx)
     n = len(M)
     steps: list[JacobiStep] = []
-    result = jacobi_eigh(M, context=ctx, trace=steps.append)
+    result = jacobi_eigh(M, context=ctx, trace=steps.append, pivot=pivot)
     identity = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
     with ctx.local():
         off0 = _off_norm(M, ctx)
@@ -152,24 +166,130 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     sweeps: list[dict[str, Any]] = []
     before = frames[0]["matrix"]
     for step in steps:
+        skipped = [[p, q, _num(a)] for p, q, a in step.skipped]
+        threshold = None if step.threshold is None else _num(step.threshold)
         if step.kind == "sweep":
-            sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off)})
+            sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off),
+                           "threshold": threshold, "skipped": skipped})
             continue
         assert step.matrix is not None and step.vectors is not None
         after = _rows(step.matrix)
         frames.append({"kind": "rotation", "sweep": step.sweep, "p": step.p, "q": step.q, "theta": step.angle,
                        "t": _num(step.t), "c": _num(step.c), "s": _num(step.s), "before": before,
-                       "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off)})
+                       "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off),
+                       "threshold": threshold, "skipped": skipped})
         before = after
+    with ctx.local():
+        norm = ctx.norm([x for row in M for x in row])
     run: dict[str, Any] = {
         "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown,
         "frames": frames, "sweeps": sweeps, "rotations": result.rotations,
         "values": [_num(v) for v in result.values], "eigenvectors": _rows(result.vectors),
-        "eps": _num(ctx.eps),
+        "eps": _num(ctx.eps), "pivot": pivot,
+        "convergence": _sweep_digits([(s["sweep"], s["off"]) for s in sweeps], norm, off0),
+        "code": code_of("jacobi", pivot),
     }
+    if choices:  # the other orders, for the page's choice (the page takes this run for its own order)
+        run["choices"] = {name: jacobi_run(M, digits=digits, title=title, pivot=name, choices=False)
+                          for name in PIVOTS if name != pivot}
     if data is not None:
         run["data"] = [[float(x) for x in row[:2]] for row in as_matrix(data, name="data")]
     return run
+
+
+def _digits_below(x: Any, norm: Any) -> Optional[float]:
+    """``-log10(x/norm)`` exactly (x, norm floats or Decimals), rounded to 2 decimals; None for an exact 0."""
+    x = Fraction(x)
+    if x == 0:
+        return None
+    return round(-math.log10(Fraction(abs(x)) / Fraction(norm or 1)), 2)
+
+
+def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[dict[str, Any]]:
+    """Per sweep of a Jacobi run: off(A) at its end, its digits ``-log10(off/‖A‖_F)`` and the digits gained."""
+    rows = []
+    last = _digits_below(start, norm) or 0.0
+    for sweep, off in offs:
+        digits = _digits_below(off, norm)
+        rows.append({"sweep": sweep, "off": off, "digits": digits,
+                     "gained": None if digits is None else round(digits - last, 2)})
+        if digits is not None:
+            last = digits
+    return rows
+
+
+#: The statements of the reference solvers a page highlights, per step, found in their source when the
+#: page is written (never by line number: the code moves).  Each entry: (key, the function, the statement).
+_CODE: dict[str, list[tuple[str, str, str]]] = {
+    "jacobi threshold": [("threshold", "_cyclic_jacobi", "threshold = threshold_factor *"),
+                         ("skip", "_cyclic_jacobi", "if aapq <= threshold:"),
+                         ("rotation", "_cyclic_jacobi", "_rotation(app, aqq, apq, ctx)"),
+                         ("rotate", "_cyclic_jacobi", "_rotate(M, V, p, q, s, tau"),
+                         ("sweep", "_cyclic_jacobi", "if not busy:"),
+                         ("t", "_rotation", "t = ctx.one / (at + ctx.sqrt(at * at + ctx.one))"),
+                         ("c", "_rotation", "c = ctx.one / ctx.sqrt(t * t + ctx.one)")],
+    "jacobi classical": [("search", "_classical_jacobi", "if a > best and a > tol"),
+                         ("rotation", "_classical_jacobi", "_rotation(app, aqq, apq, ctx)"),
+                         ("rotate", "_classical_jacobi", "_rotate(M, V, bp, bq, s, tau"),
+                         ("sweep", "_classical_jacobi", "if bp < 0:"),
+                         ("t", "_rotation", "t = ctx.one / (at + ctx.sqrt(at * at + ctx.one))"),
+                         ("c", "_rotation", "c = ctx.one / ctx.sqrt(t * t + ctx.one)")],
+    "tridiagonal": [("reflect", "tridiagonalize", "v = [xi / norm_x for xi in x]"),
+                    ("update", "tridiagonalize", "a - vi * wj - wi * vj"),
+                    ("shift", "tridiagonal_ql", "_wilkinson_shift(d, e, l, eps, one, two, hypot)"),
+                    ("other shift", "tridiagonal_ql", "h = g if shift == \"rayleigh\" else zero"),
+                    ("chase", "tridiagonal_ql", "_chase_bulge(d, e, Z, l, m, one, zero, hypot"),
+                    ("deflate", "tridiagonal_ql", "if not abs(e[l]) > eps * tst1:"),
+                    ("rotation", "_chase_bulge", "r = hypot(p, e[i])"),
+                    ("bulge", "_chase_bulge", "d[i + 1] = h + s * (c * g + s * d[i])")],
+    "power": [("apply", "power_iteration", "w = deflated(v)"),
+              ("rayleigh", "power_iteration", "lam = dot(v, w)"),
+              ("residual", "power_iteration", "r = ctx.norm(_axpy(-lam, v, w))"),
+              ("normalise", "power_iteration", "w, nw = _normalized(w, ctx)"),
+              ("start", "power_iteration", "v = _orthonormalize(vectors + [_random_vector(rng, d, ctx)]")],
+    "subspace": [("apply", "_subspace_iteration", "AQ = [apply(q) for q in Q]"),
+                 ("ritz", "_subspace_iteration", "ritz = _jacobi_eigh(H, None, 50, ctx, None)"),
+                 ("residual", "_subspace_iteration", "res = [ctx.norm(_axpy(-theta[i], X[i], AX[i]))"),
+                 ("orthonormalise", "_subspace_iteration", "Q = _orthonormalize(AX, rng, ctx)")],
+}
+
+
+def code_of(method: str, variant: str = "") -> dict[str, Any]:
+    """The reference source a page shows beside the steps of ``method``, and where each step is in it.
+
+    The functions are read with :func:`inspect.getsourcelines` when the page
+    is written, and each step's statement is found by searching for it, so
+    the highlighted lines follow the code wherever it moves.  Returns
+    ``{"blocks": [{"name", "file", "first", "lines"}], "marks": {key: [block,
+    line index]}}``; a statement no longer in the source has no mark (the page
+    then highlights nothing for that step, and a test says so).
+
+    >>> code = code_of("jacobi", "threshold")
+    >>> block, line = code["marks"]["rotation"]
+    >>> code["blocks"][block]["name"], "_rotation(app, aqq, apq, ctx)" in code["blocks"][block]["lines"][line]
+    ('_cyclic_jacobi', True)
+    """
+    key = f"jacobi {'classical' if variant == 'classical' else 'threshold'}" if method == "jacobi" else method
+    modules = {"jacobi": _jacobi_module, "tridiagonal": _tridiagonal_module, "power": _power_module,
+               "subspace": _power_module}
+    module = modules[method]
+    blocks: list[dict[str, Any]] = []
+    names: dict[str, int] = {}
+    marks: dict[str, list[int]] = {}
+    for mark, name, statement in _CODE[key]:
+        if name not in names:
+            try:
+                lines, first = inspect.getsourcelines(getattr(module, name))
+            except (AttributeError, OSError, TypeError):  # moved or no source (a zipped install): no code
+                continue
+            names[name] = len(blocks)
+            blocks.append({"name": name, "file": f"purepca/linalg/{os.path.basename(module.__file__ or '')}",
+                           "first": first, "lines": [line.rstrip("\n") for line in lines]})
+        block = names[name]
+        found = [i for i, line in enumerate(blocks[block]["lines"]) if statement in line]
+        if found:
+            marks[mark] = [block, found[0]]
+    return {"blocks": blocks, "marks": marks}
 
 
 def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
@@ -235,7 +355,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                        "angle": math.degrees(math.acos(cosine))})
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
-            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power")}
 
 
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
@@ -276,37 +396,102 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
                        "angles": angles})
     return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
             "digits": shown, "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
-            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
 
 
 def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
-                    title: str = "Householder tridiagonalisation and implicit QL") -> dict[str, Any]:
+                    title: str = "Householder tridiagonalisation and implicit QL", shift: str = "wilkinson",
+                    choices: bool = True) -> dict[str, Any]:
     """The reflections and QL iterations of :func:`~purepca.linalg.tridiagonal_eigh` on ``A``, as a run.
 
     Frames ``kind = "householder"`` (``k``, ``norm`` of the column part
     folded onto the subdiagonal, ``reflector``, ``beta``, ``alpha`` the new
-    subdiagonal entry) and ``kind = "ql"`` (``index`` l, ``subdiagonal``
-    ``|e_l|`` after the iteration, ``shift``, ``tolerance``).
+    subdiagonal entry, ``matrix`` the matrix after the reflection), one
+    frame ``kind = "tridiagonal"`` (T as the reflections leave it) and
+    ``kind = "ql"`` (``index`` l, ``subdiagonal`` ``|e_l|`` after the
+    iteration, ``shift``, ``tolerance``, T's ``diagonal`` and
+    ``offdiagonal`` (``T[i+1][i]``) after it, the ``chase`` of plane rotations
+    ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
+    the bulge ``|T[i-1][i+1]|``) and ``deflated``).  ``shift`` is the QL
+    shift (``"wilkinson"``, ``"rayleigh"`` or ``"none"``); with ``choices``
+    the run carries the other shifts' runs.  ``convergence`` lists per QL
+    iteration ``|e_l|``, its digits ``-log10(|e_l|/‖A‖_F)`` and their ratio
+    to the previous iteration's on the same l (3 for cubic convergence).
 
     >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
-    >>> [f["kind"] for f in run["frames"]][:2], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
-    (['householder', 'ql'], True)
+    >>> [f["kind"] for f in run["frames"]][:3], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
+    (['householder', 'tridiagonal', 'ql'], True)
+    >>> run["ql_shift"], sorted(run["choices"])
+    ('wilkinson', ['none', 'rayleigh'])
     """
+    if shift not in SHIFTS:
+        raise PurePCAError(f"player: shift must be one of {', '.join(SHIFTS)}, got {shift!r}")
     ctx, shown = _digits_of(digits)
     M = _matrix_in(A, ctx)
+    n = len(M)
     steps: list[TridiagonalStep] = []
-    result = tridiagonal_eigh(M, context=ctx, trace=steps.append)
+    # without a shift QL converges only linearly: room for it (the solver's default is 30 n, LAPACK's)
+    result = tridiagonal_eigh(M, context=ctx, trace=steps.append, shift=shift,
+                              max_iter=None if shift == "wilkinson" else 2000)
     frames: list[dict[str, Any]] = []
+    ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
+    es: list[Any] = []
+    corner = M[0][0]  # the leading entry of the block still to reduce: T's next diagonal entry
     for step in steps:
         if step.kind == "householder":
+            assert step.block is not None
+            ds.append(corner)
+            es.append(step.alpha)
+            corner = step.block[0][0]
+            current = _assembled(ds, es, step.block, n)
             frames.append({"kind": "householder", "k": step.index, "norm": step.value,
                            "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
-                           "alpha": _num(step.alpha)})
-        else:
-            frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
-                           "tolerance": step.tolerance})
-    return {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": len(M), "digits": shown,
-            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values]}
+                           "alpha": _num(step.alpha), "matrix": _rows(current)})
+            continue
+        assert step.before is not None and step.after is not None
+        if not any(f["kind"] != "householder" for f in frames):
+            frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
+                           "offdiagonal": [_num(x) for x in step.before[1]]})
+        frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
+                       "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
+                       "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,
+                       "chase": [{"i": i, "c": _num(c), "s": _num(s), "bulge": _num(b)} for i, c, s, b in step.chase]})
+    with ctx.local():
+        norm = ctx.norm([x for row in M for x in row])
+    convergence = []
+    last: dict[int, Optional[float]] = {}
+    count = 0
+    for f in frames:
+        if f["kind"] != "ql":
+            continue
+        count += 1
+        digits_now = _digits_below(f["subdiagonal"], norm)
+        before = last.get(f["index"])
+        convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
+                            "digits": digits_now, "deflated": f["deflated"],
+                            "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
+        last[f["index"]] = digits_now
+    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
+                           "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+                           "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal")}
+    if choices:
+        run["choices"] = {name: tridiagonal_run(M, digits=digits, title=title, shift=name, choices=False)
+                          for name in SHIFTS if name != shift}
+    return run
+
+
+def _assembled(ds: list[Any], es: list[Any], block: Any, n: int) -> list[list[Any]]:
+    """The matrix after k = len(ds) reflections: T's first k diagonal and subdiagonal entries, then the block."""
+    k = len(ds)
+    zero = 0 * (block[0][0] if block else ds[0])
+    out = [[zero] * n for _ in range(n)]
+    for i in range(k):
+        out[i][i] = ds[i]
+        out[i][i + 1] = out[i + 1][i] = es[i]
+    for i, row in enumerate(block):
+        for j, x in enumerate(row):
+            out[k + i][k + j] = x
+    return out
 
 
 def _digits_agreeing(x: Any, truth: Any) -> float:
@@ -567,12 +752,15 @@ _PAGE = """<!DOCTYPE html>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <span id="counter"></span>
 </nav>
+<div id="choices"></div>
 <main>
 <section id="left">
 <h2 id="matrix-title">The matrix</h2>
 <svg id="matrix" xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>
 <p id="legend"></p>
 <table id="numbers"></table>
+<div id="jacobi-matrix"></div>
+<p id="skips" class="faint"></p>
 </section>
 <section id="right">
 <h2 id="plot-title">off(A), log scale</h2>
@@ -586,6 +774,8 @@ _PAGE = """<!DOCTYPE html>
 <input id="guess" size="40" aria-label="your answer"> <button id="check-button">check</button>
 <p id="verdict"></p>
 </section>
+<section id="convergence"></section>
+<section id="code"></section>
 <section id="replay"></section>
 <section id="naive"></section>
 </main>
@@ -602,7 +792,13 @@ nav{display:flex;gap:6px;align-items:center;margin-bottom:8px}
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
-#check,#replay,#naive{grid-column:1 / span 2}
+#check,#replay,#naive,#convergence,#code{grid-column:1 / span 2}
+#choices{margin:0 0 8px;font-size:14px}#choices label{margin-right:18px}
+#code pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #eee;padding:4px 0;margin:4px 0 10px;
+max-height:340px;overflow:auto}
+#code .line{display:block;padding:0 8px;white-space:pre}#code .no{color:#aaa;display:inline-block;width:3.5em}
+#code .hl{background:#ffe08a}#code .hl2{background:#e8f0fb}
+#jacobi-matrix table{margin-top:6px}rect.bulge{fill:#f3c7f3}
 table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
 td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}th{background:#f4f4f4}
 #numbers td:first-child{text-align:left;color:#555}
@@ -617,7 +813,8 @@ svg text{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 _SCRIPT = r"""
 "use strict";
 const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
-const RUN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+const MAIN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+let RUN = MAIN;  // the run shown: the page's own, or one of the choices (another pivot order, another shift)
 const SVGNS = "http://www.w3.org/2000/svg";
 const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 const SHOW = 6;  // significant digits on screen
@@ -667,14 +864,21 @@ function el(tag, attrs, parent, text) {
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 function deg(rad) { return rad * 180 / Math.PI; }
 
-const frames = RUN.frames;
+let frames = RUN.frames;
 let index = 0, timer = null;
 const slider = document.getElementById("slider");
 slider.max = frames.length - 1;
 
 // ------------------------------------------------------------ the matrix
+function tridiagonalMatrix(d, e) {
+  const n = d.length, M = [];
+  for (let r = 0; r < n; r++) { M.push([]); for (let c = 0; c < n; c++) M[r].push(r === c ? d[r] : Math.abs(r - c) === 1 ? e[Math.min(r, c)] : 0); }
+  return M;
+}
 function matrixOf(i) {
-  if (RUN.method === "jacobi") return frames[i].matrix;
+  const f = frames[i];
+  if (RUN.method === "jacobi" || f.kind === "householder") return f.matrix;
+  if (f.kind === "tridiagonal" || f.kind === "ql") return tridiagonalMatrix(f.diagonal, f.offdiagonal);
   return RUN.matrix;
 }
 function drawMatrix(i) {
@@ -688,6 +892,9 @@ function drawMatrix(i) {
     if (RUN.method === "jacobi") {
       if (f.kind === "rotation" && ((r === f.p && c === f.q) || (r === f.q && c === f.p))) cls = "cell zeroed";
       else if (next && ((r === next.p && c === next.q) || (r === next.q && c === next.p))) cls = "cell next";
+    } else if (f.kind === "ql") {  // the subdiagonal entry driven to zero; where the bulge passed
+      if (Math.min(r, c) === f.index && Math.abs(r - c) === 1) cls = f.deflated ? "cell zeroed" : "cell next";
+      else if (f.chase.some(x => x.i > f.index && Math.min(r, c) === x.i - 1 && Math.abs(r - c) === 2)) cls = "cell bulge";
     }
     el("rect", {x: pad + c * w, y: pad + r * h, width: w, height: h, "class": cls, "data-r": r, "data-c": c}, svg);
     el("text", {x: pad + c * w + w - 6, y: pad + r * h + 17, "text-anchor": "end", "class": "entry",
@@ -720,6 +927,12 @@ function drawNumbers(i) {
     row(t, "off(A)", "off", fmt(f.off), "√(Σ_{i≠j} a_ij²) after this step");
     const diag = frames[i].matrix.map((r, k) => fmt(r[k]));
     row(t, "diagonal", "diagonal", diag.join("  "), "→ the eigenvalues");
+    if (f.kind === "rotation") {
+      row(t, "sweep's threshold", "threshold", f.threshold === null || num(f.threshold) === 0 ? "0" : fmt(f.threshold),
+          RUN.pivot === "threshold" ? "0.2/n²·Σ_(p<q)|a_pq| at the sweep's start, sweeps 1–3 (Rutishauser)" : "none in this order");
+      row(t, "skipped just before", "skipped", f.skipped.length ? f.skipped.map(x => "(" + (x[0] + 1) + ", " + (x[1] + 1) +
+          "): |a_pq| = " + fmt(x[2]) + " ≤ " + fmt(f.threshold)).join("; ") : "none", "passed over, not converged");
+    }
   } else if (RUN.method === "power") {
     row(t, "eigenpair", "pair", String(f.pair));
     row(t, "iteration", "iteration", String(f.iteration));
@@ -742,10 +955,22 @@ function drawNumbers(i) {
       row(t, "new subdiagonal e_k", "alpha", fmt(f.alpha));
       row(t, "β", "beta", fmt(f.beta));
       row(t, "reflector v", "reflector", f.reflector.map(x => fmt(x, 4)).join("  ") || "(none: already reduced)");
+    } else if (f.kind === "tridiagonal") {
+      row(t, "T = QᵀAQ", "step", "tridiagonal", "the reflections are done; QL starts");
+      row(t, "diagonal of T", "t-diagonal", f.diagonal.map(x => fmt(x)).join("  "));
+      row(t, "subdiagonal of T", "t-subdiagonal", f.offdiagonal.map(x => fmt(x)).join("  "));
     } else {
-      row(t, "QL iteration on", "step", "λ_" + (f.index + 1));
-      row(t, "Wilkinson shift", "shift", fmt(f.shift));
+      const rule = {wilkinson: "Wilkinson's: the eigenvalue of T's 2 × 2 at l nearer to d_l", rayleigh: "Rayleigh's: d_l",
+                    none: "no shift"}[RUN.ql_shift];
+      row(t, "QL iteration on", "step", "λ_" + (f.index + 1), "drives e_" + (f.index + 1) + " = T[l+1][l] to zero");
+      row(t, "shift σ", "shift", fmt(f.shift), rule);
+      row(t, "diagonal of T", "t-diagonal", f.diagonal.map(x => fmt(x)).join("  "), "after the iteration");
+      row(t, "subdiagonal of T", "t-subdiagonal", f.offdiagonal.map(x => fmt(x)).join("  "));
+      row(t, "bulge chase", "chase", f.chase.map(x => "(" + (x.i + 1) + "," + (x.i + 2) + ")" +
+          (x.i > f.index ? " → bulge at (" + x.i + "," + (x.i + 2) + ") = " + fmt(x.bulge) : " → gone")).join("; "),
+          "plane rotations from the bottom of the block up");
       row(t, "|e_l| after", "subdiagonal", fmt(f.subdiagonal), "stops at " + fmt(f.tolerance, 3));
+      row(t, "deflated", "deflated", f.deflated ? "yes: d_" + (f.index + 1) + " = " + fmt(f.diagonal[f.index]) + " is an eigenvalue" : "not yet");
     }
   }
 }
@@ -822,18 +1047,25 @@ function drawCloud(i) {
   } else {
     document.getElementById("cloud-title").style.display = "none"; svg.style.display = "none"; return;
   }
-  for (const p of points) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
-  for (const a of axes) extent = Math.max(extent, a.len * Math.hypot(a.v[0], a.v[1]));
   const arrows = RUN.method === "power" || RUN.method === "subspace";
+  for (const p of points) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
+  if (!arrows) for (const a of axes) extent = Math.max(extent, a.len * Math.hypot(a.v[0], a.v[1]));
   if (!points.length && arrows) extent = 1;
   const k = (C - 14) / (extent || 1);
+  // Unit vectors have their own scale: the unit circle fills the picture whatever the data's spread
+  // (at the data's scale a unit arrow on data spread over ±20 would be 4 px long).
+  const unit = arrows ? 0.85 * (C - 14) : k;
   svg.dataset.scale = String(k);
+  svg.dataset.unit = String(unit);
   el("line", {x1: 0, x2: S, y1: C, y2: C, stroke: "#eee"}, svg);
   el("line", {x1: C, x2: C, y1: 0, y2: S, stroke: "#eee"}, svg);
-  if (arrows) el("circle", {cx: C, cy: C, r: k, fill: "none", stroke: "#ddd"}, svg);
+  if (arrows) {
+    el("circle", {cx: C, cy: C, r: unit, fill: "none", stroke: "#ddd", "class": "unit-circle"}, svg);
+    el("text", {x: C + unit * 0.71 + 4, y: C - unit * 0.71 - 4, fill: "#999"}, svg, "‖v‖ = 1");
+  }
   for (const p of points) el("circle", {cx: C + k * p[0], cy: C - k * p[1], r: 3, fill: "#888", "class": "datum"}, svg);
   axes.forEach((a, j) => {
-    const x = a.v[0] * a.len * k, y = a.v[1] * a.len * k;
+    const x = a.v[0] * a.len * unit, y = a.v[1] * a.len * unit;
     const attrs = {x1: C - x, y1: C + y, x2: C + x, y2: C - y, stroke: a.colour, "stroke-width": 3,
                    "class": "axis", "data-axis": j};
     if (arrows) { attrs.x1 = C; attrs.y1 = C; }
@@ -900,8 +1132,106 @@ function table(parent, heads, rows, id) {
   }
   parent.appendChild(t);
 }
+function drawConvergence() {
+  const s = document.getElementById("convergence");
+  clear(s);
+  if (!RUN.convergence) { s.style.display = "none"; return; }
+  s.style.display = "";
+  const h = document.createElement("h2"), p = document.createElement("p");
+  p.className = "faint";
+  const f2 = x => x === null || x === undefined ? "exact 0" : x.toFixed(2);
+  if (RUN.method === "jacobi") {
+    h.textContent = "Convergence of this run, sweep by sweep (" + PIVOT_NAMES[RUN.pivot] + ")";
+    p.textContent = "digits: −log10(off(A)/‖A‖_F). Jacobi converges quadratically per sweep (Schönhage 1961, " +
+      "van Kempen 1966): once off(A) is small against the gaps between eigenvalues the digits about double each sweep, " +
+      "until the precision (" + RUN.digits + " digits) is reached.";
+    s.append(h, p);
+    table(s, ["sweep", "off(A)", "digits", "gained"], RUN.convergence.map(r => [r.sweep, fmt(r.off, 4), f2(r.digits),
+          r.gained === null ? "" : r.gained.toFixed(2)]), "convergence-table");
+  } else if (RUN.method === "tridiagonal") {
+    h.textContent = "Convergence of this run, QL iteration by iteration (" + SHIFT_NAMES[RUN.ql_shift] + ")";
+    p.textContent = "digits: −log10(|e_l|/‖A‖_F); order: digits now / digits at the previous iteration on the same l " +
+      "(3: cubic, Wilkinson's shift and, where it converges, Rayleigh's; 1: linear, no shift, by the ratio of " +
+      "neighbouring eigenvalues). Precision: " + RUN.digits + " digits.";
+    s.append(h, p);
+    table(s, ["iteration", "l", "|e_l|", "digits", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
+          fmt(r.subdiagonal, 4), f2(r.digits), r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
+          "convergence-table");
+  } else s.style.display = "none";
+}
+function codeMark(f) {
+  const m = RUN.method;
+  if (m === "jacobi") {
+    if (f.kind !== "rotation") return [RUN.pivot === "classical" ? "search" : "threshold"];
+    return f.skipped.length ? ["rotation", "skip"] : ["rotation", "c"];
+  }
+  if (m === "tridiagonal") {
+    if (f.kind === "householder") return ["reflect", "update"];
+    if (f.kind === "tridiagonal") return ["update"];
+    return [f.deflated ? "deflate" : "chase", RUN.ql_shift === "wilkinson" ? "shift" : "other shift", "rotation"];
+  }
+  if (m === "power") return f.iteration === 1 ? ["start", "rayleigh"] : ["rayleigh", "residual"];
+  return ["ritz", "residual"];
+}
+function drawCode(i) {
+  const s = document.getElementById("code"), code = RUN.code;
+  clear(s);
+  if (!code || !code.blocks.length) { s.style.display = "none"; return; }
+  s.style.display = "";
+  const h = document.createElement("h2");
+  h.textContent = "The code of this step (purepca's reference solver, as it ran)";
+  s.appendChild(h);
+  const marks = codeMark(frames[i]), lit = {};
+  marks.forEach((key, n) => { const at = code.marks[key]; if (at) lit[at[0] + ":" + at[1]] = n === 0 ? "hl" : "hl2"; });
+  code.blocks.forEach((b, bi) => {
+    if (!Object.keys(lit).some(key => key.startsWith(bi + ":"))) return;  // only the functions this step runs
+    const cap = document.createElement("p"); cap.className = "faint";
+    cap.textContent = b.file + ", " + b.name + " (line " + b.first + ")";
+    const pre = document.createElement("pre"); pre.className = "source"; pre.dataset.name = b.name;
+    b.lines.forEach((text, li) => {
+      const line = document.createElement("span"); line.className = "line";
+      const cls = lit[bi + ":" + li]; if (cls) line.classList.add(cls);
+      line.dataset.line = String(b.first + li);
+      const no = document.createElement("span"); no.className = "no"; no.textContent = String(b.first + li);
+      line.append(no, document.createTextNode(text));
+      pre.appendChild(line);
+    });
+    s.append(cap, pre);
+    const hl = pre.querySelector(".hl") || pre.querySelector(".hl2");
+    if (hl) pre.scrollTop = Math.max(0, hl.offsetTop - pre.offsetTop - 60);
+  });
+}
+function drawJ(i) {
+  const box = document.getElementById("jacobi-matrix"), f = frames[i];
+  clear(box);
+  if (RUN.method !== "jacobi" || f.kind !== "rotation") return;
+  const p = document.createElement("p"); p.className = "faint";
+  p.textContent = "The rotation J (identity but for rows and columns p, q): A ← JᵀAJ";
+  const rows = [];
+  for (let r = 0; r < RUN.n; r++) {
+    const cells = [];
+    for (let c = 0; c < RUN.n; c++) {
+      let x = r === c ? "1" : "0";
+      if ((r === f.p && c === f.p) || (r === f.q && c === f.q)) x = fmt(f.c);
+      else if (r === f.p && c === f.q) x = fmt(f.s);
+      else if (r === f.q && c === f.p) x = fmt(typeof f.s === "string" ? (f.s[0] === "-" ? f.s.slice(1) : "-" + f.s) : -f.s);
+      cells.push(x);
+    }
+    rows.push(cells);
+  }
+  box.appendChild(p);
+  table(box, [...Array(RUN.n).keys()].map(k => String(k + 1)), rows, "rotation-matrix");
+}
+function drawSkips(i) {
+  const box = document.getElementById("skips"), f = frames[i];
+  box.textContent = RUN.method === "jacobi" && RUN.pivot === "threshold" ?
+    "Why a pair is skipped: in sweeps 1 to 3 a pair whose |a_pq| is at most the sweep's threshold, 0.2/n² times the sum " +
+    "of the |a_pq| above the diagonal at the start of the sweep (Rutishauser, Handbook for Automatic Computation II/1, " +
+    "1971), is passed over, so that the rotations go to the large entries first; it is not converged, and a later sweep " +
+    "rotates it. From sweep 4 on the threshold is 0 and every pair that fails the test |a_pq| ≤ eps·√|a_pp·a_qq| is rotated." : "";
+}
 function drawTables() {
-  if (REPLAY) {
+  if (REPLAY && MAIN.method === "jacobi") {
     const s = document.getElementById("replay");
     const h = document.createElement("h2");
     h.textContent = "Replay in floats and at " + REPLAY.digits + " digits, sweep by sweep";
@@ -939,6 +1269,7 @@ function show(i) {
   slider.value = index;
   document.getElementById("counter").textContent = "step " + index + " of " + (frames.length - 1);
   drawMatrix(index); drawNumbers(index); drawPlot(index); drawCloud(index); checkWhat(index);
+  drawJ(index); drawSkips(index); drawCode(index);
   document.body.dataset.frame = String(index);
 }
 function play() {
@@ -960,15 +1291,43 @@ document.addEventListener("keydown", e => {
   if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
   if (e.key === "ArrowRight") show(index + 1); else if (e.key === "ArrowLeft") show(index - 1);
 });
+const PIVOT_NAMES = {threshold: "threshold cyclic, as purepca runs it", cyclic: "plain cyclic", classical: "classical: the largest pivot"};
+const SHIFT_NAMES = {wilkinson: "Wilkinson's shift", rayleigh: "Rayleigh's shift d_l", none: "no shift"};
 const about = {
-  jacobi: "Cyclic Jacobi on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
-    ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. The coloured axes are the rows of V, the rotations so far.",
+  jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
+    ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. A sweep goes through the pairs row by row; " +
+    "in sweeps 1 to 3 a pair at or below the sweep's threshold is skipped (see below). The coloured axes are the rows of V, the rotations so far.",
   power: "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
   subspace: "Subspace iteration on a " + RUN.n + " × " + RUN.n + " matrix with a block of " + RUN.block_size + " vectors: Q ← orthonormalised A·Q, then Rayleigh–Ritz (the small problem QᵀAQ solved by Jacobi). The coloured arrows are the Ritz vectors (their first two entries), the dashed grey lines the eigenvectors they turn towards.",
-  tridiagonal: "Householder reflections reduce the matrix to tridiagonal form; implicit QL iterations with Wilkinson's shift then drive each subdiagonal entry below its tolerance."
+  tridiagonal: "Householder reflections reduce the matrix to tridiagonal form T (the matrix panel shows it being reduced, then T); " +
+    "each implicit QL iteration picks a shift σ, chases a bulge up T with plane rotations (pink: where it passed) and drives the subdiagonal " +
+    "entry e_l (orange) towards zero; once it is below its tolerance d_l is an eigenvalue (green) and the iteration deflates to l + 1."
 };
+function choose(run) {  // show another of the runs the page carries: the same matrix, another pivot order or shift
+  RUN = Object.assign({}, run, {data: MAIN.data, naive: MAIN.naive, shift: MAIN.shift, title: MAIN.title});
+  frames = RUN.frames; slider.max = frames.length - 1;
+  if (timer) play();
+  drawConvergence(); show(0);
+}
+function addChoice(label, id, names, own) {
+  const box = document.getElementById("choices"), l = document.createElement("label"), sel = document.createElement("select");
+  sel.id = id; l.textContent = label + " ";
+  for (const name in names) {
+    if (name !== own && !(MAIN.choices && MAIN.choices[name])) continue;
+    const o = document.createElement("option"); o.value = name; o.textContent = names[name]; sel.appendChild(o);
+  }
+  sel.value = own;
+  sel.onchange = () => choose(sel.value === own ? MAIN : MAIN.choices[sel.value]);
+  l.appendChild(sel); box.appendChild(l);
+  const note = document.createElement("span"); note.className = "faint";
+  note.textContent = "(each choice is a run purepca computed when this page was written)";
+  box.appendChild(note);
+}
+if (MAIN.method === "jacobi" && MAIN.choices) addChoice("pivot order:", "pivot", PIVOT_NAMES, MAIN.pivot);
+if (MAIN.method === "tridiagonal" && MAIN.choices) addChoice("QL shift:", "ql-shift", SHIFT_NAMES, MAIN.ql_shift);
 document.getElementById("about").textContent = about[RUN.method];
-if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = "The matrix A";
+if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = RUN.method === "tridiagonal" ?
+  "The matrix: A as the reflections reduce it, then T after each QL iteration" : "The matrix A";
 if (RUN.method === "power") document.getElementById("plot-title").textContent = "residual ‖Av − λv‖, log scale";
 if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
@@ -976,5 +1335,6 @@ if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getEleme
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
 drawTables();
+drawConvergence();
 show(0);
 """

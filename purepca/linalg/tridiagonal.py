@@ -82,7 +82,10 @@ class TridiagonalStep:
     applied, the rotation acting on rows and columns ``i`` and ``i + 1`` and
     leaving the bulge ``|T[i-1][i+1]|`` (zero for the last one); and
     ``deflated``, whether ``|e_l|`` is now below the tolerance, so that
-    ``d_l`` is an eigenvalue and the iteration moves on to ``l + 1``.
+    ``d_l`` is an eigenvalue and the iteration moves on to ``l + 1``.  Of a
+    reflection, ``block`` is the trailing block (rows and columns ``k+1..``)
+    still to reduce after it: the matrix then is T's first k+1 diagonal
+    entries and k+1 subdiagonal entries (the last being ``alpha``) above it.
     """
 
     kind: str
@@ -97,6 +100,7 @@ class TridiagonalStep:
     after: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]] = None
     chase: tuple[tuple[int, Any, Any, Any], ...] = ()
     deflated: bool = False
+    block: Optional[tuple[tuple[Any, ...], ...]] = None
 
 
 #: The shifts :func:`tridiagonal_ql` knows: Wilkinson's (the eigenvalue of the leading 2 x 2 block
@@ -137,7 +141,8 @@ def tridiagonalize(
             reflections.append(([], zero))
             S = [r[1:] for r in S[1:]]
             if trace is not None:
-                trace(TridiagonalStep("householder", k, 0.0, reflector=(), beta=zero, alpha=x0))
+                trace(TridiagonalStep("householder", k, 0.0, reflector=(), beta=zero, alpha=x0,
+                                     block=tuple(map(tuple, S))))
             continue
         norm_x = ctx.norm(x)
         alpha = -norm_x if x0 > 0 else norm_x
@@ -160,7 +165,8 @@ def tridiagonalize(
         e[k] = alpha
         reflections.append((v, beta))
         if trace is not None:
-            trace(TridiagonalStep("householder", k, float(norm_x), reflector=tuple(v), beta=beta, alpha=alpha))
+            trace(TridiagonalStep("householder", k, float(norm_x), reflector=tuple(v), beta=beta, alpha=alpha,
+                                 block=tuple(map(tuple, S))))
     if n >= 2:
         d[n - 2], e[n - 2], d[n - 1] = S[0][0], S[0][1], S[1][1]
     elif n == 1:
