@@ -165,3 +165,132 @@ def test_tridiagonal_eigh_default_shift_keeps_the_bits() -> None:
     from purepca.linalg.tridiagonal import tridiagonal_eigh
     C = stackloss_covariance()
     assert tridiagonal_eigh(C).values == tridiagonal_eigh(C, shift="wilkinson", trace=lambda s: None).values
+
+
+# ------------------------------------------------------------ the pages' runs (acceptance 3: convergence)
+
+def payload(page: str) -> dict[str, Any]:
+    """The run a page carries (its JSON data block)."""
+    import json
+    start = page.index('id="run-data">') + len('id="run-data">')
+    return dict(json.loads(page[start:page.index("</script>", start)]))
+
+
+def _runs(run: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    own = run.get("pivot") or run.get("ql_shift")
+    return {own: run, **run.get("choices", {})}
+
+
+@pytest.mark.parametrize("name, M", [("stackloss", None), ("m5", M5)])
+def test_jacobi_page_pivot_orders_converge_quadratically_per_sweep(name: str, M: Any) -> None:
+    from purepca.player import teach
+    M = stackloss_covariance() if M is None else M
+    run = payload(teach("jacobi", matrix=M, digits=50, replay_digits=0))["run"]
+    runs = _runs(run)
+    assert sorted(runs) == ["classical", "cyclic", "threshold"]
+    for pivot, r in runs.items():
+        digits = [row["digits"] for row in r["convergence"]]
+        assert max(d for d in digits if d is not None) >= 48, (pivot, digits)
+        pairs = [(a, b) for a, b in zip(digits, digits[1:]) if a is not None and b is not None and a >= 5 and b <= 47]
+        assert pairs, (pivot, digits)
+        # quadratic: once off(A) is small the digits (at least) double per sweep; linear would add a constant
+        assert all(b / a >= 1.9 for a, b in pairs), (pivot, digits)
+        assert all(x["pivot"] == pivot for x in [r])
+
+
+@pytest.mark.parametrize("name, M", [("stackloss", None), ("m5", M5)])
+def test_ql_page_shifts_converge_as_the_theory_says(name: str, M: Any) -> None:
+    from purepca.player import teach
+    M = stackloss_covariance() if M is None else M
+    run = payload(teach("tridiagonal", matrix=M, digits=50, replay_digits=0))["run"]
+    runs = _runs(run)
+    assert sorted(runs) == ["none", "rayleigh", "wilkinson"]
+    late = {shift: [(row["index"], row["order"]) for i, row in enumerate(r["convergence"])
+                    if row["order"] is not None and r["convergence"][i - 1]["digits"] >= 4]
+            for shift, r in runs.items()}
+    assert late["wilkinson"] and all(order >= 2.7 for _, order in late["wilkinson"]), late["wilkinson"]  # cubic
+    assert late["rayleigh"] and all(order >= 1.9 for _, order in late["rayleigh"]), late["rayleigh"]
+    assert late["none"] and all(order <= 1.25 for _, order in late["none"]), late["none"]  # linear
+    if name == "stackloss":
+        # no shift: the digits of e_1 grow by log10 of the ratio of the two smallest eigenvalues per iteration
+        values = sorted(abs(v) for v in jacobi_eigh(M).values)
+        rate = math.log10(values[1] / values[0])
+        rows = [row for row in runs["none"]["convergence"] if row["index"] == 0 and row["digits"]]
+        gains = [b["digits"] - a["digits"] for a, b in zip(rows, rows[1:])][5:]
+        assert gains and all(abs(g - rate) <= 0.03 for g in gains), (rate, gains)
+
+
+def test_jacobi_run_j_matrix_takes_before_to_after() -> None:
+    """The page's J (c on the diagonal at p and q, s at (p, q), -s at (q, p)): JᵀAJ is the next matrix."""
+    from purepca.player import jacobi_run
+    run = jacobi_run(stackloss_covariance())
+    n = run["n"]
+    for f in run["frames"][1:]:
+        J = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+        p, q = f["p"], f["q"]
+        J[p][p] = J[q][q] = f["c"]
+        J[p][q], J[q][p] = f["s"], -f["s"]
+        B = f["before"]
+        BJ = [[math.fsum(B[i][k] * J[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+        JtBJ = [[math.fsum(J[k][i] * BJ[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+        scale = max(abs(x) for row in B for x in row)
+        assert all(abs(JtBJ[i][j] - f["matrix"][i][j]) <= 1e-13 * scale for i in range(n) for j in range(n))
+
+
+def test_jacobi_run_frames_carry_the_threshold_and_the_skips() -> None:
+    from purepca.player import jacobi_run
+    run = jacobi_run(stackloss_covariance())
+    f = next(f for f in run["frames"][1:] if f["skipped"])
+    assert (f["sweep"], f["p"], f["q"]) == (1, 1, 3)
+    assert [x[:2] for x in f["skipped"]] == [[1, 2]] and round(f["skipped"][0][2], 3) == 1.817
+    assert round(f["threshold"], 3) == 2.369
+    assert [x[:2] for x in run["sweeps"][0]["skipped"]] == [[2, 3]]
+
+
+def test_jacobi_run_unknown_pivot_is_refused() -> None:
+    from purepca.player import jacobi_run
+    with pytest.raises(PurePCAError, match="player: pivot must be one of threshold, cyclic, classical, got 'x'"):
+        jacobi_run(M5, pivot="x")
+
+
+def test_tridiagonal_run_unknown_shift_is_refused() -> None:
+    from purepca.player import tridiagonal_run
+    with pytest.raises(PurePCAError, match="player: shift must be one of wilkinson, rayleigh, none, got 'x'"):
+        tridiagonal_run(M5, shift="x")
+
+
+def test_tridiagonal_run_householder_frames_show_the_matrix_being_reduced() -> None:
+    from purepca.player import tridiagonal_run
+    C = stackloss_covariance()
+    run = tridiagonal_run(C)
+    truth = jacobi_eigh(C).values
+    reflections = [f for f in run["frames"] if f["kind"] == "householder"]
+    assert len(reflections) == 2
+    for k, f in enumerate(reflections):
+        M = f["matrix"]
+        assert all(M[k][j] == 0 and M[j][k] == 0 for j in range(k + 2, 4))  # column k is folded
+        values = jacobi_eigh(M).values  # a similarity: the same eigenvalues as A
+        assert all(abs(a - b) <= 1e-13 * truth[0] for a, b in zip(values, truth))
+    assert M != C
+
+
+# ------------------------------------------------------------ the code beside the step
+
+@pytest.mark.parametrize("method, variant", [("jacobi", "threshold"), ("jacobi", "classical"), ("tridiagonal", ""),
+                                             ("power", ""), ("subspace", "")])
+def test_code_of_finds_every_step_in_the_source(method: str, variant: str) -> None:
+    """Each highlighted line is found in the source as it is now (no line number is written down anywhere)."""
+    import inspect
+    from purepca import player
+    code = player.code_of(method, variant)
+    key = f"jacobi {'classical' if variant == 'classical' else 'threshold'}" if method == "jacobi" else method
+    wanted = player._CODE[key]
+    assert sorted(code["marks"]) == sorted(mark for mark, _, _ in wanted)
+    for mark, name, statement in wanted:
+        block, line = code["marks"][mark]
+        b = code["blocks"][block]
+        assert b["name"] == name and statement in b["lines"][line]
+        module = {"jacobi": player._jacobi_module, "tridiagonal": player._tridiagonal_module}.get(
+            method, player._power_module)
+        source = pathlib.Path(inspect.getsourcefile(module) or "").read_text(encoding="utf-8").splitlines()
+        assert statement in source[b["first"] + line - 1], (mark, b["first"] + line)
