@@ -1170,7 +1170,7 @@ function codeMark(f) {
     if (f.kind === "tridiagonal") return ["update"];
     return [f.deflated ? "deflate" : "chase", RUN.ql_shift === "wilkinson" ? "shift" : "other shift", "rotation"];
   }
-  if (m === "power") return f.iteration === 1 ? ["start", "rayleigh"] : ["rayleigh", "residual"];
+  if (m === "power") return f.iteration === 1 ? ["rayleigh", "start"] : ["rayleigh", "residual"];
   return ["ritz", "residual"];
 }
 function drawCode(i) {

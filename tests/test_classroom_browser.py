@@ -1,0 +1,273 @@
+"""The classroom's pages in headless Chromium (issue 34, acceptance 1 and 2).
+
+After each click the QL, power and subspace pages show the solver's own
+numbers (taken here from the solvers' trace callbacks, independently of the
+page's data) to the digits shown; the QL frames show T's diagonal and
+subdiagonal; no page carries another method's table; the power arrow is at
+least 40 px long on stackloss; the learner's choices (pivot order, QL shift)
+give their own traces; the code beside the step highlights the statement
+being run, at the line where the source has it now.  Each point of Heath's
+Jacobi, QR-iteration and power-iteration modules that docs/teaching.md lists
+is met by a test here (named in that table).
+
+Run as tests/test_player_browser.py runs: once per CI run, CPython 3.11 in a
+git checkout, with Debian's ``chromium``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pathlib
+import re
+import sys
+from typing import Any, Iterator
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from cdp import Browser, chromium  # noqa: E402
+from test_classroom import stackloss, stackloss_covariance  # noqa: E402
+from test_player_browser import _page, assert_shown  # noqa: E402
+
+from purepca.linalg.jacobi import JacobiStep, jacobi_eigh  # noqa: E402
+from purepca.linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration  # noqa: E402
+from purepca.linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+pytestmark = [
+    pytest.mark.skipif(sys.version_info[:2] != (3, 11) or not (ROOT / ".git").exists(),
+                       reason="browser tests run once per CI run: CPython 3.11 in a git checkout"),
+    pytest.mark.skipif(chromium() is None,
+                       reason="no headless Chromium here (Debian: apt-get install chromium; .ci/test installs it)"),
+]
+
+OTHER_TABLES = {"jacobi": ["#naive-table"], "power": [], "subspace": [], "tridiagonal": []}
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    b = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def _text(browser: Browser, id_: str) -> str:
+    return str(browser.evaluate(f"document.getElementById({id_!r}).textContent"))
+
+
+def _tokens(text: str) -> list[str]:
+    return text.split()
+
+
+def _tables(browser: Browser) -> list[str]:
+    """The ids of the tables the page shows (in a section that is displayed)."""
+    return list(browser.evaluate("[...document.querySelectorAll('table[id]')].filter(t => t.offsetParent !== null)"
+                                 ".map(t => t.id)"))
+
+
+def _ql_trace(M: list[list[float]], shift: str = "wilkinson") -> list[TridiagonalStep]:
+    steps: list[TridiagonalStep] = []
+    tridiagonal_eigh(M, trace=steps.append, shift=shift, max_iter=None if shift == "wilkinson" else 2000)
+    return [s for s in steps if s.kind == "ql"]
+
+
+def _step_through_ql(browser: Browser, M: list[list[float]], shift: str) -> int:
+    """Click through a QL page from its first frame; check every QL frame against the solver's trace."""
+    trace = _ql_trace(M, shift)
+    kinds = browser.evaluate("RUN.frames.map(f => f.kind)")
+    assert [k for k in kinds if k == "ql"] == ["ql"] * len(trace)
+    j = 0
+    for i, kind in enumerate(kinds):
+        if i:
+            browser.click("#next")
+        assert browser.evaluate("document.body.dataset.frame") == str(i)
+        cells = browser.evaluate("[...document.querySelectorAll('#matrix text.entry')]"
+                                 ".map(t => [Number(t.dataset.r), Number(t.dataset.c), t.textContent])")
+        if kind == "tridiagonal":
+            step = trace[0]
+            assert step.before is not None
+            for text, value in zip(_tokens(_text(browser, "t-diagonal")), step.before[0]):
+                assert_shown(text, float(value), "T's diagonal before QL")
+        if kind != "ql":
+            continue
+        step = trace[j]
+        j += 1
+        assert step.after is not None
+        d, e = step.after
+        assert_shown(_text(browser, "shift"), step.shift, f"shift of QL iteration {j}")
+        assert_shown(_text(browser, "subdiagonal"), step.value, f"|e_l| after QL iteration {j}")
+        shown_d, shown_e = _tokens(_text(browser, "t-diagonal")), _tokens(_text(browser, "t-subdiagonal"))
+        assert len(shown_d) == len(d) and len(shown_e) == len(e)
+        for text, value in zip(shown_d, d):
+            assert_shown(text, float(value), f"T's diagonal after QL iteration {j}")
+        for text, value in zip(shown_e, e):
+            assert_shown(text, float(value), f"T's subdiagonal after QL iteration {j}")
+        # the matrix panel is T: its diagonal, its subdiagonal, and zeros elsewhere
+        for r, c, text in cells:
+            value = float(d[r]) if r == c else float(e[min(r, c)]) if abs(r - c) == 1 else 0.0
+            if value == 0:
+                assert float(text) == 0, (r, c, text)
+            else:
+                assert_shown(text, value, f"T[{r}][{c}] after QL iteration {j}")
+        assert ("yes" in _text(browser, "deflated")) == (step.value <= step.tolerance)
+        for (i_, c_, s_, bulge), part in zip(step.chase, _text(browser, "chase").split("; ")):
+            assert part.startswith(f"({i_ + 1},{i_ + 2})"), (part, i_)
+            if i_ > step.index:
+                assert_shown(part.rsplit("= ", 1)[1], float(bulge), "the bulge")
+    assert j == len(trace)
+    return j
+
+
+def test_ql_page_shows_t_the_shift_and_the_bulge_per_frame(browser: Browser, tmp_path: pathlib.Path) -> None:
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "ql", method="tridiagonal", data=stackloss()))
+    _step_through_ql(browser, C, "wilkinson")
+    # its own tables only: the QL convergence table, not Jacobi's sweep-by-sweep replay
+    tables = _tables(browser)
+    assert "replay-table" not in tables and "convergence-table" in tables, tables
+    assert "sweep" not in _text(browser, "convergence")
+    assert browser.evaluate("document.getElementById('matrix-title').textContent").startswith("The matrix: A as")
+    assert all(u.startswith("file://") for u in browser.requests())
+
+
+@pytest.mark.parametrize("shift", ["rayleigh", "none"])
+def test_ql_page_shift_choice_gives_that_shifts_trace(browser: Browser, tmp_path: pathlib.Path, shift: str) -> None:
+    """Heath's QR-iteration module: the learner chooses the shift (here none, Rayleigh, Wilkinson)."""
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "ql-" + shift, method="tridiagonal", matrix=C, replay_digits=0))
+    options = browser.evaluate("[...document.getElementById('ql-shift').options].map(o => o.value)")
+    assert options == ["wilkinson", "rayleigh", "none"]
+    browser.evaluate(f"(() => {{ const s = document.getElementById('ql-shift'); s.value = {shift!r};"
+                     " s.dispatchEvent(new Event('change')); })()")
+    assert browser.evaluate("document.body.dataset.frame") == "0"
+    count = _step_through_ql(browser, C, shift)
+    assert count == len(_ql_trace(C, shift)) != len(_ql_trace(C))
+    assert browser.evaluate("document.getElementById('shift').nextSibling.textContent") == \
+        {"rayleigh": "Rayleigh's: d_l", "none": "no shift"}[shift]
+
+
+def _arrow_length(browser: Browser) -> float:
+    return float(browser.evaluate(
+        "Math.max(...[...document.querySelectorAll('#cloud line.axis')].filter(l => l.getAttribute('stroke') !== '#bbbbbb')"
+        ".map(l => Math.hypot(l.x2.baseVal.value - l.x1.baseVal.value, l.y2.baseVal.value - l.y1.baseVal.value)))"))
+
+
+def test_power_page_on_stackloss_numbers_and_a_visible_arrow(browser: Browser, tmp_path: pathlib.Path) -> None:
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "power-stackloss", method="power", data=stackloss()))
+    steps: list[PowerStep] = []
+    power_iteration(C, seed=0, trace=steps.append)
+    assert int(browser.evaluate("document.getElementById('slider').max")) == len(steps) - 1
+    for i, step in enumerate(steps):
+        if i:
+            browser.click("#next")
+        assert_shown(_text(browser, "rayleigh"), step.value, f"Rayleigh quotient at iteration {step.iteration}")
+        assert_shown(_text(browser, "residual"), step.residual, f"residual at iteration {step.iteration}")
+        assert step.vector is not None
+        for text, x in zip(_tokens(_text(browser, "vector")), step.vector):
+            assert_shown(text, float(x), f"v at iteration {step.iteration}")
+        # v at unit scale: its first two entries (|.| ~ 0.96 here) drawn on a unit circle, not at the data's scale
+        length = _arrow_length(browser)
+        assert length >= 40, length
+        unit = float(browser.evaluate("Number(document.getElementById('cloud').dataset.unit)"))
+        assert math.isclose(length, unit * math.hypot(float(step.vector[0]), float(step.vector[1])), rel_tol=1e-6)
+    assert _text(browser, "rate") and "replay-table" not in _tables(browser) and "convergence-table" not in _tables(browser)
+    assert _tables(browser) == ["numbers"], _tables(browser)  # the naive table belongs to the Jacobi page
+
+
+def test_subspace_page_on_stackloss_numbers_and_visible_arrows(browser: Browser, tmp_path: pathlib.Path) -> None:
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "subspace-stackloss", method="subspace", data=stackloss(), components=2))
+    steps: list[SubspaceStep] = []
+    subspace_iteration(C, k=2, block_size=2, trace=steps.append)
+    assert int(browser.evaluate("document.getElementById('slider').max")) == len(steps) - 1
+    for i, step in enumerate(steps):
+        if i:
+            browser.click("#next")
+        got = [_text(browser, id_) for id_ in ("ritz-1", "ritz-2", "residual-1", "residual-2")]
+        for text, value in zip(got, (*step.values, *step.residuals)):
+            assert_shown(text, float(value), f"iteration {step.iteration}")
+        assert _arrow_length(browser) >= 40
+    assert _tables(browser) == ["numbers"], _tables(browser)
+
+
+def test_jacobi_page_says_which_pair_is_skipped_and_why(browser: Browser, tmp_path: pathlib.Path) -> None:
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "jacobi-stackloss", method="jacobi", data=stackloss()))
+    steps: list[JacobiStep] = []
+    jacobi_eigh(C, trace=steps.append)
+    rotations = [s for s in steps if s.kind == "rotation"]
+    for i, step in enumerate(rotations, 1):
+        browser.click("#next")
+        skipped = _text(browser, "skipped")
+        if step.skipped:
+            for p, q, a in step.skipped:
+                part = re.search(rf"\({p + 1}, {q + 1}\): \|a_pq\| = (\S+) ≤ (\S+)", skipped)
+                assert part, skipped
+                assert_shown(part.group(1), float(a), "the skipped |a_pq|")
+                assert_shown(part.group(2), float(step.threshold), "the sweep's threshold")
+        else:
+            assert skipped == "none"
+        assert_shown(_text(browser, "threshold"), float(step.threshold), "the sweep's threshold") \
+            if step.threshold else None
+    assert "Rutishauser" in _text(browser, "skips") and "every pair once" not in browser.evaluate("document.body.innerText")
+    tables = _tables(browser)
+    assert "replay-table" in tables and "convergence-table" in tables
+
+
+@pytest.mark.parametrize("pivot", ["cyclic", "classical"])
+def test_jacobi_page_pivot_choice_and_the_rotation_matrix(browser: Browser, tmp_path: pathlib.Path, pivot: str) -> None:
+    """Heath's Jacobi module: the pivot order changes the rotations; J is shown as a matrix with c and s."""
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "jacobi-" + pivot, method="jacobi", matrix=C, replay_digits=0))
+    browser.evaluate(f"(() => {{ const s = document.getElementById('pivot'); s.value = {pivot!r};"
+                     " s.dispatchEvent(new Event('change')); })()")
+    steps: list[JacobiStep] = []
+    jacobi_eigh(C, trace=steps.append, pivot=pivot)
+    rotations = [s for s in steps if s.kind == "rotation"]
+    assert int(browser.evaluate("document.getElementById('slider').max")) == len(rotations)
+    n = len(C)
+    for i, step in enumerate(rotations, 1):
+        browser.click("#next")
+        assert _text(browser, "pair") == f"({step.p + 1}, {step.q + 1})"
+        assert_shown(_text(browser, "theta"), math.degrees(step.angle), f"θ of rotation {i}")
+        assert_shown(_text(browser, "off"), step.off_norm, f"off(A) after rotation {i}")
+        J = browser.evaluate("[...document.querySelectorAll('#rotation-matrix tr')].slice(1)"
+                             ".map(r => [...r.children].map(td => td.textContent))")
+        for r in range(n):
+            for c in range(n):
+                want = (float(step.c) if r == c and r in (step.p, step.q) else 1.0 if r == c else
+                        float(step.s) if (r, c) == (step.p, step.q) else -float(step.s) if (r, c) == (step.q, step.p)
+                        else 0.0)
+                if want in (0.0, 1.0):
+                    assert float(J[r][c]) == want
+                else:
+                    assert_shown(J[r][c], want, f"J[{r}][{c}]")
+    assert (_text(browser, "convergence").count("classical") > 0) == (pivot == "classical")
+
+
+@pytest.mark.parametrize("method, statement", [
+    ("jacobi", "t, c, s, tau = _rotation(app, aqq, apq, ctx)"),
+    ("tridiagonal", "_chase_bulge(d, e, Z, l, m, one, zero, hypot"),
+    ("power", "lam = dot(v, w)"),
+])
+def test_code_beside_the_step_highlights_the_line_being_run(browser: Browser, tmp_path: pathlib.Path, method: str,
+                                                           statement: str) -> None:
+    """The highlighted line holds the statement, numbered as the source file has it now (found here by search)."""
+    C = stackloss_covariance()
+    browser.open(_page(tmp_path, "code-" + method, method=method, matrix=C, replay_digits=0))
+    frame = browser.evaluate("RUN.frames.findIndex(f => f.kind === 'rotation' || f.kind === 'ql' || f.kind === 'power')")
+    for _ in range(frame):
+        browser.click("#next")
+    line, text, file = browser.evaluate(
+        "(() => { const l = document.querySelector('#code .line.hl'); const pre = l.closest('pre');"
+        " return [Number(l.dataset.line), l.textContent, pre.previousSibling.textContent]; })()")
+    assert statement in text
+    path = ROOT / file.split(",")[0]
+    source = path.read_text(encoding="utf-8").splitlines()
+    assert statement in source[line - 1]
+    assert [i + 1 for i, s in enumerate(source) if statement in s][0] == line
