@@ -87,8 +87,8 @@ from .linalg.tridiagonal import SHIFTS, TridiagonalStep, tridiagonal_eigh
 from .numeric import FLOAT, Context, get_context
 from .params import as_int
 
-__all__ = ["SCHEMA", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
-           "subspace_run", "teach", "to_json", "tridiagonal_run"]
+__all__ = ["SCHEMA", "code_of", "data_run", "jacobi_run", "naive_covariance", "pivot_step", "player_html",
+           "power_run", "replay", "subspace_run", "teach", "to_json", "tridiagonal_run"]
 
 #: The version of the run format.
 SCHEMA = "purepca.player/1"
@@ -478,6 +478,47 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
         run["choices"] = {name: tridiagonal_run(M, digits=digits, title=title, shift=name, choices=False)
                           for name in SHIFTS if name != shift}
     return run
+
+
+def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict[str, Any]:
+    """One Jacobi rotation on the pivot the learner chose: the pair ``(p, q)`` (from 0) of the symmetric ``A``.
+
+    The rotation is the reference solver's own (:func:`~purepca.linalg.jacobi._rotation` for t, c, s
+    and :func:`~purepca.linalg.jacobi._rotate` to apply it), so a pivot clicked in the playground
+    runs the statements a sweep runs.  ``vectors`` (rows, default the identity) are the rotations
+    accumulated so far.  Returns ``theta`` (radians), ``t``, ``c``, ``s``, the ``matrix`` and
+    ``vectors`` after it, ``off`` (the off-diagonal norm after it) and ``zeroed`` (``a_pq`` after, 0).
+
+    >>> step = pivot_step([[2.0, 1.0], [1.0, 2.0]], 0, 1)
+    >>> round(math.degrees(step["theta"]), 6), step["matrix"][0][1], step["off"]
+    (45.0, 0.0, 0.0)
+    >>> pivot_step([[2.0, 1.0], [1.0, 2.0]], 1, 1)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: pivot_step: the pivot must be an entry off the diagonal, (p, q) with p != q from 0 to 1, got (1, 1)
+    """
+    M = _matrix_in(A, FLOAT)
+    n = len(M)
+    p = as_int(p, "p")
+    q = as_int(q, "q")
+    if not (0 <= p < n and 0 <= q < n) or p == q:
+        raise PurePCAError(f"pivot_step: the pivot must be an entry off the diagonal, (p, q) with p != q from 0 to "
+                           f"{n - 1}, got ({p}, {q})")
+    if p > q:
+        p, q = q, p
+    V = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)] if vectors is None else \
+        as_matrix(vectors, name="vectors")
+    if len(V) != n or len(V[0]) != n:
+        raise PurePCAError(f"pivot_step: vectors must be {n} x {n}, got {len(V)} x {len(V[0])}")
+    apq, app, aqq = M[p][q], M[p][p], M[q][q]
+    if apq == 0:  # nothing to zero: the identity
+        t, c, s = 0.0, 1.0, 0.0
+    else:
+        t, c, s, tau = _jacobi_module._rotation(app, aqq, apq, FLOAT)
+        h = t * apq
+        _jacobi_module._rotate(M, V, p, q, s, tau, app - h, aqq + h, 0.0)
+    return {"p": p, "q": q, "theta": math.atan(t), "t": t, "c": c, "s": s, "matrix": M, "vectors": V,
+            "off": float(_off_norm(M, FLOAT)), "zeroed": M[p][q]}
 
 
 def _assembled(ds: list[Any], es: list[Any], block: Any, n: int) -> list[list[Any]]:

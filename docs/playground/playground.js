@@ -27,6 +27,7 @@ async function start() {
 
 const RUN = `
 import json
+import math
 from purepca import PCA
 from purepca.csvdata import read_table
 from purepca.player import teach
@@ -34,8 +35,20 @@ table = read_table(csv_text.splitlines(), source="the data")
 rows = [[x + shift for x in row] for row in table.rows]
 pca = PCA().fit(rows)
 page = teach(method, data=rows, replay_digits=50)
+from purepca.covariance import covariance_matrix
 json.dumps({"names": table.names, "variance": [repr(x) for x in pca.explained_variance_],
-            "components": [[repr(x) for x in row] for row in pca.components_], "page": page})
+            "components": [[repr(x) for x in row] for row in pca.components_], "page": page,
+            "rows": [row[:2] for row in table.rows],
+            "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows) for j in range(min(2, len(table.names)))],
+            "covariance": [[float(x) for x in row] for row in covariance_matrix(rows)]})
+`;
+
+// One rotation on the pivot the learner clicked: purepca's own (player.pivot_step), not JavaScript's.
+const PIVOT = `
+import json
+from purepca.player import pivot_step
+state = json.loads(work_json)
+json.dumps(pivot_step(state["matrix"], pivot_p, pivot_q, vectors=state["vectors"]))
 `;
 
 function cell(tr, text, cls, tag) {
@@ -71,6 +84,9 @@ function run() {
       fit.appendChild(tr);
     });
     document.getElementById("player").srcdoc = out.page;
+    LAST = out;
+    drawCloud(out);
+    resetWork();
     const ms = Math.round(performance.now() - t0);
     status.textContent = "fitted and traced in " + ms + " ms";
     document.body.dataset.runMs = String(ms);
@@ -80,5 +96,123 @@ function run() {
   }
 }
 
+// ------------------------------------------------------------ the cloud: drag a point, purepca refits
+const SVGNS = "http://www.w3.org/2000/svg";
+let LAST = null, WORK = null, ROTATIONS = 0;
+function svgEl(tag, attrs, parent) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  parent.appendChild(e);
+  return e;
+}
+function drawCloud(out) {
+  const svg = document.getElementById("cloud"), S = 360, C = S / 2;
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  if (out.rows[0].length < 2) return;
+  const mean = out.mean;
+  let extent = 0;
+  for (const r of out.rows) extent = Math.max(extent, Math.abs(r[0] - mean[0]), Math.abs(r[1] - mean[1]));
+  out.variance.forEach((v, k) => { extent = Math.max(extent, 2 * Math.sqrt(Number(v)) * Math.hypot(Number(out.components[k][0]), Number(out.components[k][1]))); });
+  const scale = (C - 16) / (extent || 1);
+  svg.dataset.scale = String(scale); svg.dataset.cx = String(mean[0]); svg.dataset.cy = String(mean[1]);
+  const X = x => C + scale * (x - mean[0]), Y = y => C - scale * (y - mean[1]);
+  out.variance.slice(0, 2).forEach((v, k) => {
+    const len = 2 * Math.sqrt(Number(v)), u = [Number(out.components[k][0]), Number(out.components[k][1])];
+    svgEl("line", {x1: X(mean[0] - len * u[0]), y1: Y(mean[1] - len * u[1]), x2: X(mean[0] + len * u[0]),
+                   y2: Y(mean[1] + len * u[1]), stroke: k ? "#1f77b4" : "#d62728", "stroke-width": 3,
+                   "class": "axis", "data-axis": k}, svg);
+  });
+  out.rows.forEach((r, i) => {
+    const dot = svgEl("circle", {cx: X(r[0]), cy: Y(r[1]), r: 5, fill: "#666", "class": "datum", "data-row": i}, svg);
+    dot.addEventListener("pointerdown", e => startDrag(e, dot, i, scale));
+  });
+}
+function startDrag(e, dot, i, scale) {
+  e.preventDefault();
+  const svg = document.getElementById("cloud");
+  dot.classList.add("dragging");
+  const x0 = e.clientX, y0 = e.clientY, cx0 = Number(dot.getAttribute("cx")), cy0 = Number(dot.getAttribute("cy"));
+  function move(ev) { dot.setAttribute("cx", cx0 + ev.clientX - x0); dot.setAttribute("cy", cy0 + ev.clientY - y0); }
+  function drop(ev) {
+    svg.removeEventListener("pointermove", move); window.removeEventListener("pointerup", drop);
+    dot.classList.remove("dragging");
+    // the new data values (text, as the learner would type them); purepca computes everything from them
+    const r = LAST.rows[i], dx = (ev.clientX - x0) / scale, dy = -(ev.clientY - y0) / scale;
+    setRow(i, [Number((r[0] + dx).toPrecision(6)), Number((r[1] + dy).toPrecision(6))]);
+    run();
+  }
+  svg.addEventListener("pointermove", move); window.addEventListener("pointerup", drop);
+}
+function setRow(i, xy) {  // replace the first two fields of data row i in the text box
+  const box = document.getElementById("data"), lines = box.value.split("\n");
+  let seen = -1;
+  for (let k = 1; k < lines.length; k++) {
+    if (!lines[k].trim()) continue;
+    if (++seen === i) { const f = lines[k].split(","); f[0] = String(xy[0]); f[1] = String(xy[1]); lines[k] = f.join(","); break; }
+  }
+  box.value = lines.join("\n");
+  document.body.dataset.dragged = String(i);
+}
+
+// ------------------------------------------------------------ the working matrix: click a pivot
+function resetWork() {
+  const n = LAST.covariance.length;
+  WORK = {matrix: LAST.covariance, vectors: LAST.covariance.map((r, i) => r.map((_, j) => i === j ? 1 : 0))};
+  ROTATIONS = 0;
+  document.getElementById("pivot-info").textContent = "Click an entry off the diagonal: the next pivot.";
+  document.getElementById("rotations").textContent = "";
+  const j = document.getElementById("pivot-j"); while (j.firstChild) j.removeChild(j.firstChild);
+  document.getElementById("reset").disabled = false;
+  drawWork(null, n);
+}
+function drawWork(last) {
+  const t = document.getElementById("work-matrix");
+  while (t.firstChild) t.removeChild(t.firstChild);
+  WORK.matrix.forEach((row, r) => {
+    const tr = document.createElement("tr");
+    row.forEach((x, c) => {
+      const td = document.createElement("td");
+      td.textContent = x === 0 ? "0" : Number(x).toPrecision(6);
+      td.dataset.r = String(r); td.dataset.c = String(c);
+      td.className = r === c ? "diag" : (last && ((r === last.p && c === last.q) || (r === last.q && c === last.p)) ? "off zeroed" : "off");
+      if (r !== c) td.onclick = () => pivot(r, c);
+      tr.appendChild(td);
+    });
+    t.appendChild(tr);
+  });
+}
+function pivot(p, q) {
+  try {
+    pyodide.globals.set("work_json", JSON.stringify(WORK));
+    pyodide.globals.set("pivot_p", p); pyodide.globals.set("pivot_q", q);
+    const step = JSON.parse(pyodide.runPython(PIVOT));
+    WORK = {matrix: step.matrix, vectors: step.vectors};
+    ROTATIONS += 1;
+    drawWork(step);
+    document.getElementById("pivot-info").textContent = "Pivot (" + (step.p + 1) + ", " + (step.q + 1) + "): θ = " +
+      (step.theta * 180 / Math.PI).toPrecision(6) + "° (" + step.theta.toPrecision(6) + " rad), c = " + step.c.toPrecision(6) +
+      ", s = " + step.s.toPrecision(6) + "; off(A) = " + (step.off === 0 ? "0" : step.off.toPrecision(6)) + " after it.";
+    const j = document.getElementById("pivot-j"); while (j.firstChild) j.removeChild(j.firstChild);
+    for (let r = 0; r < WORK.matrix.length; r++) {
+      const tr = document.createElement("tr");
+      for (let c = 0; c < WORK.matrix.length; c++) {
+        const td = document.createElement("td");
+        let x = r === c ? 1 : 0;
+        if ((r === step.p && c === step.p) || (r === step.q && c === step.q)) x = step.c;
+        else if (r === step.p && c === step.q) x = step.s;
+        else if (r === step.q && c === step.p) x = -step.s;
+        td.textContent = x === 0 || x === 1 ? String(x) : x.toPrecision(6);
+        tr.appendChild(td);
+      }
+      j.appendChild(tr);
+    }
+    document.getElementById("rotations").textContent = ROTATIONS + " rotation" + (ROTATIONS === 1 ? "" : "s") +
+      " so far: J above is the last one (A ← JᵀAJ); the diagonal tends to the eigenvalues.";
+    document.body.dataset.pivots = String(ROTATIONS);
+  } catch (err) {
+    fail(err);
+  }
+}
+document.getElementById("reset").onclick = () => { if (LAST) resetWork(); };
 document.getElementById("run").onclick = run;
 start().catch(fail);
