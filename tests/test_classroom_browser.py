@@ -275,85 +275,128 @@ def test_code_beside_the_step_highlights_the_line_being_run(browser: Browser, tm
 
 # ------------------------------------------------------------ the playground: the learner's free choices
 
-def test_playground_pivot_by_click_and_a_dragged_point(browser: Browser, tmp_path: pathlib.Path) -> None:
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The playground served from a scratch copy, with purepca's wheel built from this checkout: its URL."""
+    import shutil
+    import subprocess
+    from test_player_browser import PLAYGROUND, _server
+    if not (PLAYGROUND / "node_modules" / "pyodide" / "pyodide.js").exists():
+        pytest.skip("Pyodide is not installed: (cd docs/playground && npm ci) (.ci/test does)")
+    site = tmp_path_factory.mktemp("playground") / "site"
+    shutil.copytree(PLAYGROUND, site, ignore=shutil.ignore_patterns("node_modules", "wheels"))
+    (site / "node_modules").symlink_to(PLAYGROUND / "node_modules")
+    built = subprocess.run([sys.executable, str(PLAYGROUND / "prepare.py"), "--out", str(site / "wheels")],
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr[-2000:]
+    with _server(site) as port:
+        yield f"http://127.0.0.1:{port}/index.html"
+
+
+def _fit_shown(browser: Browser) -> list[float]:
+    return [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
+
+
+def _fit_expected(rows: list[list[float]]) -> list[float]:
+    from purepca import PCA
+    pca = PCA().fit(rows)
+    return [x for v, row in zip(pca.explained_variance_, pca.components_) for x in (v, *row)]
+
+
+def test_playground_examples_and_random_matrices(browser: Browser, playground: str) -> None:
+    """Heath's modules: the matrix from a preset example, a random draw of a chosen size, or typed in."""
+    from purepca.datasets import load
+    browser.open(playground)
+    browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
+    browser.evaluate("(() => { const s = document.getElementById('preset'); s.value = 'usarrests';"
+                     " s.dispatchEvent(new Event('change')); })()")
+    browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+    assert browser.evaluate("document.body.dataset.error || ''") == ""
+    rows = [list(r) for r in load("usarrests").rows]
+    for got, want in zip(_fit_shown(browser), _fit_expected(rows)):
+        assert math.isclose(got, want, rel_tol=1e-13, abs_tol=1e-15)
+    assert browser.evaluate("document.querySelectorAll('#work-matrix tr').length") == 4
+    draws = []
+    for size in ("2", "5", "5"):
+        browser.evaluate(f"document.getElementById('size').value = {size!r}")
+        browser.click("#random")
+        browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+        text = browser.evaluate("document.getElementById('data').value")
+        data = [[float(v) for v in line.split(",")] for line in text.splitlines()[1:]]
+        assert len(data) == 12 and all(len(r) == int(size) for r in data)
+        assert browser.evaluate("document.querySelectorAll('#work-matrix tr').length") == int(size)
+        for got, want in zip(_fit_shown(browser), _fit_expected(data)):
+            assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-14)
+        draws.append(data)
+    assert draws[1] != draws[2]  # each click a new draw
+
+
+def test_playground_pivot_by_click_and_a_dragged_point(browser: Browser, playground: str) -> None:
     """Heath's Jacobi module lets the student click the pivot; Setosa's PCA lets the reader drag a point.
 
     Both run purepca's own Python in Pyodide: the clicked pivot's rotation equals ``pivot_step``
     here (the reference rotation), chained over two clicks; after a drag the fit equals
     ``PCA().fit`` of the edited data, and the drawn axis lies along the new first component.
     """
-    import shutil
-    import subprocess
-    from test_player_browser import PLAYGROUND, _server
-
     from purepca import PCA
     from purepca.covariance import covariance_matrix
     from purepca.player import pivot_step
-    if not (PLAYGROUND / "node_modules" / "pyodide" / "pyodide.js").exists():
-        pytest.skip("Pyodide is not installed: (cd docs/playground && npm ci) (.ci/test does)")
-    site = tmp_path / "site"
-    shutil.copytree(PLAYGROUND, site, ignore=shutil.ignore_patterns("node_modules", "wheels"))
-    (site / "node_modules").symlink_to(PLAYGROUND / "node_modules")
-    built = subprocess.run([sys.executable, str(PLAYGROUND / "prepare.py"), "--out", str(site / "wheels")],
-                           capture_output=True, text=True, timeout=300)
-    assert built.returncode == 0, built.stderr[-2000:]
     rows = [[2.5, 2.4, 1.0], [0.5, 0.7, 0.2], [2.2, 2.9, 1.4], [1.9, 2.2, 0.8], [3.1, 3.0, 1.9], [2.3, 2.7, 1.1],
             [2.0, 1.6, 0.7], [1.0, 1.1, 0.3], [1.5, 1.6, 0.9], [1.1, 0.9, 0.4]]
-    with _server(site) as port:
-        browser.open(f"http://127.0.0.1:{port}/index.html")
-        browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
-        csv = "x,y,z\n" + "\n".join(",".join(map(str, r)) for r in rows)
-        browser.evaluate(f"document.getElementById('data').value = {csv!r}")
-        browser.click("#run")
-        browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
-        assert browser.evaluate("document.body.dataset.error || ''") == ""
-        # two pivots chosen by clicking, each against the reference rotation run here
-        state: dict[str, Any] = {"matrix": [[float(x) for x in r] for r in covariance_matrix(rows)], "vectors": None}
-        for count, (p, q) in enumerate(((0, 2), (1, 2)), 1):
-            browser.click(f'#work-matrix td[data-r="{q}"][data-c="{p}"]')  # the lower entry: the same pair
-            assert browser.evaluate("document.body.dataset.pivots") == str(count)
-            step = pivot_step(state["matrix"], p, q, vectors=state["vectors"])
-            state = {"matrix": step["matrix"], "vectors": step["vectors"]}
-            info = _text(browser, "pivot-info")
-            assert info.startswith(f"Pivot ({p + 1}, {q + 1}): θ = ")
-            theta = re.search(r"θ = (\S+)° \((\S+) rad\)", info)
-            assert theta
-            assert_shown(theta.group(1), math.degrees(step["theta"]), "θ of the clicked pivot")
-            assert_shown(theta.group(2), step["theta"], "θ in radians")
-            cells = browser.evaluate("[...document.querySelectorAll('#work-matrix td')]"
-                                     ".map(td => [Number(td.dataset.r), Number(td.dataset.c), td.textContent, td.className])")
-            for r, c, text, cls in cells:
-                value = step["matrix"][r][c]
-                if value == 0:
-                    assert text == "0" and {r, c} == {p, q} and "zeroed" in cls
-                else:
-                    assert_shown(text, value, f"entry ({r}, {c}) after pivot {count}")
-            J = browser.evaluate("[...document.querySelectorAll('#pivot-j tr')].map(r => [...r.children].map(td => td.textContent))")
-            assert_shown(J[p][p], step["c"], "c in J")
-            assert_shown(J[p][q], step["s"], "s in J")
-            assert_shown(J[q][p], -step["s"], "-s in J")
-        # drag point 0 by 40 px to the right: the data, the fit and the axes follow
-        before = [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
-        x, y, scale = browser.evaluate(
-            "(() => { const c = document.querySelector('#cloud circle[data-row=\"0\"]').getBoundingClientRect();"
-            " return [c.left + c.width / 2, c.top + c.height / 2, Number(document.getElementById('cloud').dataset.scale)]; })()")
-        for kind, dx in (("mousePressed", 0), ("mouseMoved", 20), ("mouseMoved", 40), ("mouseReleased", 40)):
-            browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x + dx, "y": y, "button": "left",
-                                                      "buttons": 0 if kind == "mouseReleased" else 1, "clickCount": 1})
-        browser.wait_until("document.body.dataset.dragged === '0' && document.body.dataset.done === 'yes'", timeout=120)
-        text = browser.evaluate("document.getElementById('data').value")
-        edited = [[float(v) for v in line.split(",")] for line in text.splitlines()[1:] if line.strip()]
-        assert math.isclose(edited[0][0], rows[0][0] + 40 / scale, rel_tol=1e-5) and edited[0][1:] == rows[0][1:]
-        assert edited[1:] == rows[1:]
-        pca = PCA().fit(edited)
-        shown = [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
-        expected = [x for v, row in zip(pca.explained_variance_, pca.components_) for x in (v, *row)]
-        assert shown != before
-        for got, want in zip(shown, expected):
-            assert math.isclose(got, want, rel_tol=1e-13, abs_tol=1e-15)
-        x1, y1, x2, y2 = browser.evaluate("(() => { const l = document.querySelector('#cloud line[data-axis=\"0\"]');"
-                                          " return ['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))); })()")
-        u = pca.components_[0]
-        cross = (x2 - x1) * u[1] - (-(y2 - y1)) * u[0]  # screen y points down
-        assert abs(cross) <= 1e-9 * math.hypot(x2 - x1, y2 - y1), (x1, y1, x2, y2, u)
-        assert browser.evaluate("document.getElementById('work-matrix').querySelectorAll('td.zeroed').length") == 0
+    browser.open(playground)
+    browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
+    csv = "x,y,z\n" + "\n".join(",".join(map(str, r)) for r in rows)
+    browser.evaluate(f"document.getElementById('data').value = {csv!r}")
+    browser.click("#run")
+    browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+    assert browser.evaluate("document.body.dataset.error || ''") == ""
+    # two pivots chosen by clicking, each against the reference rotation run here
+    state: dict[str, Any] = {"matrix": [[float(x) for x in r] for r in covariance_matrix(rows)], "vectors": None}
+    for count, (p, q) in enumerate(((0, 2), (1, 2)), 1):
+        browser.click(f'#work-matrix td[data-r="{q}"][data-c="{p}"]')  # the lower entry: the same pair
+        assert browser.evaluate("document.body.dataset.pivots") == str(count)
+        step = pivot_step(state["matrix"], p, q, vectors=state["vectors"])
+        state = {"matrix": step["matrix"], "vectors": step["vectors"]}
+        info = _text(browser, "pivot-info")
+        assert info.startswith(f"Pivot ({p + 1}, {q + 1}): θ = ")
+        theta = re.search(r"θ = (\S+)° \((\S+) rad\)", info)
+        assert theta
+        assert_shown(theta.group(1), math.degrees(step["theta"]), "θ of the clicked pivot")
+        assert_shown(theta.group(2), step["theta"], "θ in radians")
+        cells = browser.evaluate("[...document.querySelectorAll('#work-matrix td')]"
+                                 ".map(td => [Number(td.dataset.r), Number(td.dataset.c), td.textContent, td.className])")
+        for r, c, text, cls in cells:
+            value = step["matrix"][r][c]
+            if value == 0:
+                assert text == "0" and {r, c} == {p, q} and "zeroed" in cls
+            else:
+                assert_shown(text, value, f"entry ({r}, {c}) after pivot {count}")
+        J = browser.evaluate("[...document.querySelectorAll('#pivot-j tr')].map(r => [...r.children].map(td => td.textContent))")
+        assert_shown(J[p][p], step["c"], "c in J")
+        assert_shown(J[p][q], step["s"], "s in J")
+        assert_shown(J[q][p], -step["s"], "-s in J")
+    # drag point 0 by 40 px to the right: the data, the fit and the axes follow
+    before = [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
+    x, y, scale = browser.evaluate(
+        "(() => { const c = document.querySelector('#cloud circle[data-row=\"0\"]').getBoundingClientRect();"
+        " return [c.left + c.width / 2, c.top + c.height / 2, Number(document.getElementById('cloud').dataset.scale)]; })()")
+    for kind, dx in (("mousePressed", 0), ("mouseMoved", 20), ("mouseMoved", 40), ("mouseReleased", 40)):
+        browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x + dx, "y": y, "button": "left",
+                                                  "buttons": 0 if kind == "mouseReleased" else 1, "clickCount": 1})
+    browser.wait_until("document.body.dataset.dragged === '0' && document.body.dataset.done === 'yes'", timeout=120)
+    text = browser.evaluate("document.getElementById('data').value")
+    edited = [[float(v) for v in line.split(",")] for line in text.splitlines()[1:] if line.strip()]
+    assert math.isclose(edited[0][0], rows[0][0] + 40 / scale, rel_tol=1e-5) and edited[0][1:] == rows[0][1:]
+    assert edited[1:] == rows[1:]
+    pca = PCA().fit(edited)
+    shown = [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
+    expected = [x for v, row in zip(pca.explained_variance_, pca.components_) for x in (v, *row)]
+    assert shown != before
+    for got, want in zip(shown, expected):
+        assert math.isclose(got, want, rel_tol=1e-13, abs_tol=1e-15)
+    x1, y1, x2, y2 = browser.evaluate("(() => { const l = document.querySelector('#cloud line[data-axis=\"0\"]');"
+                                      " return ['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))); })()")
+    u = pca.components_[0]
+    cross = (x2 - x1) * u[1] - (-(y2 - y1)) * u[0]  # screen y points down
+    assert abs(cross) <= 1e-9 * math.hypot(x2 - x1, y2 - y1), (x1, y1, x2, y2, u)
+    assert browser.evaluate("document.getElementById('work-matrix').querySelectorAll('td.zeroed').length") == 0

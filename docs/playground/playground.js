@@ -22,6 +22,7 @@ async function start() {
     Math.round(performance.now() - t0) + " ms)";
   document.body.dataset.loadMs = String(Math.round(performance.now() - t0));
   document.getElementById("run").disabled = false;
+  document.getElementById("random").disabled = false;
   document.body.dataset.ready = "yes";
 }
 
@@ -42,6 +43,38 @@ json.dumps({"names": table.names, "variance": [repr(x) for x in pca.explained_va
             "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows) for j in range(min(2, len(table.names)))],
             "covariance": [[float(x) for x in row] for row in covariance_matrix(rows)]})
 `;
+
+// An example's numeric columns, or random correlated data (12 rows, seeded: the same draw each time), as CSV text.
+const EXAMPLE = `
+import random
+from purepca.datasets import load
+if example_name:
+    ds = load(example_name)
+    keep = [j for j, name in enumerate(ds.columns) if ds.active is None or name in ds.active]
+    names, rows = [ds.columns[j] for j in keep], [[row[j] for j in keep] for row in ds.rows]
+else:
+    rng = random.Random(example_seed)
+    mix = [[rng.uniform(-1, 1) for _ in range(example_size)] for _ in range(example_size)]
+    names = ["x" + str(j + 1) for j in range(example_size)]
+    rows = []
+    for _ in range(12):
+        z = [rng.gauss(0, 1) for _ in range(example_size)]
+        rows.append([round(sum(z[k] * mix[k][j] for k in range(example_size)), 3) for j in range(example_size)])
+"\\n".join([",".join(names)] + [",".join(repr(x) for x in row) for row in rows])
+`;
+let SEED = 0;
+function example(name) {
+  try {
+    pyodide.globals.set("example_name", name);
+    pyodide.globals.set("example_seed", ++SEED);
+    pyodide.globals.set("example_size", Number(document.getElementById("size").value));
+    document.getElementById("data").value = pyodide.runPython(EXAMPLE);
+    document.body.dataset.example = name || "random " + SEED;
+    run();
+  } catch (err) {
+    fail(err);
+  }
+}
 
 // One rotation on the pivot the learner clicked: purepca's own (player.pivot_step), not JavaScript's.
 const PIVOT = `
@@ -214,5 +247,7 @@ function pivot(p, q) {
   }
 }
 document.getElementById("reset").onclick = () => { if (LAST) resetWork(); };
+document.getElementById("preset").onchange = e => { if (e.target.value) example(e.target.value); };
+document.getElementById("random").onclick = () => { document.getElementById("preset").value = ""; example(""); };
 document.getElementById("run").onclick = run;
 start().catch(fail);
