@@ -322,12 +322,13 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
 
 
 def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
-              title: str = "Power iteration") -> dict[str, Any]:
+              title: str = "Power iteration", start: Optional[Any] = None) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
 
     The ``answer`` (the eigenpairs the iteration returns) and the ratios
     ``|λ_(i+1)/λ_i|`` of the eigenvalues (from :func:`~purepca.linalg.jacobi_eigh`)
-    are carried for the picture and the predicted rate.
+    are carried for the picture and the predicted rate.  ``start`` is the
+    first eigenpair's start vector (the learner's; default a random one).
 
     >>> run = power_run([[4, 1], [1, 3]], seed=1)
     >>> f = run["frames"][5]
@@ -339,7 +340,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
     n = len(M)
     k = as_int(k, "k", low=1, high=n)
     steps: list[PowerStep] = []
-    result = power_iteration(M, k=k, seed=seed, context=ctx, trace=steps.append)
+    result = power_iteration(M, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
     spectrum = sorted((float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
@@ -355,7 +356,8 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                        "angle": math.degrees(math.acos(cosine))})
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
-            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power")}
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
+            "start": None if start is None else [_num(x) for x in steps[0].vector or ()]}
 
 
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,

@@ -294,3 +294,52 @@ def test_code_of_finds_every_step_in_the_source(method: str, variant: str) -> No
             method, player._power_module)
         source = pathlib.Path(inspect.getsourcefile(module) or "").read_text(encoding="utf-8").splitlines()
         assert statement in source[b["first"] + line - 1], (mark, b["first"] + line)
+
+
+# ------------------------------------------------------------ the learner's start vector and pivot
+
+def test_power_iteration_start_vector_is_the_first_iterate() -> None:
+    from purepca.linalg.power import PowerStep, power_iteration
+    steps: list[PowerStep] = []
+    r = power_iteration(M5, start=[0, 0, 0, 0, 2], trace=steps.append)
+    assert steps[0].vector == (0.0, 0.0, 0.0, 0.0, 1.0)
+    default = power_iteration(M5)
+    assert math.isclose(r.values[0], default.values[0], rel_tol=1e-9)
+    assert power_iteration(M5, start=None).values == default.values  # the default is today's bits
+
+
+@pytest.mark.parametrize("start, message", [
+    ([1.0, 2.0], "start: the start vector has 2 entries, the matrix is 5 x 5"),
+    ([0.0] * 5, "start: the start vector is zero; it needs a direction"),
+    ([1.0, float("nan"), 0.0, 0.0, 0.0], "start"),
+])
+def test_power_iteration_bad_start_is_refused(start: list[float], message: str) -> None:
+    from purepca.linalg.power import power_iteration
+    with pytest.raises(PurePCAError, match=message.replace("(", r"\(")):
+        power_iteration(M5, start=start)
+
+
+def test_pivot_step_is_the_sweeps_rotation() -> None:
+    """The pivot a learner clicks gets the rotation a sweep would apply to the same pair: same bits."""
+    from purepca.player import jacobi_run, pivot_step
+    C = stackloss_covariance()
+    run = jacobi_run(C, pivot="cyclic", choices=False)
+    frame = run["frames"][1]
+    step = pivot_step(C, frame["q"], frame["p"])  # either order of the pair
+    assert (step["p"], step["q"]) == (frame["p"], frame["q"])
+    assert (step["t"], step["c"], step["s"]) == (frame["t"], frame["c"], frame["s"])
+    assert step["matrix"] == frame["matrix"] and step["vectors"] == frame["vectors"] and step["zeroed"] == 0
+    second = run["frames"][2]
+    assert (second["p"], second["q"]) == (0, 2)  # the cyclic order's next pair
+    again = pivot_step(step["matrix"], 0, 2, vectors=step["vectors"])
+    assert again["matrix"] == second["matrix"] and again["vectors"] == second["vectors"]
+    assert C == stackloss_covariance()  # the input is not changed
+
+
+def test_pivot_step_bad_pivot_or_vectors_is_refused() -> None:
+    from purepca.player import pivot_step
+    with pytest.raises(PurePCAError, match=r"pivot_step: the pivot must be an entry off the diagonal, \(p, q\) with "
+                                           r"p != q from 0 to 4, got \(0, 7\)"):
+        pivot_step(M5, 0, 7)
+    with pytest.raises(PurePCAError, match="pivot_step: vectors must be 5 x 5, got 2 x 2"):
+        pivot_step(M5, 0, 1, vectors=[[1.0, 0.0], [0.0, 1.0]])

@@ -400,3 +400,39 @@ def test_playground_pivot_by_click_and_a_dragged_point(browser: Browser, playgro
     cross = (x2 - x1) * u[1] - (-(y2 - y1)) * u[0]  # screen y points down
     assert abs(cross) <= 1e-9 * math.hypot(x2 - x1, y2 - y1), (x1, y1, x2, y2, u)
     assert browser.evaluate("document.getElementById('work-matrix').querySelectorAll('td.zeroed').length") == 0
+
+
+def test_playground_power_iteration_from_a_clicked_start(browser: Browser, playground: str) -> None:
+    """Heath's power-iteration module: the learner picks the start vector by clicking the plot."""
+    from purepca.covariance import covariance_matrix
+    rows = [[2.5, 2.4, 1.0], [0.5, 0.7, 0.2], [2.2, 2.9, 1.4], [1.9, 2.2, 0.8], [3.1, 3.0, 1.9], [2.3, 2.7, 1.1],
+            [2.0, 1.6, 0.7], [1.0, 1.1, 0.3], [1.5, 1.6, 0.9], [1.1, 0.9, 0.4]]
+    browser.open(playground)
+    browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
+    csv = "x,y,z\n" + "\n".join(",".join(map(str, r)) for r in rows)
+    browser.evaluate(f"document.getElementById('data').value = {csv!r}")
+    browser.click("#run")
+    browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+    left, top, width = browser.evaluate("(() => { const r = document.getElementById('cloud').getBoundingClientRect();"
+                                        " return [r.left, r.top, r.width]; })()")
+    x, y = left + width / 2 - 100, top + width / 2 - 20  # up and to the left, away from the points
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+    start = browser.evaluate("JSON.parse(document.body.dataset.powerStart || 'null')")
+    assert start is not None and start[0] < 0 < start[1] and start[2] == 0, start
+    assert browser.evaluate("document.body.dataset.error || ''") == ""
+    steps: list[PowerStep] = []
+    power_iteration(covariance_matrix(rows), start=start, trace=steps.append)
+    inner = "document.querySelector('iframe').contentDocument"
+    browser.wait_until(f"{inner} && {inner}.body && {inner}.body.dataset.frame === '0'")
+    norm = math.hypot(*start)
+    assert steps[0].vector is not None
+    assert [float(x) for x in steps[0].vector] == pytest.approx([s / norm for s in start], abs=1e-15)
+    for i, step in enumerate(steps):
+        if i:
+            browser.click("#next", frame=inner)
+        got = browser.evaluate(f"['vector', 'rayleigh', 'residual'].map(id => {inner}.getElementById(id).textContent)")
+        for text, value in zip(got[0].split(), step.vector or ()):
+            assert_shown(text, float(value), f"v at iteration {step.iteration}")
+        assert_shown(got[1], step.value, f"Rayleigh quotient at iteration {step.iteration}")
+        assert_shown(got[2], step.residual, f"residual at iteration {step.iteration}")

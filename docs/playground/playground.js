@@ -62,6 +62,18 @@ else:
         rows.append([round(sum(z[k] * mix[k][j] for k in range(example_size)), 3) for j in range(example_size)])
 "\\n".join([",".join(names)] + [",".join(repr(x) for x in row) for row in rows])
 `;
+// Power iteration from the direction the learner clicked on the cloud (its first two coordinates).
+const POWER = `
+import json
+from purepca.covariance import center, covariance_matrix
+from purepca.csvdata import read_table
+from purepca.player import player_html, power_run
+rows = [[x + shift for x in row] for row in read_table(csv_text.splitlines(), source="the data").rows]
+run = power_run(covariance_matrix(rows), 1, start=json.loads(start_json),
+                title="Power iteration from the vector you clicked")
+run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
+player_html(run)
+`;
 let SEED = 0;
 function example(name) {
   try {
@@ -160,6 +172,24 @@ function drawCloud(out) {
     dot.addEventListener("pointerdown", e => startDrag(e, dot, i, scale));
   });
 }
+function clickStart(e) {  // a click on the background (not on a point): power iteration starts there
+  if (e.target.tagName === "circle" || !LAST) return;
+  const svg = document.getElementById("cloud"), r = svg.getBoundingClientRect(), C = r.width / 2;
+  const dx = e.clientX - r.left - C, dy = -(e.clientY - r.top - C);
+  if (dx === 0 && dy === 0) return;
+  const start = LAST.covariance.map((_, j) => j === 0 ? dx : j === 1 ? dy : 0);
+  try {
+    pyodide.globals.set("csv_text", document.getElementById("data").value);
+    pyodide.globals.set("shift", Number(document.getElementById("shift").value || "0"));
+    pyodide.globals.set("start_json", JSON.stringify(start));
+    document.getElementById("player").srcdoc = pyodide.runPython(POWER);
+    status.textContent = "power iteration from the vector you clicked, (" + start.join(", ") + ") normalised";
+    document.body.dataset.powerStart = JSON.stringify(start);
+  } catch (err) {
+    fail(err);
+  }
+}
+document.getElementById("cloud").addEventListener("click", clickStart);
 function startDrag(e, dot, i, scale) {
   e.preventDefault();
   const svg = document.getElementById("cloud");
