@@ -357,3 +357,21 @@ def test_teaching_page_names_only_tests_that_exist() -> None:
     assert named and all(f"def {name}(" in sources for name in named), sorted(named)
     unmet = [line for line in table if line.rstrip(" |").endswith("none yet") or line.rstrip(" |").endswith("none")]
     assert len(unmet) == 2  # number formats and inverse iteration: said so, not hidden
+
+
+def test_playground_prepare_says_which_setuptools_it_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    import sys
+    import types
+    root = DATA.parent.parent
+    spec = importlib.util.spec_from_file_location("prepare", root / "docs" / "playground" / "prepare.py")
+    assert spec is not None and spec.loader is not None
+    prepare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(prepare)
+    assert f'"setuptools>={prepare.NEEDED}"' in (root / "pyproject.toml").read_text(encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "setuptools", types.SimpleNamespace(__version__="68.2.0"))
+    assert prepare.setuptools_problem() == (
+        "prepare.py builds the wheel with setuptools >= 77 (pyproject.toml's SPDX license field needs it); "
+        "this Python has setuptools 68.2.0: pip install 'setuptools>=77'")
+    monkeypatch.setitem(sys.modules, "setuptools", types.SimpleNamespace(__version__="77.0.3"))
+    assert prepare.setuptools_problem() == ""

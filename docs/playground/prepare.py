@@ -6,8 +6,9 @@
 Pyodide comes from npm (``npm ci`` here installs the version package-lock.json
 pins into node_modules/, which git ignores); the wheel is built from this
 checkout with setuptools' build backend (no network: setuptools must be
-installed, as it is in the test environment).  ``--out DIR`` writes the wheel
-elsewhere (the tests do).
+installed, as it is in the test environment: at least version 77, which
+pyproject.toml's ``[build-system] requires`` names, for its SPDX ``license``
+field).  ``--out DIR`` writes the wheel elsewhere (the tests do).
 """
 
 from __future__ import annotations
@@ -23,10 +24,32 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 
+NEEDED = 77  # pyproject.toml's [build-system] requires = ["setuptools>=77"]
+
+
+def setuptools_problem() -> str:
+    """Why setuptools cannot build the wheel here (missing, or older than 77), or "" when it can."""
+    try:
+        import setuptools
+    except ImportError:
+        return (f"prepare.py builds the wheel with setuptools >= {NEEDED}, which is not installed: "
+                f"pip install 'setuptools>={NEEDED}'")
+    version = getattr(setuptools, "__version__", "0")
+    major = int("".join(ch for ch in version.split(".")[0] if ch.isdigit()) or 0)
+    if major < NEEDED:
+        return (f"prepare.py builds the wheel with setuptools >= {NEEDED} (pyproject.toml's SPDX license field "
+                f"needs it); this Python has setuptools {version}: pip install 'setuptools>={NEEDED}'")
+    return ""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(HERE / "wheels"), help="where purepca.whl goes (default: wheels/)")
     args = parser.parse_args()
+    problem = setuptools_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     from setuptools import build_meta
 
     out = pathlib.Path(args.out)
