@@ -375,3 +375,42 @@ def test_playground_prepare_says_which_setuptools_it_needs(monkeypatch: pytest.M
         "this Python has setuptools 68.2.0: pip install 'setuptools>=77'")
     monkeypatch.setitem(sys.modules, "setuptools", types.SimpleNamespace(__version__="77.0.3"))
     assert prepare.setuptools_problem() == ""
+
+
+# ------------------------------------------------------------ one QL iteration with the learner's shift
+
+@pytest.mark.parametrize("shift", ["wilkinson", "rayleigh", "none"])
+def test_ql_step_chained_is_the_solvers_run(shift: str) -> None:
+    from purepca.linalg.tridiagonal import ql_step
+    C = stackloss_covariance()
+    steps = _ql_steps(C, shift)
+    d, e, l = list(steps[0].before[0]), list(steps[0].before[1]), 0
+    for s in steps:
+        assert s.index == l
+        r = ql_step(d, e, l, shift)
+        got, want = r["diagonal"] + r["subdiagonal"], list(s.after[0]) + list(s.after[1])
+        assert all(abs(a - b) <= 1e-15 * 200 for a, b in zip(got, want)), (got, want)
+        assert r["deflated"] == s.deflated and math.isclose(r["shift"], s.shift, rel_tol=1e-13, abs_tol=1e-13)
+        d, e, l = r["diagonal"], r["subdiagonal"], r["next"]
+    assert l == 3  # diagonal to the tolerance
+
+
+def test_ql_step_with_a_typed_shift_at_an_eigenvalue_deflates_at_once() -> None:
+    from purepca.linalg.tridiagonal import ql_step
+    r = ql_step([2.0, 2.0, 5.0], [1.0, 0.0], 0, 3.0)  # 3 is an eigenvalue of the leading block
+    assert r["shift"] == 3.0 and r["deflated"] and r["next"] == 2
+    assert sorted(round(x, 12) for x in r["diagonal"]) == [1.0, 3.0, 5.0]
+    assert ql_step([2.0, 2.0, 5.0], [1.0, 0.0], 0, "none")["deflated"] is False
+
+
+@pytest.mark.parametrize("args, message", [
+    (([1.0, 2.0], [1.0, 0.0], 0, "none"), "ql_step: T has 2 diagonal entries and needs 1 subdiagonal ones, got 2"),
+    (([1.0, 2.0], [1.0], 1, "none"), "ql_step: l must be a row from 0 to 0 with a subdiagonal entry, got 1"),
+    (([1.0, 2.0], [1.0], 0, "francis"), "ql_step: shift must be one of 'wilkinson', 'rayleigh', 'none' or a number, "
+                                         "got 'francis'"),
+    (([1.0, 2.0], [1.0], 0, float("inf")), "ql_step: shift must be one of"),
+])
+def test_ql_step_bad_input_is_refused(args: tuple[Any, ...], message: str) -> None:
+    from purepca.linalg.tridiagonal import ql_step
+    with pytest.raises(PurePCAError, match=message):
+        ql_step(*args)

@@ -436,3 +436,49 @@ def test_playground_power_iteration_from_a_clicked_start(browser: Browser, playg
             assert_shown(text, float(value), f"v at iteration {step.iteration}")
         assert_shown(got[1], step.value, f"Rayleigh quotient at iteration {step.iteration}")
         assert_shown(got[2], step.residual, f"residual at iteration {step.iteration}")
+
+
+def test_playground_ql_shift_chosen_at_each_iteration(browser: Browser, playground: str) -> None:
+    """Heath's QR-iteration module: the shift chosen at each iteration (Wilkinson's, Rayleigh's, none or a value)."""
+    from purepca.covariance import covariance_matrix
+    from purepca.linalg.tridiagonal import ql_step, tridiagonalize
+    rows = [[2.5, 2.4, 1.0], [0.5, 0.7, 0.2], [2.2, 2.9, 1.4], [1.9, 2.2, 0.8], [3.1, 3.0, 1.9], [2.3, 2.7, 1.1],
+            [2.0, 1.6, 0.7], [1.0, 1.1, 0.3], [1.5, 1.6, 0.9], [1.1, 0.9, 0.4]]
+    browser.open(playground)
+    browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
+    csv = "x,y,z\n" + "\n".join(",".join(map(str, r)) for r in rows)
+    browser.evaluate(f"document.getElementById('data').value = {csv!r}")
+    browser.click("#run")
+    browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+    d, e, _ = tridiagonalize([[float(x) for x in r] for r in covariance_matrix(rows)])
+    state: dict[str, Any] = {"diagonal": d, "subdiagonal": e[:-1], "next": 0}
+    sigma = round(jacobi_eigh(covariance_matrix(rows)).values[1], 3)  # near an eigenvalue: a learner's guess
+    for count, rule in enumerate(["none", "value", "rayleigh", "wilkinson", "wilkinson"], 1):
+        if state["next"] >= 2:
+            break
+        browser.evaluate(f"document.getElementById('ql-rule').value = {rule!r}")
+        if rule == "value":
+            browser.evaluate(f"document.getElementById('ql-sigma').value = {repr(sigma)!r}")
+        browser.click("#ql-iterate")
+        assert browser.evaluate("document.body.dataset.error || ''") == ""
+        assert browser.evaluate("document.body.dataset.qlIterations") == str(count)
+        state = ql_step(state["diagonal"], state["subdiagonal"], state["next"], sigma if rule == "value" else rule)
+        shown_d = browser.evaluate("[...document.querySelectorAll('#ql-t td.ql-d')].map(td => td.textContent)")
+        shown_e = browser.evaluate("[...document.querySelectorAll('#ql-t td.ql-e')].map(td => td.textContent)")
+        for text, value in zip(shown_d, state["diagonal"]):
+            assert_shown(text, value, f"d after iteration {count}")
+        for text, value in zip(shown_e, state["subdiagonal"]):
+            if value == 0:
+                assert text == "0"
+            else:
+                assert_shown(text, value, f"e after iteration {count}")
+        info = _text(browser, "ql-info")
+        shift = re.search(r"shift σ = (\S+);", info)
+        assert shift, info
+        if state["shift"] == 0:
+            assert shift.group(1) == "0"
+        else:
+            assert_shown(shift.group(1), state["shift"], f"shift of iteration {count}")
+        if rule == "value":
+            assert state["shift"] == sigma
+    assert state["next"] >= 2 and "is an eigenvalue" in _text(browser, "ql-info")

@@ -74,6 +74,69 @@ run = power_run(covariance_matrix(rows), 1, start=json.loads(start_json),
 run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
 player_html(run)
 `;
+// QL one iteration at a time, the shift the learner's (purepca.linalg.tridiagonal.ql_step).
+const QL_START = `
+import json
+from purepca.linalg.tridiagonal import tridiagonalize
+d, e, _ = tridiagonalize(json.loads(cov_json))
+json.dumps({"diagonal": d, "subdiagonal": e[:-1], "next": 0})
+`;
+const QL_STEP = `
+import json
+from purepca.linalg.tridiagonal import ql_step
+state = json.loads(ql_json)
+json.dumps(ql_step(state["diagonal"], state["subdiagonal"], state["next"], json.loads(ql_shift)))
+`;
+let QL = null, QL_COUNT = 0;
+function qlStart() {
+  pyodide.globals.set("cov_json", JSON.stringify(LAST.covariance));
+  QL = JSON.parse(pyodide.runPython(QL_START));
+  QL_COUNT = 0;
+  document.getElementById("ql-info").textContent = "T after the reflections; no QL iteration yet.";
+  document.getElementById("ql-iterate").disabled = QL.diagonal.length < 2;
+  document.getElementById("ql-reset").disabled = false;
+  drawQL();
+}
+function drawQL() {
+  const t = document.getElementById("ql-t");
+  while (t.firstChild) t.removeChild(t.firstChild);
+  const n = QL.diagonal.length;
+  [["diagonal d", QL.diagonal, "ql-d"], ["subdiagonal e", QL.subdiagonal, "ql-e"]].forEach(([label, xs, id]) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th"); th.textContent = label; tr.appendChild(th);
+    xs.forEach((x, i) => {
+      const td = document.createElement("td");
+      td.textContent = x === 0 ? "0" : Number(x).toPrecision(6);
+      td.className = id;
+      if (id === "ql-e") td.classList.add(i < QL.next ? "done" : i === QL.next ? "active" : "x");
+      tr.appendChild(td);
+    });
+    t.appendChild(tr);
+  });
+}
+function qlIterate() {
+  try {
+    const rule = document.getElementById("ql-rule").value;
+    const shift = rule === "value" ? Number(document.getElementById("ql-sigma").value) : rule;
+    if (rule === "value" && !isFinite(shift)) throw new Error("the shift must be a number");
+    pyodide.globals.set("ql_json", JSON.stringify(QL));
+    pyodide.globals.set("ql_shift", JSON.stringify(shift));
+    const l = QL.next, step = JSON.parse(pyodide.runPython(QL_STEP));
+    QL = step; QL_COUNT += 1;
+    drawQL();
+    document.getElementById("ql-info").textContent = "iteration " + QL_COUNT + " on l = " + (l + 1) + ": shift σ = " +
+      (step.shift === 0 ? "0" : step.shift.toPrecision(6)) + "; |e_l| = " +
+      (step.subdiagonal[l] === 0 ? "0" : Math.abs(step.subdiagonal[l]).toPrecision(6)) +
+      (step.deflated ? " ≤ " + step.tolerance.toPrecision(3) + ": d_" + (l + 1) + " is an eigenvalue" : "") +
+      "; " + step.chase.length + " rotation" + (step.chase.length === 1 ? "" : "s") + " chased the bulge.";
+    document.getElementById("ql-iterate").disabled = step.next >= step.diagonal.length - 1;
+    document.body.dataset.qlIterations = String(QL_COUNT);
+  } catch (err) {
+    fail(err);
+  }
+}
+document.getElementById("ql-iterate").onclick = qlIterate;
+document.getElementById("ql-reset").onclick = () => { if (LAST) qlStart(); };
 let SEED = 0;
 function example(name) {
   try {
@@ -132,6 +195,7 @@ function run() {
     LAST = out;
     drawCloud(out);
     resetWork();
+    qlStart();
     const ms = Math.round(performance.now() - t0);
     status.textContent = "fitted and traced in " + ms + " ms";
     document.body.dataset.runMs = String(ms);

@@ -51,9 +51,9 @@ from typing import Any, Callable, Optional
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar, check_context
 from .jacobi import _IN_PLACE, EighResult, _scaled_back
-from .matrix import as_symmetric, max_abs
+from .matrix import as_symmetric, as_vector, max_abs
 
-__all__ = ["TridiagonalStep", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
+__all__ = ["TridiagonalStep", "ql_step", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
 
 
 @dataclass(frozen=True)
@@ -351,6 +351,71 @@ def tridiagonal_ql(
         d[l] = d[l] + f
         e[l] = zero
     return iterations, rotations
+
+
+def ql_step(diagonal: Any, subdiagonal: Any, l: int = 0, shift: Any = "wilkinson") -> dict[str, Any]:
+    """One implicit QL iteration on the symmetric tridiagonal T at row ``l``, with the shift a learner chose.
+
+    ``diagonal`` (n) and ``subdiagonal`` (n - 1, ``T[i+1][i]``) are T as it
+    stands; ``shift`` is ``"wilkinson"``, ``"rayleigh"``, ``"none"`` or a
+    number σ (any value: the iteration factors ``T - σ·I``).  The step is
+    :func:`tridiagonal_ql`'s (the same shift and chase, :func:`_chase_bulge`),
+    on the block from l down to the first negligible subdiagonal entry, in
+    floats.  Returns T after it (``diagonal``, ``subdiagonal``), the ``shift``
+    used, the ``chase`` (``(i, c, s, bulge)`` per rotation), ``tolerance``,
+    ``deflated`` (``|e_l|`` now below it) and ``next``, the row the next
+    iteration works on (past every negligible entry; n - 1 when T is
+    diagonal to the tolerance).  For the playground, where the shift is the
+    learner's at each iteration (Heath's QR-iteration module).
+
+    >>> step = ql_step([2.0, 2.0], [1.0], 0, "wilkinson")
+    >>> sorted(round(x, 12) for x in step["diagonal"]), step["deflated"], step["next"]
+    ([1.0, 3.0], True, 1)
+    >>> ql_step([2.0, 2.0], [1.0], 0, 3.0)["shift"]
+    3.0
+    """
+    d = [float(x) for x in as_vector(diagonal, name="diagonal")]
+    e = [float(x) for x in as_vector(subdiagonal, name="subdiagonal")] if len(d) > 1 else []
+    n = len(d)
+    if len(e) != n - 1:
+        raise PurePCAError(f"ql_step: T has {n} diagonal entries and needs {n - 1} subdiagonal ones, got {len(e)}")
+    if isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < max(n - 1, 1):
+        raise PurePCAError(f"ql_step: l must be a row from 0 to {max(n - 2, 0)} with a subdiagonal entry, got {l!r}")
+    if shift not in SHIFTS:
+        try:
+            sigma = as_vector([shift], name="shift")[0]
+        except PurePCAError:
+            raise PurePCAError(f"ql_step: shift must be one of {', '.join(map(repr, SHIFTS))} or a number, "
+                               f"got {shift!r}") from None
+    e.append(0.0)
+    eps, hypot = FLOAT.eps, math.hypot
+    tst1 = max(abs(a) + abs(b) for a, b in zip(d, e))
+    tolerance = eps * tst1
+    chase: list[tuple[int, float, float, float, float]] = []
+    m = l
+    while m < n - 1 and abs(e[m]) > tolerance:
+        m += 1
+    h = 0.0
+    if m > l:
+        if shift == "wilkinson":
+            g, dl1, h = _wilkinson_shift(d, e, l, eps, 1.0, 2.0, hypot)
+        else:
+            h = d[l] if shift == "rayleigh" else 0.0 if shift == "none" else sigma
+            d[l] -= h
+            d[l + 1] -= h
+            dl1 = d[l + 1]
+        for i in range(l + 2, n):
+            d[i] -= h
+        c, s, s2, c3, el1 = _chase_bulge(d, e, [[] for _ in range(n)], l, m, 1.0, 0.0, hypot, chase)
+        p = -s * s2 * c3 * el1 * e[l] / dl1 if shift == "wilkinson" else chase[-1][4]
+        e[l] = s * p
+        d[l] = c * p
+        d = [x + h if i >= l else x for i, x in enumerate(d)]
+    nxt = l
+    while nxt < n - 1 and abs(e[nxt]) <= tolerance:
+        nxt += 1
+    return {"diagonal": d, "subdiagonal": e[:-1], "shift": h, "chase": [r[:4] for r in chase],
+            "tolerance": tolerance, "deflated": abs(e[l]) <= tolerance, "next": nxt}
 
 
 def tridiagonal_eigh(
