@@ -202,7 +202,8 @@ def _digits_below(x: Any, norm: Any) -> Optional[float]:
     x = Fraction(x)
     if x == 0:
         return None
-    return round(-math.log10(Fraction(abs(x)) / Fraction(norm or 1)), 2)
+    ratio = abs(x) / Fraction(norm or 1)  # exact: its float would underflow for x near 1e-300 and a norm near 1e300
+    return round(math.log10(ratio.denominator) - math.log10(ratio.numerator), 2)
 
 
 def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[dict[str, Any]]:

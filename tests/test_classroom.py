@@ -17,6 +17,7 @@ import pytest
 from purepca.covariance import covariance_matrix
 from purepca.errors import PurePCAError
 from purepca.linalg.jacobi import JacobiStep, jacobi_eigh
+from purepca.linalg.tridiagonal import TridiagonalStep
 from purepca.teaching import trace_jacobi
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
@@ -414,3 +415,29 @@ def test_ql_step_bad_input_is_refused(args: tuple[Any, ...], message: str) -> No
     from purepca.linalg.tridiagonal import ql_step
     with pytest.raises(PurePCAError, match=message):
         ql_step(*args)
+
+
+@pytest.mark.parametrize("k", [1e-300, 1e300])
+def test_tridiagonal_trace_is_in_the_inputs_units_when_scaled(k: float) -> None:
+    """A matrix near underflow or overflow is scaled inside the solver; its trace (and the QL page) is not."""
+    from purepca.linalg.tridiagonal import tridiagonal_eigh
+    from purepca.player import tridiagonal_run
+    M = [[4.0, 1.0, 0.5], [1.0, 3.0, 0.3], [0.5, 0.3, 2.0]]
+    plain: list[TridiagonalStep] = []
+    scaled: list[TridiagonalStep] = []
+    tridiagonal_eigh(M, trace=plain.append)
+    tridiagonal_eigh([[x * k for x in row] for row in M], trace=scaled.append)
+    assert len(plain) == len(scaled)
+    for a, b in zip(plain, scaled):
+        pairs = [(a.value, b.value), (a.shift, b.shift), (a.tolerance, b.tolerance)]
+        if a.kind == "householder":
+            pairs.append((a.alpha, b.alpha))
+        else:
+            pairs += list(zip(a.after[0] + a.after[1], b.after[0] + b.after[1]))
+        for x, y in pairs:
+            if abs(x * k) > 1e-290:  # representable in the scaled units
+                assert math.isclose(y, x * k, rel_tol=1e-13), (a.kind, x, y)
+    run = tridiagonal_run([[x * k for x in row] for row in M], choices=False)
+    ql = next(f for f in run["frames"] if f["kind"] == "ql")
+    assert math.isclose(ql["diagonal"][0], 4.742005095139746 * k, rel_tol=1e-14)
+    assert run["convergence"][0]["digits"] == 3.2

@@ -45,7 +45,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
@@ -71,8 +71,8 @@ class TridiagonalStep:
     precision: of a reflection, ``reflector`` = the vector ``v`` of
     ``H_k = I - beta·v·vᵀ`` (acting on rows and columns ``k+1..``; empty when
     the column is already reduced), ``beta``, and ``alpha`` the new
-    subdiagonal entry ``e_k``; the matrix is scaled by a power of two first
-    when near overflow or underflow, and these are of the scaled matrix.
+    subdiagonal entry ``e_k``.  A matrix near overflow or underflow is scaled
+    by a power of two first; every event is given in the input's units.
 
     Of a QL iteration, also at the solver's own precision (of the scaled
     matrix too): ``before`` and ``after``, each ``(diagonal, subdiagonal)``
@@ -471,6 +471,25 @@ def tridiagonal_eigh(
         return _tridiagonal_eigh(M, ctx, max_iter, trace, shift)
 
 
+def _unscaled(trace: Callable[[TridiagonalStep], None], scale: int, ctx: Context) -> Callable[[TridiagonalStep], None]:
+    """``trace`` given the events of a matrix scaled by ``2**-scale`` in the input's units (the reflectors,
+    beta and the rotations' c and s do not depend on the scale)."""
+    def up(x: Any) -> Any:
+        return ctx.ldexp(x, scale)
+
+    def state(pair: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]]) -> Any:
+        return None if pair is None else (tuple(map(up, pair[0])), tuple(map(up, pair[1])))
+
+    def unscaled(step: TridiagonalStep) -> None:
+        trace(replace(step, value=math.ldexp(step.value, scale), shift=math.ldexp(step.shift, scale),
+                      tolerance=math.ldexp(step.tolerance, scale),
+                      alpha=None if step.alpha is None else up(step.alpha),
+                      before=state(step.before), after=state(step.after),
+                      chase=tuple((i, c, s, up(b)) for i, c, s, b in step.chase),
+                      block=None if step.block is None else tuple(tuple(map(up, row)) for row in step.block)))
+    return unscaled
+
+
 def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[int], trace: Trace,
                       shift: str = "wilkinson") -> EighResult:
     """The worker behind :func:`tridiagonal_eigh`: M validated, inside ``ctx.local()``."""
@@ -480,6 +499,8 @@ def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[in
     scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
     if scale:
         M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
+        if trace is not None:
+            trace = _unscaled(trace, scale, ctx)
     d, e, Z = tridiagonalize(M, ctx, trace)
     iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace, shift=shift)
     values = _scaled_back(d, scale, ctx, "an eigenvalue")
