@@ -415,7 +415,9 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     iteration, ``shift``, ``tolerance``, T's ``diagonal`` and
     ``offdiagonal`` (``T[i+1][i]``) after it, the ``chase`` of plane rotations
     ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
-    the bulge ``|T[i-1][i+1]|``) and ``deflated``).  ``shift`` is the QL
+    the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
+    of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
+    chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)).  ``shift`` is the QL
     shift (``"wilkinson"``, ``"rayleigh"`` or ``"none"``); with ``choices``
     the run carries the other shifts' runs.  ``convergence`` lists per QL
     iteration ``|e_l|``, its digits ``-log10(|e_l|/‖A‖_F)`` and their ratio
@@ -455,10 +457,12 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
         if not any(f["kind"] != "householder" for f in frames):
             frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
                            "offdiagonal": [_num(x) for x in step.before[1]]})
+        Q, L = _ql_factors(step.before, step.shift, step.chase)
         frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
                        "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
                        "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,
-                       "chase": [{"i": i, "c": _num(c), "s": _num(s), "bulge": _num(b)} for i, c, s, b in step.chase]})
+                       "chase": [{"i": i, "c": _num(c), "s": _num(s), "bulge": _num(b)} for i, c, s, b in step.chase],
+                       "Q": Q, "L": L})
     with ctx.local():
         norm = ctx.norm([x for row in M for x in row])
     convergence = []
@@ -522,6 +526,23 @@ def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict
         _jacobi_module._rotate(M, V, p, q, s, tau, app - h, aqq + h, 0.0)
     return {"p": p, "q": q, "theta": math.atan(t), "t": t, "c": c, "s": s, "matrix": M, "vectors": V,
             "off": float(_off_norm(M, FLOAT)), "zeroed": M[p][q]}
+
+
+def _ql_factors(before: Any, shift: float, chase: Any) -> tuple[list[list[float]], list[list[float]]]:
+    """The QL factorisation this iteration made implicitly, for the page (in floats): ``T - σ·I = Q·L``
+    with Q the product of the chase's rotations (in the order applied) and ``L = Qᵀ·(T - σ·I)``, lower
+    triangular up to the negligible entry below the block; the next T is ``L·Q + σ·I``."""
+    d, e = [float(x) for x in before[0]], [float(x) for x in before[1]]
+    n = len(d)
+    Q = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+    for i, c, s, _ in chase:  # Q <- Q·Gᵀ, G the rotation of rows i and i+1
+        c, s = float(c), float(s)
+        for row in Q:
+            a, b = row[i], row[i + 1]
+            row[i], row[i + 1] = c * a - s * b, s * a + c * b
+    S = [[(d[i] - shift if i == j else e[min(i, j)] if abs(i - j) == 1 else 0.0) for j in range(n)] for i in range(n)]
+    L = [[math.fsum(Q[k][i] * S[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+    return Q, L
 
 
 def _assembled(ds: list[Any], es: list[Any], block: Any, n: int) -> list[list[Any]]:
@@ -804,6 +825,7 @@ _PAGE = """<!DOCTYPE html>
 <p id="legend"></p>
 <table id="numbers"></table>
 <div id="jacobi-matrix"></div>
+<div id="ql-factors"></div>
 <p id="skips" class="faint"></p>
 </section>
 <section id="right">
@@ -1266,6 +1288,20 @@ function drawJ(i) {
   box.appendChild(p);
   table(box, [...Array(RUN.n).keys()].map(k => String(k + 1)), rows, "rotation-matrix");
 }
+function drawFactors(i) {  // QL: the factors the iteration formed implicitly, T − σI = QL, next T = LQ + σI
+  const box = document.getElementById("ql-factors"), f = frames[i];
+  clear(box);
+  if (f.kind !== "ql") return;
+  const p = document.createElement("p"); p.className = "faint";
+  p.textContent = "T − σI = QL: Q is the product of this iteration's rotations, L = Qᵀ(T − σI) is lower triangular; " +
+    "the new T is LQ + σI (QL iteration, the mirror of Heath's QR: it deflates at the top).";
+  box.appendChild(p);
+  const heads = [...Array(RUN.n).keys()].map(k => String(k + 1));
+  const q = document.createElement("p"); q.textContent = "Q"; box.appendChild(q);
+  table(box, heads, f.Q.map(r => r.map(x => fmt(x))), "ql-q");
+  const l = document.createElement("p"); l.textContent = "L"; box.appendChild(l);
+  table(box, heads, f.L.map(r => r.map(x => fmt(x))), "ql-l");
+}
 function drawSkips(i) {
   const box = document.getElementById("skips"), f = frames[i];
   box.textContent = RUN.method === "jacobi" && RUN.pivot === "threshold" ?
@@ -1313,7 +1349,7 @@ function show(i) {
   slider.value = index;
   document.getElementById("counter").textContent = "step " + index + " of " + (frames.length - 1);
   drawMatrix(index); drawNumbers(index); drawPlot(index); drawCloud(index); checkWhat(index);
-  drawJ(index); drawSkips(index); drawCode(index);
+  drawJ(index); drawSkips(index); drawCode(index); drawFactors(index);
   document.body.dataset.frame = String(index);
 }
 function play() {

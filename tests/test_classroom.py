@@ -441,3 +441,23 @@ def test_tridiagonal_trace_is_in_the_inputs_units_when_scaled(k: float) -> None:
     ql = next(f for f in run["frames"] if f["kind"] == "ql")
     assert math.isclose(ql["diagonal"][0], 4.742005095139746 * k, rel_tol=1e-14)
     assert run["convergence"][0]["digits"] == 3.2
+
+
+@pytest.mark.parametrize("shift", ["wilkinson", "rayleigh", "none"])
+def test_tridiagonal_run_ql_factors(shift: str) -> None:
+    """The page's Q and L: Q orthogonal, L lower triangular, L·Q + σI the next T (Heath's module shows Q and R)."""
+    from purepca.player import tridiagonal_run
+    run = tridiagonal_run(stackloss_covariance(), shift=shift, choices=False)
+    frames = [f for f in run["frames"] if f["kind"] == "ql"]
+    assert frames
+    for f in frames:
+        Q, L, n = f["Q"], f["L"], len(f["Q"])
+        assert all(abs(math.fsum(Q[k][i] * Q[k][j] for k in range(n)) - (i == j)) <= 1e-15 * 8
+                   for i in range(n) for j in range(n))
+        assert all(abs(L[i][j]) <= 1e-15 * 200 for i in range(n) for j in range(i + 1, n))
+        d, e = f["diagonal"], f["offdiagonal"]
+        for i in range(n):
+            for j in range(n):
+                t = d[i] if i == j else e[min(i, j)] if abs(i - j) == 1 else 0.0
+                lq = math.fsum(L[i][k] * Q[k][j] for k in range(n)) + (f["shift"] if i == j else 0.0)
+                assert abs(lq - t) <= 1e-15 * 200, (i, j, lq, t)

@@ -114,12 +114,37 @@ def _step_through_ql(browser: Browser, M: list[list[float]], shift: str) -> int:
             else:
                 assert_shown(text, value, f"T[{r}][{c}] after QL iteration {j}")
         assert ("yes" in _text(browser, "deflated")) == (step.value <= step.tolerance)
+        _check_factors(browser, step)
         for (i_, c_, s_, bulge), part in zip(step.chase, _text(browser, "chase").split("; ")):
             assert part.startswith(f"({i_ + 1},{i_ + 2})"), (part, i_)
             if i_ > step.index:
                 assert_shown(part.rsplit("= ", 1)[1], float(bulge), "the bulge")
     assert j == len(trace)
     return j
+
+
+def _check_factors(browser: Browser, step: TridiagonalStep) -> None:
+    """The page's Q and L against T − σI = QL computed here from the trace (explicit rotation matrices)."""
+    assert step.before is not None
+    n = len(step.before[0])
+    Q = [[float(i == j) for j in range(n)] for i in range(n)]
+    for i, c, s, _ in step.chase:
+        G = [[float(r == k) for k in range(n)] for r in range(n)]
+        G[i][i], G[i][i + 1], G[i + 1][i], G[i + 1][i + 1] = float(c), float(s), -float(s), float(c)  # Gᵀ
+        Q = [[math.fsum(Q[r][k] * G[k][j] for k in range(n)) for j in range(n)] for r in range(n)]
+    T = [[float(step.before[0][i]) - step.shift if i == j else float(step.before[1][min(i, j)]) if abs(i - j) == 1
+          else 0.0 for j in range(n)] for i in range(n)]
+    L = [[math.fsum(Q[k][i] * T[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+    for name, M in (("ql-q", Q), ("ql-l", L)):
+        cells = browser.evaluate(f"[...document.querySelectorAll('#{name} tr')].slice(1)"
+                                 ".map(r => [...r.children].map(td => td.textContent))")
+        assert len(cells) == n
+        for i in range(n):
+            for j in range(n):
+                if abs(M[i][j]) <= 1e-14 * 200:  # rounding noise where the factor has an exact or negligible 0
+                    assert abs(float(cells[i][j])) <= 1e-11, (name, i, j, cells[i][j])
+                else:
+                    assert_shown(cells[i][j], M[i][j], f"{name}[{i}][{j}]")
 
 
 def test_ql_page_shows_t_the_shift_and_the_bulge_per_frame(browser: Browser, tmp_path: pathlib.Path) -> None:
