@@ -323,13 +323,21 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0,
 
 
 def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
-              title: str = "Power iteration", start: Optional[Any] = None) -> dict[str, Any]:
+              title: str = "Power iteration", start: Optional[Any] = None, inverse: bool = False) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
 
     The ``answer`` (the eigenpairs the iteration returns) and the ratios
     ``|λ_(i+1)/λ_i|`` of the eigenvalues (from :func:`~purepca.linalg.jacobi_eigh`)
     are carried for the picture and the predicted rate.  ``start`` is the
     first eigenpair's start vector (the learner's; default a random one).
+    ``inverse`` runs *inverse* iteration instead: power iteration on ``A⁻¹``
+    (each step solves ``A·w = v`` with A's Cholesky factor, so A must be
+    positive definite), which finds the smallest eigenvalues: the frames'
+    ``value`` is then the Rayleigh quotient ``vᵀA⁻¹v``, tending to ``1/λ_min``.
+
+    >>> inv = power_run([[4, 1], [1, 3]], inverse=True)
+    >>> round(1 / inv["frames"][-1]["value"], 9), round((7 - 5 ** 0.5) / 2, 9)
+    (2.381966011, 2.381966011)
 
     >>> run = power_run([[4, 1], [1, 3]], seed=1)
     >>> f = run["frames"][5]
@@ -341,8 +349,18 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
     n = len(M)
     k = as_int(k, "k", low=1, high=n)
     steps: list[PowerStep] = []
-    result = power_iteration(M, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
-    spectrum = sorted((float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
+    op: Any = M
+    if inverse:  # power iteration on A⁻¹: each step solves A·w = v with A's Cholesky factor
+        from .linalg.cholesky import _cholesky, _cholesky_solve
+        try:
+            factor = _cholesky(M, ctx)
+        except PurePCAError as err:
+            raise PurePCAError(f"player: inverse iteration needs a positive definite matrix: {err}") from None
+
+        def op(v: list[Any]) -> list[Any]:
+            return [row[0] for row in _cholesky_solve(factor, [[x] for x in v], ctx)]
+    result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
+    spectrum = sorted((1 / float(v) if inverse else float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
     frames = []
@@ -358,7 +376,8 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
-            "start": None if start is None else [_num(x) for x in steps[0].vector or ()]}
+            "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
+            "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
 
 
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
@@ -1003,8 +1022,10 @@ function drawNumbers(i) {
     row(t, "eigenpair", "pair", String(f.pair));
     row(t, "iteration", "iteration", String(f.iteration));
     row(t, "vector v", "vector", f.vector.map(x => fmt(x)).join("  "), "unit length");
-    row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
-    row(t, "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
+    if (RUN.inverse) row(t, "Rayleigh quotient vᵀA⁻¹v", "rayleigh", fmt(f.value), "→ 1/λ = " + fmt(RUN.values[f.pair - 1]) +
+                         ", λ = " + fmt(RUN.eigenvalues[f.pair - 1]));
+    else row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
+    row(t, RUN.inverse ? "residual ‖A⁻¹v − μv‖" : "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
     row(t, "predicted |λ₂/λ₁|^(k−1)", "rate", fmt(f.rate, 3), "|λ₂/λ₁| = " + fmt(RUN.ratios[f.pair - 1], 4));
     row(t, "angle to the answer (°)", "angle", fmt(f.angle, 4));
   } else if (RUN.method === "subspace") {
@@ -1377,7 +1398,10 @@ const about = {
   jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
     ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. A sweep goes through the pairs row by row; " +
     "in sweeps 1 to 3 a pair at or below the sweep's threshold is skipped (see below). The coloured axes are the rows of V, the rotations so far.",
-  power: "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
+  power: RUN.inverse ? "Inverse iteration on a " + RUN.n + " × " + RUN.n + " positive definite matrix: v ← A⁻¹v/‖A⁻¹v‖ " +
+    "(each step solves A·w = v with A's Cholesky factor), power iteration on A⁻¹: it finds the smallest eigenvalue. The red arrow is v, " +
+    "the dashed grey line the eigenvector it turns towards; the residual ‖A⁻¹v − μv‖ falls like |λ_min/λ_next|^k (dashed purple)." :
+    "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
   subspace: "Subspace iteration on a " + RUN.n + " × " + RUN.n + " matrix with a block of " + RUN.block_size + " vectors: Q ← orthonormalised A·Q, then Rayleigh–Ritz (the small problem QᵀAQ solved by Jacobi). The coloured arrows are the Ritz vectors (their first two entries), the dashed grey lines the eigenvectors they turn towards.",
   tridiagonal: "Householder reflections reduce the matrix to tridiagonal form T (the matrix panel shows it being reduced, then T); " +
     "each implicit QL iteration picks a shift σ, chases a bulge up T with plane rotations (pink: where it passed) and drives the subdiagonal " +
@@ -1408,7 +1432,8 @@ if (MAIN.method === "tridiagonal" && MAIN.choices) addChoice("QL shift:", "ql-sh
 document.getElementById("about").textContent = about[RUN.method];
 if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = RUN.method === "tridiagonal" ?
   "The matrix: A as the reflections reduce it, then T after each QL iteration" : "The matrix A";
-if (RUN.method === "power") document.getElementById("plot-title").textContent = "residual ‖Av − λv‖, log scale";
+if (RUN.method === "power") document.getElementById("plot-title").textContent = RUN.inverse ?
+  "residual ‖A⁻¹v − μv‖, log scale" : "residual ‖Av − λv‖, log scale";
 if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
 if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";

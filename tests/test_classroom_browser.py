@@ -318,6 +318,11 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/index.html"
 
 
+def _scroll(browser: Browser, selector: str, block: str = "center") -> None:
+    """Bring an element into the viewport before a real click on it (the page is taller than the window)."""
+    browser.evaluate(f"document.querySelector({selector!r}).scrollIntoView({{block: {block!r}}})")
+
+
 def _fit_shown(browser: Browser) -> list[float]:
     return [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
 
@@ -378,6 +383,7 @@ def test_playground_pivot_by_click_and_a_dragged_point(browser: Browser, playgro
     # two pivots chosen by clicking, each against the reference rotation run here
     state: dict[str, Any] = {"matrix": [[float(x) for x in r] for r in covariance_matrix(rows)], "vectors": None}
     for count, (p, q) in enumerate(((0, 2), (1, 2)), 1):
+        _scroll(browser, "#work-matrix")
         browser.click(f'#work-matrix td[data-r="{q}"][data-c="{p}"]')  # the lower entry: the same pair
         assert browser.evaluate("document.body.dataset.pivots") == str(count)
         step = pivot_step(state["matrix"], p, q, vectors=state["vectors"])
@@ -402,6 +408,7 @@ def test_playground_pivot_by_click_and_a_dragged_point(browser: Browser, playgro
         assert_shown(J[q][p], -step["s"], "-s in J")
     # drag point 0 by 40 px to the right: the data, the fit and the axes follow
     before = [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit td.value')].map(td => td.textContent)")]
+    _scroll(browser, "#cloud")
     x, y, scale = browser.evaluate(
         "(() => { const c = document.querySelector('#cloud circle[data-row=\"0\"]').getBoundingClientRect();"
         " return [c.left + c.width / 2, c.top + c.height / 2, Number(document.getElementById('cloud').dataset.scale)]; })()")
@@ -427,9 +434,12 @@ def test_playground_pivot_by_click_and_a_dragged_point(browser: Browser, playgro
     assert browser.evaluate("document.getElementById('work-matrix').querySelectorAll('td.zeroed').length") == 0
 
 
-def test_playground_power_iteration_from_a_clicked_start(browser: Browser, playground: str) -> None:
-    """Heath's power-iteration module: the learner picks the start vector by clicking the plot."""
+@pytest.mark.parametrize("iteration", ["power", "inverse"])
+def test_playground_power_iteration_from_a_clicked_start(browser: Browser, playground: str, iteration: str) -> None:
+    """Heath's power-iteration module: the learner picks the start vector by clicking the plot, and power or
+    inverse iteration."""
     from purepca.covariance import covariance_matrix
+    from purepca.linalg.cholesky import cholesky, cholesky_solve
     rows = [[2.5, 2.4, 1.0], [0.5, 0.7, 0.2], [2.2, 2.9, 1.4], [1.9, 2.2, 0.8], [3.1, 3.0, 1.9], [2.3, 2.7, 1.1],
             [2.0, 1.6, 0.7], [1.0, 1.1, 0.3], [1.5, 1.6, 0.9], [1.1, 0.9, 0.4]]
     browser.open(playground)
@@ -438,6 +448,8 @@ def test_playground_power_iteration_from_a_clicked_start(browser: Browser, playg
     browser.evaluate(f"document.getElementById('data').value = {csv!r}")
     browser.click("#run")
     browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+    browser.evaluate(f"document.getElementById('iteration').value = {iteration!r}")
+    _scroll(browser, "#cloud")
     left, top, width = browser.evaluate("(() => { const r = document.getElementById('cloud').getBoundingClientRect();"
                                         " return [r.left, r.top, r.width]; })()")
     x, y = left + width / 2 - 100, top + width / 2 - 20  # up and to the left, away from the points
@@ -447,9 +459,16 @@ def test_playground_power_iteration_from_a_clicked_start(browser: Browser, playg
     assert start is not None and start[0] < 0 < start[1] and start[2] == 0, start
     assert browser.evaluate("document.body.dataset.error || ''") == ""
     steps: list[PowerStep] = []
-    power_iteration(covariance_matrix(rows), start=start, trace=steps.append)
+    C = covariance_matrix(rows)
+    if iteration == "power":
+        power_iteration(C, start=start, trace=steps.append)
+    else:  # power iteration on C⁻¹, the solves by the public Cholesky functions
+        factor = cholesky(C)
+        power_iteration(lambda v: [r[0] for r in cholesky_solve(factor, [[x] for x in v])], 3, start=start,
+                        trace=steps.append)
     inner = "document.querySelector('iframe').contentDocument"
     browser.wait_until(f"{inner} && {inner}.body && {inner}.body.dataset.frame === '0'")
+    _scroll(browser, "iframe", "start")
     norm = math.hypot(*start)
     assert steps[0].vector is not None
     assert [float(x) for x in steps[0].vector] == pytest.approx([s / norm for s in start], abs=1e-15)
@@ -484,6 +503,7 @@ def test_playground_ql_shift_chosen_at_each_iteration(browser: Browser, playgrou
         browser.evaluate(f"document.getElementById('ql-rule').value = {rule!r}")
         if rule == "value":
             browser.evaluate(f"document.getElementById('ql-sigma').value = {repr(sigma)!r}")
+        _scroll(browser, "#ql-iterate")
         browser.click("#ql-iterate")
         assert browser.evaluate("document.body.dataset.error || ''") == ""
         assert browser.evaluate("document.body.dataset.qlIterations") == str(count)

@@ -69,8 +69,9 @@ from purepca.covariance import center, covariance_matrix
 from purepca.csvdata import read_table
 from purepca.player import player_html, power_run
 rows = [[x + shift for x in row] for row in read_table(csv_text.splitlines(), source="the data").rows]
-run = power_run(covariance_matrix(rows), 1, start=json.loads(start_json),
-                title="Power iteration from the vector you clicked")
+inverse = iteration == "inverse"
+run = power_run(covariance_matrix(rows), 1, start=json.loads(start_json), inverse=inverse,
+                title=("Inverse" if inverse else "Power") + " iteration from the vector you clicked")
 run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
 player_html(run)
 `;
@@ -246,8 +247,10 @@ function clickStart(e) {  // a click on the background (not on a point): power i
     pyodide.globals.set("csv_text", document.getElementById("data").value);
     pyodide.globals.set("shift", Number(document.getElementById("shift").value || "0"));
     pyodide.globals.set("start_json", JSON.stringify(start));
+    pyodide.globals.set("iteration", document.getElementById("iteration").value);
     document.getElementById("player").srcdoc = pyodide.runPython(POWER);
-    status.textContent = "power iteration from the vector you clicked, (" + start.join(", ") + ") normalised";
+    status.textContent = document.getElementById("iteration").value + " iteration from the vector you clicked, (" +
+      start.join(", ") + ") normalised";
     document.body.dataset.powerStart = JSON.stringify(start);
   } catch (err) {
     fail(err);
