@@ -78,7 +78,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Optional
 
 from .covariance import center, covariance_matrix
-from .errors import PurePCAError
+from .errors import ConvergenceError, PurePCAError
 from .linalg import jacobi as _jacobi_module, power as _power_module, tridiagonal as _tridiagonal_module
 from .linalg.jacobi import PIVOTS, JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
@@ -98,6 +98,14 @@ METHODS = ("jacobi", "power", "subspace", "tridiagonal")
 
 #: Largest matrix the page draws entry by entry (larger ones are refused: the page would not be readable).
 MAX_ORDER = 12
+
+#: Largest matrix whose page carries the other pivot orders' or shifts' runs (each one more copy of
+#: every frame: a 12 x 12 Jacobi page is 3 MB by itself).
+CHOICES_ORDER = 8
+
+#: QL iterations a run under Rayleigh's or no shift may make before the page stops it and says so (no
+#: shift converges linearly, by the ratio of neighbouring eigenvalues: close ones take thousands).
+SLOW_SHIFT_ITERATIONS = 20
 
 
 def _num(x: Any) -> Any:
@@ -136,7 +144,8 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     the page's cloud.  See the module docstring for the frames.  ``pivot``
     is the solver's pivot order (``"threshold"``, ``"cyclic"`` or
     ``"classical"``); with ``choices`` the run carries the other orders'
-    runs too (``run["choices"]``), which the page offers.  Each rotation
+    runs too (``run["choices"]``, without their frames' ``before``; for
+    matrices up to ``CHOICES_ORDER``), which the page offers.  Each rotation
     frame also holds ``threshold`` (the sweep's, Rutishauser's rule) and
     ``skipped``, the pairs ``[p, q, |a_pq|]`` passed over under it just
     before the rotation; ``convergence`` lists per sweep off(A), the digits
@@ -189,11 +198,17 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
         "convergence": _sweep_digits([(s["sweep"], s["off"]) for s in sweeps], norm, off0),
         "code": code_of("jacobi", pivot),
     }
-    if choices:  # the other orders, for the page's choice (the page takes this run for its own order)
-        run["choices"] = {name: jacobi_run(M, digits=digits, title=title, pivot=name, choices=False)
+    if choices and n <= CHOICES_ORDER:  # the other orders, for the page's choice (this run is its own order's)
+        run["choices"] = {name: _without_before(jacobi_run(M, digits=digits, title=title, pivot=name, choices=False))
                           for name in PIVOTS if name != pivot}
     if data is not None:
         run["data"] = [[float(x) for x in row[:2]] for row in as_matrix(data, name="data")]
+    return run
+
+
+def _without_before(run: dict[str, Any]) -> dict[str, Any]:
+    """A choice's run without each frame's ``before`` (the previous frame's matrix: the page does not use it)."""
+    run["frames"] = [{k: v for k, v in f.items() if k != "before"} for f in run["frames"]]
     return run
 
 
@@ -438,7 +453,10 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
     chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)).  ``shift`` is the QL
     shift (``"wilkinson"``, ``"rayleigh"`` or ``"none"``); with ``choices``
-    the run carries the other shifts' runs.  ``convergence`` lists per QL
+    the run carries the other shifts' runs (up to ``CHOICES_ORDER``).  A
+    run under Rayleigh's or no shift that has not converged after
+    ``SLOW_SHIFT_ITERATIONS·n`` iterations is cut there: ``stopped`` says so
+    (else None) and ``values`` is empty.  ``convergence`` lists per QL
     iteration ``|e_l|``, its digits ``-log10(|e_l|/‖A‖_F)`` and their ratio
     to the previous iteration's on the same l (3 for cubic convergence).
 
@@ -454,9 +472,16 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     M = _matrix_in(A, ctx)
     n = len(M)
     steps: list[TridiagonalStep] = []
-    # without a shift QL converges only linearly: room for it (the solver's default is 30 n, LAPACK's)
-    result = tridiagonal_eigh(M, context=ctx, trace=steps.append, shift=shift,
-                              max_iter=None if shift == "wilkinson" else 2000)
+    stopped = None
+    try:
+        result = tridiagonal_eigh(M, context=ctx, trace=steps.append, shift=shift,
+                                  max_iter=None if shift == "wilkinson" else SLOW_SHIFT_ITERATIONS * n)
+        values = [_num(v) for v in result.values]
+    except ConvergenceError as err:
+        if shift == "wilkinson":
+            raise
+        # Rayleigh's shift can stall and no shift converges linearly: show the iterations made, and say so
+        stopped, values = str(err), []
     frames: list[dict[str, Any]] = []
     ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
     es: list[Any] = []
@@ -498,9 +523,10 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
                             "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
         last[f["index"]] = digits_now
     run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
-                           "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
-                           "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal")}
-    if choices:
+                           "matrix": _rows(M), "frames": frames, "values": values,
+                           "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal"),
+                           "stopped": stopped}
+    if choices and n <= CHOICES_ORDER:
         run["choices"] = {name: tridiagonal_run(M, digits=digits, title=title, shift=name, choices=False)
                           for name in SHIFTS if name != shift}
     return run
@@ -1241,6 +1267,11 @@ function drawConvergence() {
       "(3: cubic, Wilkinson's shift and, where it converges, Rayleigh's; 1: linear, no shift, by the ratio of " +
       "neighbouring eigenvalues). Precision: " + RUN.digits + " digits.";
     s.append(h, p);
+    if (RUN.stopped) {
+      const w = document.createElement("p"); w.id = "stopped"; w.className = "bad";
+      w.textContent = "This run was stopped before it converged: " + RUN.stopped + ".";
+      s.appendChild(w);
+    }
     table(s, ["iteration", "l", "|e_l|", "digits", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
           fmt(r.subdiagonal, 4), f2(r.digits), r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
           "convergence-table");

@@ -487,3 +487,28 @@ def test_power_run_inverse_iteration_needs_a_positive_definite_matrix() -> None:
     with pytest.raises(PurePCAError, match=r"player: inverse iteration needs a positive definite matrix: A is not "
                                            r"positive definite: pivot 1 is -3.0"):
         power_run([[1.0, 2.0], [2.0, 1.0]], inverse=True)
+
+
+def test_ql_page_with_close_eigenvalues_stops_the_unshifted_run_and_says_so() -> None:
+    """Without a shift QL converges by the ratio of neighbouring eigenvalues: 1.001 here, thousands of
+    iterations. The page keeps the run's first SLOW_SHIFT_ITERATIONS·n iterations and says it stopped."""
+    from purepca.player import SLOW_SHIFT_ITERATIONS, teach, tridiagonal_run
+    M = [[2.0, 0.3, 0.1], [0.3, 2.001, 0.2], [0.1, 0.2, 5.0]]
+    run = tridiagonal_run(M)
+    assert run["stopped"] is None and len(run["values"]) == 3
+    none = run["choices"]["none"]
+    assert none["stopped"].startswith(f"tridiagonal QL did not converge in {SLOW_SHIFT_ITERATIONS * 3} iterations")
+    assert none["values"] == [] and len([f for f in none["frames"] if f["kind"] == "ql"]) == SLOW_SHIFT_ITERATIONS * 3
+    page = payload(teach("tridiagonal", matrix=M, replay_digits=0))
+    assert page["run"]["choices"]["none"]["stopped"] == none["stopped"]
+
+
+def test_pages_of_large_matrices_carry_no_choices() -> None:
+    from purepca.player import CHOICES_ORDER, jacobi_run, tridiagonal_run
+    n = CHOICES_ORDER + 1
+    M = [[float(n - abs(i - j)) if i != j else 10.0 * n for j in range(n)] for i in range(n)]
+    assert "choices" not in jacobi_run(M) and "choices" not in tridiagonal_run(M)
+    small = [row[:CHOICES_ORDER] for row in M[:CHOICES_ORDER]]
+    run = jacobi_run(small)
+    assert sorted(run["choices"]) == ["classical", "cyclic"]
+    assert all("before" not in f for r in run["choices"].values() for f in r["frames"])

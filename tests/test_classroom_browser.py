@@ -527,3 +527,23 @@ def test_playground_ql_shift_chosen_at_each_iteration(browser: Browser, playgrou
         if rule == "value":
             assert state["shift"] == sigma
     assert state["next"] >= 2 and "is an eigenvalue" in _text(browser, "ql-info")
+
+
+def test_ql_page_says_when_an_unshifted_run_was_stopped(browser: Browser, tmp_path: pathlib.Path) -> None:
+    from purepca.errors import ConvergenceError
+    from purepca.player import SLOW_SHIFT_ITERATIONS
+    M = [[2.0, 0.3, 0.1], [0.3, 2.001, 0.2], [0.1, 0.2, 5.0]]
+    browser.open(_page(tmp_path, "ql-stopped", method="tridiagonal", matrix=M, replay_digits=0))
+    assert browser.evaluate("document.getElementById('stopped')") is None
+    browser.evaluate("(() => { const s = document.getElementById('ql-shift'); s.value = 'none';"
+                     " s.dispatchEvent(new Event('change')); })()")
+    steps: list[TridiagonalStep] = []
+    with pytest.raises(ConvergenceError) as err:
+        tridiagonal_eigh(M, trace=steps.append, shift="none", max_iter=SLOW_SHIFT_ITERATIONS * 3)
+    assert _text(browser, "stopped") == f"This run was stopped before it converged: {err.value}."
+    ql = [s for s in steps if s.kind == "ql"]
+    assert browser.evaluate("RUN.frames.filter(f => f.kind === 'ql').length") == len(ql)
+    browser.evaluate("document.getElementById('slider').value = document.getElementById('slider').max;"
+                     " document.getElementById('slider').dispatchEvent(new Event('input'))")
+    assert_shown(_text(browser, "subdiagonal"), ql[-1].value, "|e_l| at the last iteration made")
+    assert "not yet" in _text(browser, "deflated")
