@@ -547,3 +547,47 @@ def test_ql_page_says_when_an_unshifted_run_was_stopped(browser: Browser, tmp_pa
                      " document.getElementById('slider').dispatchEvent(new Event('input'))")
     assert_shown(_text(browser, "subdiagonal"), ql[-1].value, "|e_l| at the last iteration made")
     assert "not yet" in _text(browser, "deflated")
+
+
+def test_playground_drag_a_point_of_a_3d_cloud(browser: Browser, playground: str) -> None:
+    """In 3-D the dragged point moves in the plane the learner looks at; purepca refits the edited rows."""
+    rows = [[2.5, 2.4, 1.0], [0.5, 0.7, 0.2], [2.2, 2.9, 1.4], [1.9, 2.2, 0.8], [3.1, 3.0, 1.9], [2.3, 2.7, 1.1],
+            [2.0, 1.6, 0.7], [1.0, 1.1, 0.3], [1.5, 1.6, 0.9], [1.1, 0.9, 0.4]]
+    browser.open(playground)
+    browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
+    csv = "x,y,z\n" + "\n".join(",".join(map(str, r)) for r in rows)
+    browser.evaluate(f"document.getElementById('data').value = {csv!r}")
+    browser.click("#run")
+    browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+    azimuth, elevation = 40, 20
+    browser.evaluate("(() => { const c = document.getElementById('view3d'); c.checked = true;"
+                     f" document.getElementById('azimuth').value = '{azimuth}';"
+                     f" document.getElementById('elevation').value = '{elevation}';"
+                     " c.dispatchEvent(new Event('input')); })()")
+    a, b = math.radians(azimuth), math.radians(elevation)
+    E = [[math.cos(a), math.sin(a), 0.0], [-math.sin(a) * math.sin(b), math.cos(a) * math.sin(b), math.cos(b)]]
+    shown = browser.evaluate("JSON.parse(document.getElementById('cloud').dataset.basis)")
+    assert all(abs(g - w) <= 1e-15 for gr, wr in zip(shown, E) for g, w in zip(gr, wr)), (shown, E)
+    _scroll(browser, "#cloud")
+    x, y, scale = browser.evaluate(
+        "(() => { const c = document.querySelector('#cloud circle[data-row=\"3\"]').getBoundingClientRect();"
+        " return [c.left + c.width / 2, c.top + c.height / 2, Number(document.getElementById('cloud').dataset.scale)]; })()")
+    for kind, dx, dy in (("mousePressed", 0, 0), ("mouseMoved", 15, -10), ("mouseMoved", 30, -20), ("mouseReleased", 30, -20)):
+        browser.call("Input.dispatchMouseEvent", {"type": kind, "x": x + dx, "y": y + dy, "button": "left",
+                                                  "buttons": 0 if kind == "mouseReleased" else 1, "clickCount": 1})
+    browser.wait_until("document.body.dataset.dragged === '3' && document.body.dataset.done === 'yes'", timeout=120)
+    text = browser.evaluate("document.getElementById('data').value")
+    edited = [[float(v) for v in line.split(",")] for line in text.splitlines()[1:] if line.strip()]
+    du, dv = 30 / scale, 20 / scale
+    want = [r + du * e1 + dv * e2 for r, e1, e2 in zip(rows[3], E[0], E[1])]
+    assert all(math.isclose(g, w, rel_tol=1e-5) for g, w in zip(edited[3], want)), (edited[3], want)
+    assert edited[:3] == rows[:3] and edited[4:] == rows[4:]
+    for got, want_ in zip(_fit_shown(browser), _fit_expected(edited)):
+        assert math.isclose(got, want_, rel_tol=1e-13, abs_tol=1e-15)
+    from purepca import PCA
+    u = PCA().fit(edited).components_[0]
+    pu, pv = (sum(e * c for e, c in zip(E[k], u)) for k in (0, 1))
+    x1, y1, x2, y2 = browser.evaluate("(() => { const l = document.querySelector('#cloud line[data-axis=\"0\"]');"
+                                      " return ['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))); })()")
+    cross = (x2 - x1) * pv - (-(y2 - y1)) * pu
+    assert abs(cross) <= 1e-9 * math.hypot(x2 - x1, y2 - y1)

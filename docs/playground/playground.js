@@ -39,8 +39,8 @@ page = teach(method, data=rows, replay_digits=50)
 from purepca.covariance import covariance_matrix
 json.dumps({"names": table.names, "variance": [repr(x) for x in pca.explained_variance_],
             "components": [[repr(x) for x in row] for row in pca.components_], "page": page,
-            "rows": [row[:2] for row in table.rows],
-            "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows) for j in range(min(2, len(table.names)))],
+            "rows": [row[:3] for row in table.rows], "sd": [math.sqrt(v) for v in pca.explained_variance_],
+            "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows) for j in range(min(3, len(table.names)))],
             "covariance": [[float(x) for x in row] for row in covariance_matrix(rows)]})
 `;
 
@@ -215,26 +215,32 @@ function svgEl(tag, attrs, parent) {
   parent.appendChild(e);
   return e;
 }
-function drawCloud(out) {
+function basis(out) {  // the screen's two axes in data coordinates: the first two columns, or the 3-D view's
+  if (!(out.rows[0].length >= 3 && document.getElementById("view3d").checked)) return [[1, 0], [0, 1]];
+  const a = Number(document.getElementById("azimuth").value) * Math.PI / 180;
+  const b = Number(document.getElementById("elevation").value) * Math.PI / 180;
+  return [[Math.cos(a), Math.sin(a), 0], [-Math.sin(a) * Math.sin(b), Math.cos(a) * Math.sin(b), Math.cos(b)]];
+}
+function drawCloud(out) {  // drawing only: every number on it comes from purepca (rows, mean, sd, components)
   const svg = document.getElementById("cloud"), S = 360, C = S / 2;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   if (out.rows[0].length < 2) return;
-  const mean = out.mean;
+  const E = basis(out), dims = E[0].length, mean = out.mean;
+  const project = d => [0, 1].map(k => E[k].reduce((acc, e, j) => acc + e * d[j], 0));
+  const points = out.rows.map(r => project(r.slice(0, dims).map((x, j) => x - mean[j])));
+  const axes = out.sd.slice(0, Math.min(dims, 3)).map((sd, k) => project(out.components[k].slice(0, dims).map(x => 2 * sd * Number(x))));
   let extent = 0;
-  for (const r of out.rows) extent = Math.max(extent, Math.abs(r[0] - mean[0]), Math.abs(r[1] - mean[1]));
-  out.variance.forEach((v, k) => { extent = Math.max(extent, 2 * Math.sqrt(Number(v)) * Math.hypot(Number(out.components[k][0]), Number(out.components[k][1]))); });
+  for (const p of points.concat(axes)) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
   const scale = (C - 16) / (extent || 1);
-  svg.dataset.scale = String(scale); svg.dataset.cx = String(mean[0]); svg.dataset.cy = String(mean[1]);
-  const X = x => C + scale * (x - mean[0]), Y = y => C - scale * (y - mean[1]);
-  out.variance.slice(0, 2).forEach((v, k) => {
-    const len = 2 * Math.sqrt(Number(v)), u = [Number(out.components[k][0]), Number(out.components[k][1])];
-    svgEl("line", {x1: X(mean[0] - len * u[0]), y1: Y(mean[1] - len * u[1]), x2: X(mean[0] + len * u[0]),
-                   y2: Y(mean[1] + len * u[1]), stroke: k ? "#1f77b4" : "#d62728", "stroke-width": 3,
-                   "class": "axis", "data-axis": k}, svg);
+  svg.dataset.scale = String(scale); svg.dataset.basis = JSON.stringify(E);
+  const X = u => C + scale * u, Y = v => C - scale * v;
+  axes.forEach((a, k) => {
+    svgEl("line", {x1: X(-a[0]), y1: Y(-a[1]), x2: X(a[0]), y2: Y(a[1]), stroke: ["#d62728", "#1f77b4", "#9467bd"][k],
+                   "stroke-width": 3, "class": "axis", "data-axis": k}, svg);
   });
-  out.rows.forEach((r, i) => {
-    const dot = svgEl("circle", {cx: X(r[0]), cy: Y(r[1]), r: 5, fill: "#666", "class": "datum", "data-row": i}, svg);
-    dot.addEventListener("pointerdown", e => startDrag(e, dot, i, scale));
+  points.forEach((p, i) => {
+    const dot = svgEl("circle", {cx: X(p[0]), cy: Y(p[1]), r: 5, fill: "#666", "class": "datum", "data-row": i}, svg);
+    dot.addEventListener("pointerdown", e => startDrag(e, dot, i, scale, E));
   });
 }
 function clickStart(e) {  // a click on the background (not on a point): power iteration starts there
@@ -257,7 +263,8 @@ function clickStart(e) {  // a click on the background (not on a point): power i
   }
 }
 document.getElementById("cloud").addEventListener("click", clickStart);
-function startDrag(e, dot, i, scale) {
+for (const id of ["view3d", "azimuth", "elevation"]) document.getElementById(id).addEventListener("input", () => { if (LAST) drawCloud(LAST); });
+function startDrag(e, dot, i, scale, E) {
   e.preventDefault();
   const svg = document.getElementById("cloud");
   dot.classList.add("dragging");
@@ -266,19 +273,20 @@ function startDrag(e, dot, i, scale) {
   function drop(ev) {
     svg.removeEventListener("pointermove", move); window.removeEventListener("pointerup", drop);
     dot.classList.remove("dragging");
-    // the new data values (text, as the learner would type them); purepca computes everything from them
-    const r = LAST.rows[i], dx = (ev.clientX - x0) / scale, dy = -(ev.clientY - y0) / scale;
-    setRow(i, [Number((r[0] + dx).toPrecision(6)), Number((r[1] + dy).toPrecision(6))]);
+    // the point moves in the screen's plane: du along its first axis, dv along its second (in 3-D, the
+    // view's); the new data values are text, as the learner would type them, and purepca computes from them
+    const r = LAST.rows[i], du = (ev.clientX - x0) / scale, dv = -(ev.clientY - y0) / scale;
+    setRow(i, E[0].map((e1, j) => Number((r[j] + du * e1 + dv * E[1][j]).toPrecision(6))));
     run();
   }
   svg.addEventListener("pointermove", move); window.addEventListener("pointerup", drop);
 }
-function setRow(i, xy) {  // replace the first two fields of data row i in the text box
+function setRow(i, xy) {  // replace the first two (three) fields of data row i in the text box
   const box = document.getElementById("data"), lines = box.value.split("\n");
   let seen = -1;
   for (let k = 1; k < lines.length; k++) {
     if (!lines[k].trim()) continue;
-    if (++seen === i) { const f = lines[k].split(","); f[0] = String(xy[0]); f[1] = String(xy[1]); lines[k] = f.join(","); break; }
+    if (++seen === i) { const f = lines[k].split(","); xy.forEach((x, j) => { f[j] = String(x); }); lines[k] = f.join(","); break; }
   }
   box.value = lines.join("\n");
   document.body.dataset.dragged = String(i);
