@@ -457,8 +457,9 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     run under Rayleigh's or no shift that has not converged after
     ``SLOW_SHIFT_ITERATIONS·n`` iterations is cut there: ``stopped`` says so
     (else None) and ``values`` is empty.  ``convergence`` lists per QL
-    iteration ``|e_l|``, its digits ``-log10(|e_l|/‖A‖_F)`` and their ratio
-    to the previous iteration's on the same l (3 for cubic convergence).
+    iteration ``|e_l|``, its digits ``-log10(|e_l|/‖A‖_F)``, the digits
+    gained and their ratio to the previous iteration's on the same l
+    (``order``: 3 for cubic convergence, 1 for linear).
 
     >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
     >>> [f["kind"] for f in run["frames"]][:3], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
@@ -520,6 +521,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
         before = last.get(f["index"])
         convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
                             "digits": digits_now, "deflated": f["deflated"],
+                            "gained": round(digits_now - before, 2) if digits_now is not None and before is not None
+                            else None,
                             "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
         last[f["index"]] = digits_now
     run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
@@ -1272,8 +1275,9 @@ function drawConvergence() {
       w.textContent = "This run was stopped before it converged: " + RUN.stopped + ".";
       s.appendChild(w);
     }
-    table(s, ["iteration", "l", "|e_l|", "digits", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
-          fmt(r.subdiagonal, 4), f2(r.digits), r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
+    table(s, ["iteration", "l", "|e_l|", "digits", "gained", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
+          fmt(r.subdiagonal, 4), f2(r.digits), r.gained === null ? "" : r.gained.toFixed(2),
+          r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
           "convergence-table");
   } else s.style.display = "none";
 }

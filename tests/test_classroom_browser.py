@@ -155,6 +155,25 @@ def test_ql_page_shows_t_the_shift_and_the_bulge_per_frame(browser: Browser, tmp
     tables = _tables(browser)
     assert "replay-table" not in tables and "convergence-table" in tables, tables
     assert "sweep" not in _text(browser, "convergence")
+    # its own replay: per QL iteration |e_l|, the digits -log10(|e_l|/‖A‖_F), the digits gained, the order
+    rows = browser.evaluate("[...document.querySelectorAll('#convergence-table tr')].slice(1)"
+                            ".map(r => [...r.children].map(td => td.textContent))")
+    trace = _ql_trace(C)
+    norm = math.sqrt(math.fsum(x * x for row in C for x in row))
+    assert len(rows) == len(trace)
+    last: dict[int, float] = {}
+    for row, step in zip(rows, trace):
+        assert row[1] == str(step.index + 1)
+        if step.value == 0:
+            assert row[2] == "0" and row[3] == "exact 0"
+            continue
+        digits = -math.log10(step.value / norm)
+        assert abs(float(row[3]) - digits) <= 0.005 + 1e-9, (row, digits)
+        if step.index in last:
+            assert abs(float(row[4]) - (float(row[3]) - last[step.index])) <= 0.0101, row
+            assert abs(float(row[5]) - float(row[3]) / last[step.index]) <= 0.0101, row
+        last[step.index] = float(row[3])
+        assert (row[6] == "deflated") == (step.value <= step.tolerance)
     assert browser.evaluate("document.getElementById('matrix-title').textContent").startswith("The matrix: A as")
     assert all(u.startswith("file://") for u in browser.requests())
 
