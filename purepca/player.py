@@ -451,7 +451,10 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
     the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
     of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
-    chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)).  ``shift`` is the QL
+    chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)); before each ``ql``
+    frame, one ``kind = "chase"`` frame per rotation of its chase (``i``,
+    ``c``, ``s``, the ``bulge`` and where it is, ``at``, and ``matrix``: T
+    with the rotations so far applied to it explicitly).  ``shift`` is the QL
     shift (``"wilkinson"``, ``"rayleigh"`` or ``"none"``); with ``choices``
     the run carries the other shifts' runs (up to ``CHOICES_ORDER``).  A
     run under Rayleigh's or no shift that has not converged after
@@ -462,8 +465,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     (``order``: 3 for cubic convergence, 1 for linear).
 
     >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
-    >>> [f["kind"] for f in run["frames"]][:3], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
-    (['householder', 'tridiagonal', 'ql'], True)
+    >>> [f["kind"] for f in run["frames"]][:5], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
+    (['householder', 'tridiagonal', 'chase', 'chase', 'ql'], True)
     >>> run["ql_shift"], sorted(run["choices"])
     ('wilkinson', ['none', 'rayleigh'])
     """
@@ -503,6 +506,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
             frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
                            "offdiagonal": [_num(x) for x in step.before[1]]})
         Q, L = _ql_factors(step.before, step.shift, step.chase)
+        with ctx.local():
+            frames += _chase_frames(step.index, step.before, step.chase)
         frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
                        "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
                        "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,
@@ -574,6 +579,25 @@ def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict
         _jacobi_module._rotate(M, V, p, q, s, tau, app - h, aqq + h, 0.0)
     return {"p": p, "q": q, "theta": math.atan(t), "t": t, "c": c, "s": s, "matrix": M, "vectors": V,
             "off": float(_off_norm(M, FLOAT)), "zeroed": M[p][q]}
+
+
+def _chase_frames(l: int, before: Any, chase: Any) -> list[dict[str, Any]]:
+    """One frame per plane rotation of a QL iteration's chase: T with the solver's rotations so far applied
+    to it explicitly (``G·T·Gᵀ`` on rows and columns i, i+1, at the run's precision), the bulge they leave
+    at (i-1, i+1) and its size as the solver recorded it."""
+    d, e = before
+    n = len(d)
+    zero = 0 * d[0]
+    T = [[d[i] if i == j else e[min(i, j)] if abs(i - j) == 1 else zero for j in range(n)] for i in range(n)]
+    out = []
+    for k, (i, c, s, bulge) in enumerate(chase):
+        for row in T:  # T <- T·Gᵀ (columns i, i+1), then G·T (rows i, i+1)
+            a, b = row[i], row[i + 1]
+            row[i], row[i + 1] = c * a - s * b, s * a + c * b
+        T[i], T[i + 1] = [c * a - s * b for a, b in zip(T[i], T[i + 1])], [s * a + c * b for a, b in zip(T[i], T[i + 1])]
+        out.append({"kind": "chase", "index": l, "rotation": k + 1, "rotations": len(chase), "i": i, "c": _num(c),
+                    "s": _num(s), "bulge": _num(bulge), "at": [i - 1, i + 1] if i > l else None, "matrix": _rows(T)})
+    return out
 
 
 def _ql_factors(before: Any, shift: float, chase: Any) -> tuple[list[list[float]], list[list[float]]]:
@@ -991,7 +1015,7 @@ function tridiagonalMatrix(d, e) {
 }
 function matrixOf(i) {
   const f = frames[i];
-  if (RUN.method === "jacobi" || f.kind === "householder") return f.matrix;
+  if (RUN.method === "jacobi" || f.kind === "householder" || f.kind === "chase") return f.matrix;
   if (f.kind === "tridiagonal" || f.kind === "ql") return tridiagonalMatrix(f.diagonal, f.offdiagonal);
   return RUN.matrix;
 }
@@ -1006,6 +1030,9 @@ function drawMatrix(i) {
     if (RUN.method === "jacobi") {
       if (f.kind === "rotation" && ((r === f.p && c === f.q) || (r === f.q && c === f.p))) cls = "cell zeroed";
       else if (next && ((r === next.p && c === next.q) || (r === next.q && c === next.p))) cls = "cell next";
+    } else if (f.kind === "chase") {  // the bulge this rotation left, and the plane it rotated
+      if (f.at && ((r === f.at[0] && c === f.at[1]) || (r === f.at[1] && c === f.at[0]))) cls = "cell bulge";
+      else if (Math.min(r, c) === f.i && Math.abs(r - c) === 1) cls = "cell next";
     } else if (f.kind === "ql") {  // the subdiagonal entry driven to zero; where the bulge passed
       if (Math.min(r, c) === f.index && Math.abs(r - c) === 1) cls = f.deflated ? "cell zeroed" : "cell next";
       else if (f.chase.some(x => x.i > f.index && Math.min(r, c) === x.i - 1 && Math.abs(r - c) === 2)) cls = "cell bulge";
@@ -1071,6 +1098,13 @@ function drawNumbers(i) {
       row(t, "new subdiagonal e_k", "alpha", fmt(f.alpha));
       row(t, "β", "beta", fmt(f.beta));
       row(t, "reflector v", "reflector", f.reflector.map(x => fmt(x, 4)).join("  ") || "(none: already reduced)");
+    } else if (f.kind === "chase") {
+      row(t, "QL iteration on", "step", "λ_" + (f.index + 1), "chasing the bulge up the block");
+      row(t, "rotation", "rotation", f.rotation + " of " + f.rotations, "in the plane (" + (f.i + 1) + ", " + (f.i + 2) + ")");
+      row(t, "c", "c", fmt(f.c));
+      row(t, "s", "s", fmt(f.s));
+      row(t, "bulge", "bulge", f.at ? fmt(f.bulge) : "gone", f.at ? "at (" + (f.at[0] + 1) + ", " + (f.at[1] + 1) +
+          "), outside the tridiagonal band: the next rotation moves it up" : "the last rotation: T is tridiagonal again");
     } else if (f.kind === "tridiagonal") {
       row(t, "T = QᵀAQ", "step", "tridiagonal", "the reflections are done; QL starts");
       row(t, "diagonal of T", "t-diagonal", f.diagonal.map(x => fmt(x)).join("  "));
@@ -1290,6 +1324,7 @@ function codeMark(f) {
   if (m === "tridiagonal") {
     if (f.kind === "householder") return ["reflect", "update"];
     if (f.kind === "tridiagonal") return ["update"];
+    if (f.kind === "chase") return ["rotation", "bulge"];
     return [f.deflated ? "deflate" : "chase", RUN.ql_shift === "wilkinson" ? "shift" : "other shift", "rotation"];
   }
   if (m === "power") return f.iteration === 1 ? ["rayleigh", "start"] : ["rayleigh", "residual"];

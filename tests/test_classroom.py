@@ -512,3 +512,31 @@ def test_pages_of_large_matrices_carry_no_choices() -> None:
     run = jacobi_run(small)
     assert sorted(run["choices"]) == ["classical", "cyclic"]
     assert all("before" not in f for r in run["choices"].values() for f in r["frames"])
+
+
+def test_tridiagonal_run_chase_frames_move_the_bulge_up() -> None:
+    """The bulge as it is chased: one frame per rotation, the bulge where the solver says, ending on T after."""
+    from purepca.player import tridiagonal_run
+    frames = tridiagonal_run(stackloss_covariance(), choices=False)["frames"]
+    chased = 0
+    for k, f in enumerate(frames):
+        if f["kind"] != "chase":
+            continue
+        chased += 1
+        M = f["matrix"]
+        if f["at"] is None:
+            assert f["bulge"] == 0 and f["rotation"] == f["rotations"] and f["i"] == f["index"]
+            nxt = frames[k + 1]
+            assert nxt["kind"] == "ql"
+            d, e = nxt["diagonal"], nxt["offdiagonal"]
+            n = len(d)
+            T = [[d[i] if i == j else e[min(i, j)] if abs(i - j) == 1 else 0.0 for j in range(n)] for i in range(n)]
+            assert all(abs(M[i][j] - T[i][j]) <= 1e-15 * 200 for i in range(n) for j in range(n))
+        else:
+            r, c = f["at"]
+            assert (r, c) == (f["i"] - 1, f["i"] + 1)
+            assert math.isclose(abs(M[r][c]), f["bulge"], rel_tol=1e-9)
+            # outside the band and the bulge, T is zero: one bulge at a time
+            assert all(abs(M[i][j]) <= 1e-15 * 200 for i in range(len(M)) for j in range(len(M))
+                       if abs(i - j) > 1 and {i, j} != {r, c})
+    assert chased == 20

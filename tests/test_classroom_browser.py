@@ -92,6 +92,25 @@ def _step_through_ql(browser: Browser, M: list[list[float]], shift: str) -> int:
             assert step.before is not None
             for text, value in zip(_tokens(_text(browser, "t-diagonal")), step.before[0]):
                 assert_shown(text, float(value), "T's diagonal before QL")
+        if kind == "chase":  # T with the chase's rotations so far, the bulge where the solver says it is
+            step = trace[j]
+            k = int(browser.evaluate("RUN.frames[document.body.dataset.frame].rotation"))
+            T = _explicit_chase(step, k)
+            i = step.chase[k - 1][0]
+            for r, c, text in cells:
+                if abs(T[r][c]) <= 1e-14 * 200:  # rounding noise where T has an exact or negligible 0
+                    assert abs(float(text)) <= 1e-11, (r, c, text)
+                else:
+                    assert_shown(text, T[r][c], f"T[{r}][{c}] after chase rotation {k} of iteration {j + 1}")
+            if i > step.index:
+                assert_shown(_text(browser, "bulge"), float(step.chase[k - 1][3]), "the bulge")
+                assert_shown(_text(browser, "bulge"), abs(T[i - 1][i + 1]), "the bulge in T")
+                lit = browser.evaluate("[...document.querySelectorAll('#matrix rect.bulge')].map(r => [Number(r.dataset.r),"
+                                       " Number(r.dataset.c)])")
+                assert sorted(map(tuple, lit)) == sorted([(i - 1, i + 1), (i + 1, i - 1)])
+            else:
+                assert _text(browser, "bulge") == "gone"
+            continue
         if kind != "ql":
             continue
         step = trace[j]
@@ -121,6 +140,21 @@ def _step_through_ql(browser: Browser, M: list[list[float]], shift: str) -> int:
                 assert_shown(part.rsplit("= ", 1)[1], float(bulge), "the bulge")
     assert j == len(trace)
     return j
+
+
+def _explicit_chase(step: TridiagonalStep, k: int) -> list[list[float]]:
+    """T before the iteration with the first k rotations of its chase applied as explicit matrices, G·T·Gᵀ."""
+    assert step.before is not None
+    d, e = step.before
+    n = len(d)
+    T = [[float(d[i]) if i == j else float(e[min(i, j)]) if abs(i - j) == 1 else 0.0 for j in range(n)]
+         for i in range(n)]
+    for i, c, s, _ in step.chase[:k]:
+        G = [[float(r == q) for q in range(n)] for r in range(n)]
+        G[i][i], G[i][i + 1], G[i + 1][i], G[i + 1][i + 1] = float(c), -float(s), float(s), float(c)
+        GT = [[math.fsum(G[r][q] * T[q][j] for q in range(n)) for j in range(n)] for r in range(n)]
+        T = [[math.fsum(GT[r][q] * G[j][q] for q in range(n)) for j in range(n)] for r in range(n)]
+    return T
 
 
 def _check_factors(browser: Browser, step: TridiagonalStep) -> None:
