@@ -105,7 +105,10 @@ CHOICES_ORDER = 8
 
 #: QL iterations a run under Rayleigh's or no shift may make before the page stops it and says so (no
 #: shift converges linearly, by the ratio of neighbouring eigenvalues: close ones take thousands).
-SLOW_SHIFT_ITERATIONS = 20
+SLOW_SHIFT_ITERATIONS = 10
+
+#: Largest matrix whose QL page has a frame per rotation of the bulge chase (each one a copy of T).
+CHASE_ORDER = 8
 
 
 def _num(x: Any) -> Any:
@@ -452,7 +455,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
     of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
     chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)); before each ``ql``
-    frame, one ``kind = "chase"`` frame per rotation of its chase (``i``,
+    frame, one ``kind = "chase"`` frame per rotation of its chase (up to
+    ``CHASE_ORDER``: ``i``,
     ``c``, ``s``, the ``bulge`` and where it is, ``at``, and ``matrix``: T
     with the rotations so far applied to it explicitly).  ``shift`` is the QL
     shift (``"wilkinson"``, ``"rayleigh"`` or ``"none"``); with ``choices``
@@ -506,8 +510,9 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
             frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
                            "offdiagonal": [_num(x) for x in step.before[1]]})
         Q, L = _ql_factors(step.before, step.shift, step.chase)
-        with ctx.local():
-            frames += _chase_frames(step.index, step.before, step.chase)
+        if n <= CHASE_ORDER:
+            with ctx.local():
+                frames += _chase_frames(step.index, step.before, step.chase)
         frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
                        "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
                        "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,

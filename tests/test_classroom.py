@@ -508,6 +508,7 @@ def test_pages_of_large_matrices_carry_no_choices() -> None:
     n = CHOICES_ORDER + 1
     M = [[float(n - abs(i - j)) if i != j else 10.0 * n for j in range(n)] for i in range(n)]
     assert "choices" not in jacobi_run(M) and "choices" not in tridiagonal_run(M)
+    assert all(f["kind"] != "chase" for f in tridiagonal_run(M)["frames"])  # T per chase rotation up to 8 x 8
     small = [row[:CHOICES_ORDER] for row in M[:CHOICES_ORDER]]
     run = jacobi_run(small)
     assert sorted(run["choices"]) == ["classical", "cyclic"]
