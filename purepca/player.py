@@ -3,7 +3,9 @@
 =================================  ==============================================
 ``jacobi_run(A)``                  every rotation of :func:`~purepca.linalg.jacobi_eigh`:
                                    pair, θ, t, c, s, the matrix before and after,
-                                   off(A), the rotations accumulated so far
+                                   off(A), the rotations accumulated so far, the
+                                   pairs the sweep's threshold skipped; the other
+                                   pivot orders' runs beside it
 ``data_run(X)``                    the same on the covariance of the rows ``X``,
                                    with the centred data for the cloud
 ``power_run(A, k)``                every iteration of :func:`~purepca.linalg.power.power_iteration`:
@@ -14,8 +16,14 @@
                                    the k Ritz vectors and values, residuals,
                                    the predicted rates ``|λ_(b+1)/λ_i|ᵏ``
 ``tridiagonal_run(A)``             the Householder reflections and the QL
-                                   iterations (shift, subdiagonal entry) of
-                                   :func:`~purepca.linalg.tridiagonal_eigh`
+                                   iterations of :func:`~purepca.linalg.tridiagonal_eigh`:
+                                   T per iteration, the shift, the bulge chase,
+                                   the factors Q and L, deflations; the other
+                                   shifts' runs beside it
+``pivot_step(A, p, q)``            one rotation on a pivot the learner chose
+                                   (the playground's click)
+``code_of(method)``                the reference source beside each step, the
+                                   step's statement found in it
 ``replay(A)``                      Jacobi in floats and at 50 digits side by
                                    side, sweep by sweep: the digits gained
 ``naive_covariance(X)``            the textbook one-pass ``Σxy - n·x̄·ȳ`` in
@@ -32,7 +40,9 @@ the solver's trace events, taken from the ``trace`` callbacks of the
 solvers (:class:`~purepca.linalg.JacobiStep`,
 :class:`~purepca.linalg.power.PowerStep`,
 :class:`~purepca.linalg.tridiagonal.TridiagonalStep`): the page shows them,
-it computes nothing of its own.  Numbers are JSON numbers when the solver
+its script computes nothing of its own (what a trace does not hold, T in
+the middle of a bulge chase and the factors Q and L, is made here in
+Python from the solver's own rotations, and tested against it).  Numbers are JSON numbers when the solver
 ran in floats (``repr``, so they read back to the same bits) and decimal
 strings when it ran at N digits (``digits=50``).
 
