@@ -388,7 +388,12 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
         def op(v: list[Any]) -> list[Any]:
             return [row[0] for row in _cholesky_solve(factor, [[x] for x in v], ctx)]
     result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
-    spectrum = sorted((1 / float(v) if inverse else float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
+    eigen = jacobi_eigh(M)
+    spectrum = sorted((1 / float(v) if inverse else float(v) for v in eigen.values), key=abs, reverse=True)
+    # every eigenvector, in the order the iteration finds them (|λ| down; for inverse iteration |1/λ| down)
+    order = sorted(range(n), key=lambda i: abs(1 / float(eigen.values[i]) if inverse else float(eigen.values[i])),
+                   reverse=True)
+    eigenvectors = [[float(x) for x in eigen.vectors[i]] for i in order]
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
     frames = []
@@ -405,6 +410,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
             "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
+            "all_eigenvectors": eigenvectors,
             "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
 
 
@@ -1204,8 +1210,11 @@ function drawCloud(i) {
                                      len: 2 * Math.sqrt(Math.max(num(M[k][k]), 0)), colour: AXIS[k % AXIS.length]}));
   } else if (RUN.method === "power") {
     const u = RUN.answer[f.pair - 1];
-    axes = [{v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true},
-            {v: [num(f.vector[0]), num(f.vector[1] || 0)], len: 1, colour: "#d62728"}];
+    // every eigenvector, as Heath's module draws them: the one the iteration finds first darkest
+    axes = (RUN.all_eigenvectors || []).map((e, j) => ({v: [e[0], e[1] || 0], len: 1, colour: j === 0 ? "#555555" : "#cccccc",
+                                                       dash: true, eigen: j}));
+    axes.push({v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true},
+              {v: [num(f.vector[0]), num(f.vector[1] || 0)], len: 1, colour: "#d62728"});
   } else if (RUN.method === "subspace") {
     RUN.answer.forEach((u, j) => axes.push({v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true}));
     f.vectors.forEach((x, j) => axes.push({v: [num(x[0]), num(x[1] || 0)], len: 1, colour: AXIS[j % AXIS.length]}));
@@ -1235,6 +1244,7 @@ function drawCloud(i) {
                    "class": "axis", "data-axis": j};
     if (arrows) { attrs.x1 = C; attrs.y1 = C; }
     if (a.dash) attrs["stroke-dasharray"] = "6 5";
+    if (a.eigen !== undefined) { attrs["class"] = "eigenvector"; attrs["data-eigen"] = a.eigen; attrs["stroke-width"] = 1.5; }
     el("line", attrs, svg);
   });
 }

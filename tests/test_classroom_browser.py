@@ -253,6 +253,14 @@ def test_power_page_on_stackloss_numbers_and_a_visible_arrow(browser: Browser, t
         assert length >= 40, length
         unit = float(browser.evaluate("Number(document.getElementById('cloud').dataset.unit)"))
         assert math.isclose(length, unit * math.hypot(float(step.vector[0]), float(step.vector[1])), rel_tol=1e-6)
+    # every eigenvector drawn (Heath's module draws both of its 2 x 2's), the one found first darkest
+    lines = browser.evaluate("[...document.querySelectorAll('#cloud line.eigenvector')].map(l => [Number(l.dataset.eigen),"
+                             " l.getAttribute('stroke'), ...['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a)))])")
+    result = jacobi_eigh(C)
+    assert [line[0] for line in lines] == [0, 1, 2, 3] and lines[0][1] == "#555555"
+    for (_, _, x1, y1, x2, y2), u in zip(lines, result.vectors):  # jacobi_eigh: |λ| down, as power iteration finds them
+        assert math.isclose(math.hypot(x2 - x1, y2 - y1), unit * math.hypot(u[0], u[1]), rel_tol=1e-9)
+        assert abs((x2 - x1) * u[1] + (y2 - y1) * u[0]) <= 1e-9 * unit  # along (u0, u1), screen y down
     assert _text(browser, "rate") and "replay-table" not in _tables(browser) and "convergence-table" not in _tables(browser)
     assert _tables(browser) == ["numbers"], _tables(browser)  # the naive table belongs to the Jacobi page
 
