@@ -3,7 +3,9 @@
 =================================  ==============================================
 ``jacobi_run(A)``                  every rotation of :func:`~purepca.linalg.jacobi_eigh`:
                                    pair, θ, t, c, s, the matrix before and after,
-                                   off(A), the rotations accumulated so far
+                                   off(A), the rotations accumulated so far, the
+                                   pairs the sweep's threshold skipped; the other
+                                   pivot orders' runs beside it
 ``data_run(X)``                    the same on the covariance of the rows ``X``,
                                    with the centred data for the cloud
 ``power_run(A, k)``                every iteration of :func:`~purepca.linalg.power.power_iteration`:
@@ -14,8 +16,14 @@
                                    the k Ritz vectors and values, residuals,
                                    the predicted rates ``|λ_(b+1)/λ_i|ᵏ``
 ``tridiagonal_run(A)``             the Householder reflections and the QL
-                                   iterations (shift, subdiagonal entry) of
-                                   :func:`~purepca.linalg.tridiagonal_eigh`
+                                   iterations of :func:`~purepca.linalg.tridiagonal_eigh`:
+                                   T per iteration, the shift, the bulge chase,
+                                   the factors Q and L, deflations; the other
+                                   shifts' runs beside it
+``pivot_step(A, p, q)``            one rotation on a pivot the learner chose
+                                   (the playground's click)
+``code_of(method)``                the reference source beside each step, the
+                                   step's statement found in it
 ``replay(A)``                      Jacobi in binary32, in floats and at 50
                                    digits side by side, sweep by sweep: the
                                    digits gained
@@ -35,7 +43,9 @@ the solver's trace events, taken from the ``trace`` callbacks of the
 solvers (:class:`~purepca.linalg.JacobiStep`,
 :class:`~purepca.linalg.power.PowerStep`,
 :class:`~purepca.linalg.tridiagonal.TridiagonalStep`): the page shows them,
-it computes nothing of its own.  Numbers are JSON numbers when the solver
+its script computes nothing of its own (what a trace does not hold, T in
+the middle of a bulge chase and the factors Q and L, is made here in
+Python from the solver's own rotations, and tested against it).  Numbers are JSON numbers when the solver
 ran in floats (``repr``, so they read back to the same bits) and decimal
 strings when it ran at N digits (``digits=50``).
 
@@ -72,25 +82,28 @@ the eigenvector the solver returns in the end).
 from __future__ import annotations
 
 import decimal
+import inspect
 import json
 import math
+import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Literal, Optional, Union, overload
 
 from .covariance import center, correlation_matrix, covariance_matrix
-from .errors import PurePCAError
-from .linalg.jacobi import JacobiStep, _off_norm, jacobi_eigh
+from .errors import ConvergenceError, PurePCAError
+from .linalg import jacobi as _jacobi_module, power as _power_module, tridiagonal as _tridiagonal_module
+from .linalg.jacobi import PIVOTS, JacobiStep, _off_norm, jacobi_eigh
 from .linalg.matrix import as_matrix, as_symmetric
 from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_iteration
-from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
+from .linalg.tridiagonal import SHIFTS, TridiagonalStep, tridiagonal_eigh
 from .markup import escape_text, fill_template, json_for_script
 from .numeric import BINARY32, FLOAT, Context, get_context
 from .params import as_int, as_real
 
-__all__ = ["SCHEMA", "Player", "data_run", "jacobi_run", "naive_covariance", "player_html", "power_run", "replay",
-           "subspace_run", "teach", "to_json", "tridiagonal_run"]
+__all__ = ["SCHEMA", "Player", "code_of", "data_run", "jacobi_run", "naive_covariance", "pivot_step", "player_html",
+           "power_run", "replay", "subspace_run", "teach", "to_json", "tridiagonal_run"]
 
 #: The version of the run format.
 SCHEMA = "purepca.player/1"
@@ -100,6 +113,17 @@ METHODS = ("jacobi", "power", "subspace", "tridiagonal")
 
 #: Largest matrix the page draws entry by entry (larger ones are refused: the page would not be readable).
 MAX_ORDER = 12
+
+#: Largest matrix whose page carries the other pivot orders' or shifts' runs (each one more copy of
+#: every frame: a 12 x 12 Jacobi page is 3 MB by itself).
+CHOICES_ORDER = 8
+
+#: QL iterations a run under Rayleigh's or no shift may make before the page stops it and says so (no
+#: shift converges linearly, by the ratio of neighbouring eigenvalues: close ones take thousands).
+SLOW_SHIFT_ITERATIONS = 10
+
+#: Largest matrix whose QL page has a frame per rotation of the bulge chase (each one a copy of T).
+CHASE_ORDER = 8
 
 
 def _num(x: Any) -> Any:
@@ -130,25 +154,38 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
 
 
 def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
-               title: str = "Jacobi's method") -> dict[str, Any]:
+               title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
 
     ``digits`` runs the solver at that many decimal digits (at least 17)
     instead of floats.  ``data`` (n x d centred rows, d >= 2) is kept for
-    the page's cloud.  See the module docstring for the frames.
+    the page's cloud.  See the module docstring for the frames.  ``pivot``
+    is the solver's pivot order (``"threshold"``, ``"cyclic"`` or
+    ``"classical"``); with ``choices`` the run carries the other orders'
+    runs too (``run["choices"]``, without their frames' ``before``; for
+    matrices up to ``CHOICES_ORDER``), which the page offers.  Each rotation
+    frame also holds ``threshold`` (the sweep's, Rutishauser's rule) and
+    ``skipped``, the pairs ``[p, q, |a_pq|]`` passed over under it just
+    before the rotation; ``convergence`` lists per sweep off(A), the digits
+    ``-log10(off(A)/‖A‖_F)`` and the digits gained; ``code`` is the solver's
+    source, with the lines each step runs (:func:`code_of`).
 
     >>> run = jacobi_run([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
     >>> run["method"], run["n"], len(run["frames"]) - 1 == run["rotations"]
     ('jacobi', 3, True)
     >>> all(f["matrix"][f["p"]][f["q"]] == 0 for f in run["frames"][1:])
     True
+    >>> run["pivot"], sorted(run["choices"]), run["choices"]["cyclic"]["pivot"]
+    ('threshold', ['classical', 'cyclic'], 'cyclic')
     """
+    if pivot not in PIVOTS:
+        raise PurePCAError(f"player: pivot must be one of {', '.join(PIVOTS)}, got {pivot!r}")
     ctx, shown = _digits_of(digits)
     M = _matrix_in(A, ctx)
     n = len(M)
     steps: list[JacobiStep] = []
     try:
-        result = jacobi_eigh(M, context=ctx, trace=steps.append)
+        result = jacobi_eigh(M, context=ctx, trace=steps.append, pivot=pivot)
     except OverflowError:  # a traced step, scaled back to the input's units, is past the float range
         raise PurePCAError("player: a step of Jacobi on this matrix is beyond the float range (an off-diagonal "
                            "norm or a diagonal entry past 1.8e308); scale the matrix down, or run it at N digits "
@@ -161,24 +198,137 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     sweeps: list[dict[str, Any]] = []
     before = frames[0]["matrix"]
     for step in steps:
+        skipped = [[p, q, _num(a)] for p, q, a in step.skipped]
+        threshold = None if step.threshold is None else _num(step.threshold)
         if step.kind == "sweep":
-            sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off)})
+            sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off),
+                           "threshold": threshold, "skipped": skipped})
             continue
         assert step.matrix is not None and step.vectors is not None
         after = _rows(step.matrix)
         frames.append({"kind": "rotation", "sweep": step.sweep, "p": step.p, "q": step.q, "theta": step.angle,
                        "t": _num(step.t), "c": _num(step.c), "s": _num(step.s), "before": before,
-                       "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off)})
+                       "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off),
+                       "threshold": threshold, "skipped": skipped})
         before = after
+    with ctx.local():
+        norm = ctx.norm([x for row in M for x in row])
     run: dict[str, Any] = {
         "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown,
         "frames": frames, "sweeps": sweeps, "rotations": result.rotations,
         "values": [_num(v) for v in result.values], "eigenvectors": _rows(result.vectors),
-        "eps": _num(ctx.eps),
+        "eps": _num(ctx.eps), "pivot": pivot,
+        "convergence": _sweep_digits([(s["sweep"], s["off"]) for s in sweeps], norm, off0),
+        "code": code_of("jacobi", pivot),
     }
+    if choices and n <= CHOICES_ORDER:  # the other orders, for the page's choice (this run is its own order's)
+        run["choices"] = {name: _without_before(jacobi_run(M, digits=digits, title=title, pivot=name, choices=False))
+                          for name in PIVOTS if name != pivot}
     if data is not None:
         run["data"] = [[float(x) for x in row[:2]] for row in as_matrix(data, name="data")]
     return run
+
+
+def _without_before(run: dict[str, Any]) -> dict[str, Any]:
+    """A choice's run without each frame's ``before`` (the previous frame's matrix: the page does not use it)."""
+    run["frames"] = [{k: v for k, v in f.items() if k != "before"} for f in run["frames"]]
+    return run
+
+
+def _digits_below(x: Any, norm: Any) -> Optional[float]:
+    """``-log10(x/norm)`` exactly (x, norm floats or Decimals), rounded to 2 decimals; None for an exact 0."""
+    x = Fraction(x)
+    if x == 0:
+        return None
+    ratio = abs(x) / Fraction(norm or 1)  # exact: its float would underflow for x near 1e-300 and a norm near 1e300
+    return round(math.log10(ratio.denominator) - math.log10(ratio.numerator), 2)
+
+
+def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[dict[str, Any]]:
+    """Per sweep of a Jacobi run: off(A) at its end, its digits ``-log10(off/‖A‖_F)`` and the digits gained."""
+    rows = []
+    last = _digits_below(start, norm) or 0.0
+    for sweep, off in offs:
+        digits = _digits_below(off, norm)
+        rows.append({"sweep": sweep, "off": off, "digits": digits,
+                     "gained": None if digits is None else round(digits - last, 2)})
+        if digits is not None:
+            last = digits
+    return rows
+
+
+#: The statements of the reference solvers a page highlights, per step, found in their source when the
+#: page is written (never by line number: the code moves).  Each entry: (key, the function, the statement).
+_CODE: dict[str, list[tuple[str, str, str]]] = {
+    "jacobi threshold": [("threshold", "_cyclic_jacobi", "threshold = threshold_factor *"),
+                         ("skip", "_cyclic_jacobi", "if aapq <= threshold:"),
+                         ("rotation", "_cyclic_jacobi", "_rotation(app, aqq, apq, ctx)"),
+                         ("rotate", "_cyclic_jacobi", "_rotate(M, V, p, q, s, tau"),
+                         ("sweep", "_cyclic_jacobi", "if not busy:"),
+                         ("t", "_rotation", "t = ctx.one / (at + ctx.sqrt(at * at + ctx.one))"),
+                         ("c", "_rotation", "c = ctx.one / ctx.sqrt(t * t + ctx.one)")],
+    "jacobi classical": [("search", "_classical_jacobi", "if a > best and a > tol"),
+                         ("rotation", "_classical_jacobi", "_rotation(app, aqq, apq, ctx)"),
+                         ("rotate", "_classical_jacobi", "_rotate(M, V, bp, bq, s, tau"),
+                         ("sweep", "_classical_jacobi", "if bp < 0:"),
+                         ("t", "_rotation", "t = ctx.one / (at + ctx.sqrt(at * at + ctx.one))"),
+                         ("c", "_rotation", "c = ctx.one / ctx.sqrt(t * t + ctx.one)")],
+    "tridiagonal": [("reflect", "tridiagonalize", "v = [xi / norm_x for xi in x]"),
+                    ("update", "tridiagonalize", "a - vi * wj - wi * vj"),
+                    ("shift", "tridiagonal_ql", "_wilkinson_shift(d, e, l, eps, one, two, hypot)"),
+                    ("other shift", "tridiagonal_ql", "h = g if shift == \"rayleigh\" else zero"),
+                    ("chase", "tridiagonal_ql", "_chase_bulge(d, e, Z, l, m, one, zero, hypot"),
+                    ("deflate", "tridiagonal_ql", "if not abs(e[l]) > eps * tst1:"),
+                    ("rotation", "_chase_bulge", "r = hypot(p, e[i])"),
+                    ("bulge", "_chase_bulge", "d[i + 1] = h + s * (c * g + s * d[i])")],
+    "power": [("apply", "power_iteration", "w = deflated(v)"),
+              ("rayleigh", "power_iteration", "lam = dot(v, w)"),
+              ("residual", "power_iteration", "r = ctx.norm(_axpy(-lam, v, w))"),
+              ("normalise", "power_iteration", "w, nw = _normalized(w, ctx)"),
+              ("start", "power_iteration", "v = _orthonormalize(vectors + [_random_vector(rng, d, ctx)]")],
+    "subspace": [("apply", "_subspace_iteration", "AQ = [apply(q) for q in Q]"),
+                 ("ritz", "_subspace_iteration", "ritz = _jacobi_eigh(H, None, 50, ctx, None)"),
+                 ("residual", "_subspace_iteration", "res = [ctx.norm(_axpy(-theta[i], X[i], AX[i]))"),
+                 ("orthonormalise", "_subspace_iteration", "Q = _orthonormalize(AX, rng, ctx)")],
+}
+
+
+def code_of(method: str, variant: str = "") -> dict[str, Any]:
+    """The reference source a page shows beside the steps of ``method``, and where each step is in it.
+
+    The functions are read with :func:`inspect.getsourcelines` when the page
+    is written, and each step's statement is found by searching for it, so
+    the highlighted lines follow the code wherever it moves.  Returns
+    ``{"blocks": [{"name", "file", "first", "lines"}], "marks": {key: [block,
+    line index]}}``; a statement no longer in the source has no mark (the page
+    then highlights nothing for that step, and a test says so).
+
+    >>> code = code_of("jacobi", "threshold")
+    >>> block, line = code["marks"]["rotation"]
+    >>> code["blocks"][block]["name"], "_rotation(app, aqq, apq, ctx)" in code["blocks"][block]["lines"][line]
+    ('_cyclic_jacobi', True)
+    """
+    key = f"jacobi {'classical' if variant == 'classical' else 'threshold'}" if method == "jacobi" else method
+    modules = {"jacobi": _jacobi_module, "tridiagonal": _tridiagonal_module, "power": _power_module,
+               "subspace": _power_module}
+    module = modules[method]
+    blocks: list[dict[str, Any]] = []
+    names: dict[str, int] = {}
+    marks: dict[str, list[int]] = {}
+    for mark, name, statement in _CODE[key]:
+        if name not in names:
+            try:
+                lines, first = inspect.getsourcelines(getattr(module, name))
+            except (AttributeError, OSError, TypeError):  # moved or no source (a zipped install): no code
+                continue
+            names[name] = len(blocks)
+            blocks.append({"name": name, "file": f"purepca/linalg/{os.path.basename(module.__file__ or '')}",
+                           "first": first, "lines": [line.rstrip("\n") for line in lines]})
+        block = names[name]
+        found = [i for i, line in enumerate(blocks[block]["lines"]) if statement in line]
+        if found:
+            marks[mark] = [block, found[0]]
+    return {"blocks": blocks, "marks": marks}
 
 
 def _shifted(rows: list[list[float]], shift: Any) -> list[list[float]]:
@@ -238,12 +388,21 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale:
 
 
 def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
-              title: str = "Power iteration") -> dict[str, Any]:
+              title: str = "Power iteration", start: Optional[Any] = None, inverse: bool = False) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
 
     The ``answer`` (the eigenpairs the iteration returns) and the ratios
     ``|λ_(i+1)/λ_i|`` of the eigenvalues (from :func:`~purepca.linalg.jacobi_eigh`)
-    are carried for the picture and the predicted rate.
+    are carried for the picture and the predicted rate.  ``start`` is the
+    first eigenpair's start vector (the learner's; default a random one).
+    ``inverse`` runs *inverse* iteration instead: power iteration on ``A⁻¹``
+    (each step solves ``A·w = v`` with A's Cholesky factor, so A must be
+    positive definite), which finds the smallest eigenvalues: the frames'
+    ``value`` is then the Rayleigh quotient ``vᵀA⁻¹v``, tending to ``1/λ_min``.
+
+    >>> inv = power_run([[4, 1], [1, 3]], inverse=True)
+    >>> round(1 / inv["frames"][-1]["value"], 9), round((7 - 5 ** 0.5) / 2, 9)
+    (2.381966011, 2.381966011)
 
     >>> run = power_run([[4, 1], [1, 3]], seed=1)
     >>> f = run["frames"][5]
@@ -255,8 +414,23 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
     n = len(M)
     k = as_int(k, "k", low=1, high=n)
     steps: list[PowerStep] = []
-    result = power_iteration(M, k=k, seed=seed, context=ctx, trace=steps.append)
-    spectrum = sorted((float(v) for v in jacobi_eigh(M).values), key=abs, reverse=True)
+    op: Any = M
+    if inverse:  # power iteration on A⁻¹: each step solves A·w = v with A's Cholesky factor
+        from .linalg.cholesky import _cholesky, _cholesky_solve
+        try:
+            factor = _cholesky(M, ctx)
+        except PurePCAError as err:
+            raise PurePCAError(f"player: inverse iteration needs a positive definite matrix: {err}") from None
+
+        def op(v: list[Any]) -> list[Any]:
+            return [row[0] for row in _cholesky_solve(factor, [[x] for x in v], ctx)]
+    result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
+    eigen = jacobi_eigh(M)
+    spectrum = sorted((1 / float(v) if inverse else float(v) for v in eigen.values), key=abs, reverse=True)
+    # every eigenvector, in the order the iteration finds them (|λ| down; for inverse iteration |1/λ| down)
+    order = sorted(range(n), key=lambda i: abs(1 / float(eigen.values[i]) if inverse else float(eigen.values[i])),
+                   reverse=True)
+    eigenvectors = [[float(x) for x in eigen.vectors[i]] for i in order]
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
     frames = []
@@ -271,7 +445,10 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                        "angle": math.degrees(math.acos(cosine))})
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
-            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
+            "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
+            "all_eigenvectors": eigenvectors,
+            "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
 
 
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
@@ -312,37 +489,204 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
                        "angles": angles})
     return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
             "digits": shown, "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
-            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps)}
+            "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
 
 
 def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
-                    title: str = "Householder tridiagonalisation and implicit QL") -> dict[str, Any]:
+                    title: str = "Householder tridiagonalisation and implicit QL", shift: str = "wilkinson",
+                    choices: bool = True) -> dict[str, Any]:
     """The reflections and QL iterations of :func:`~purepca.linalg.tridiagonal_eigh` on ``A``, as a run.
 
     Frames ``kind = "householder"`` (``k``, ``norm`` of the column part
     folded onto the subdiagonal, ``reflector``, ``beta``, ``alpha`` the new
-    subdiagonal entry) and ``kind = "ql"`` (``index`` l, ``subdiagonal``
-    ``|e_l|`` after the iteration, ``shift``, ``tolerance``).
+    subdiagonal entry, ``matrix`` the matrix after the reflection), one
+    frame ``kind = "tridiagonal"`` (T as the reflections leave it) and
+    ``kind = "ql"`` (``index`` l, ``subdiagonal`` ``|e_l|`` after the
+    iteration, ``shift``, ``tolerance``, T's ``diagonal`` and
+    ``offdiagonal`` (``T[i+1][i]``) after it, the ``chase`` of plane rotations
+    ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
+    the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
+    of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
+    chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)); before each ``ql``
+    frame, one ``kind = "chase"`` frame per rotation of its chase (up to
+    ``CHASE_ORDER``: ``i``,
+    ``c``, ``s``, the ``bulge`` and where it is, ``at``, and ``matrix``: T
+    with the rotations so far applied to it explicitly).  ``shift`` is the QL
+    shift (``"wilkinson"``, ``"rayleigh"`` or ``"none"``); with ``choices``
+    the run carries the other shifts' runs (up to ``CHOICES_ORDER``).  A
+    run under Rayleigh's or no shift that has not converged after
+    ``SLOW_SHIFT_ITERATIONS·n`` iterations is cut there: ``stopped`` says so
+    (else None) and ``values`` is empty.  ``convergence`` lists per QL
+    iteration ``|e_l|``, its digits ``-log10(|e_l|/‖A‖_F)``, the digits
+    gained and their ratio to the previous iteration's on the same l
+    (``order``: 3 for cubic convergence, 1 for linear).
 
     >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
-    >>> [f["kind"] for f in run["frames"]][:2], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
-    (['householder', 'ql'], True)
+    >>> [f["kind"] for f in run["frames"]][:5], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
+    (['householder', 'tridiagonal', 'chase', 'chase', 'ql'], True)
+    >>> run["ql_shift"], sorted(run["choices"])
+    ('wilkinson', ['none', 'rayleigh'])
     """
+    if shift not in SHIFTS:
+        raise PurePCAError(f"player: shift must be one of {', '.join(SHIFTS)}, got {shift!r}")
     ctx, shown = _digits_of(digits)
     M = _matrix_in(A, ctx)
+    n = len(M)
     steps: list[TridiagonalStep] = []
-    result = tridiagonal_eigh(M, context=ctx, trace=steps.append)
+    stopped = None
+    try:
+        result = tridiagonal_eigh(M, context=ctx, trace=steps.append, shift=shift,
+                                  max_iter=None if shift == "wilkinson" else SLOW_SHIFT_ITERATIONS * n)
+        values = [_num(v) for v in result.values]
+    except ConvergenceError as err:
+        if shift == "wilkinson":
+            raise
+        # Rayleigh's shift can stall and no shift converges linearly: show the iterations made, and say so
+        stopped, values = str(err), []
     frames: list[dict[str, Any]] = []
+    ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
+    es: list[Any] = []
+    corner = M[0][0]  # the leading entry of the block still to reduce: T's next diagonal entry
     for step in steps:
         if step.kind == "householder":
+            assert step.block is not None
+            ds.append(corner)
+            es.append(step.alpha)
+            corner = step.block[0][0]
+            current = _assembled(ds, es, step.block, n)
             frames.append({"kind": "householder", "k": step.index, "norm": step.value,
                            "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
-                           "alpha": _num(step.alpha)})
-        else:
-            frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
-                           "tolerance": step.tolerance})
-    return {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": len(M), "digits": shown,
-            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values]}
+                           "alpha": _num(step.alpha), "matrix": _rows(current)})
+            continue
+        assert step.before is not None and step.after is not None
+        if not any(f["kind"] != "householder" for f in frames):
+            frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
+                           "offdiagonal": [_num(x) for x in step.before[1]]})
+        Q, L = _ql_factors(step.before, step.shift, step.chase)
+        if n <= CHASE_ORDER:
+            with ctx.local():
+                frames += _chase_frames(step.index, step.before, step.chase)
+        frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
+                       "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
+                       "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,
+                       "chase": [{"i": i, "c": _num(c), "s": _num(s), "bulge": _num(b)} for i, c, s, b in step.chase],
+                       "Q": Q, "L": L})
+    with ctx.local():
+        norm = ctx.norm([x for row in M for x in row])
+    convergence = []
+    last: dict[int, Optional[float]] = {}
+    count = 0
+    for f in frames:
+        if f["kind"] != "ql":
+            continue
+        count += 1
+        digits_now = _digits_below(f["subdiagonal"], norm)
+        before = last.get(f["index"])
+        convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
+                            "digits": digits_now, "deflated": f["deflated"],
+                            "gained": round(digits_now - before, 2) if digits_now is not None and before is not None
+                            else None,
+                            "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
+        last[f["index"]] = digits_now
+    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
+                           "matrix": _rows(M), "frames": frames, "values": values,
+                           "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal"),
+                           "stopped": stopped}
+    if choices and n <= CHOICES_ORDER:
+        run["choices"] = {name: tridiagonal_run(M, digits=digits, title=title, shift=name, choices=False)
+                          for name in SHIFTS if name != shift}
+    return run
+
+
+def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict[str, Any]:
+    """One Jacobi rotation on the pivot the learner chose: the pair ``(p, q)`` (from 0) of the symmetric ``A``.
+
+    The rotation is the reference solver's own (:func:`~purepca.linalg.jacobi._rotation` for t, c, s
+    and :func:`~purepca.linalg.jacobi._rotate` to apply it), so a pivot clicked in the playground
+    runs the statements a sweep runs.  ``vectors`` (rows, default the identity) are the rotations
+    accumulated so far.  Returns ``theta`` (radians), ``t``, ``c``, ``s``, the ``matrix`` and
+    ``vectors`` after it, ``off`` (the off-diagonal norm after it) and ``zeroed`` (``a_pq`` after, 0).
+
+    >>> step = pivot_step([[2.0, 1.0], [1.0, 2.0]], 0, 1)
+    >>> round(math.degrees(step["theta"]), 6), step["matrix"][0][1], step["off"]
+    (45.0, 0.0, 0.0)
+    >>> pivot_step([[2.0, 1.0], [1.0, 2.0]], 1, 1)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: pivot_step: the pivot must be an entry off the diagonal, (p, q) with p != q from 0 to 1, got (1, 1)
+    """
+    M = _matrix_in(A, FLOAT)
+    n = len(M)
+    p = as_int(p, "p")
+    q = as_int(q, "q")
+    if not (0 <= p < n and 0 <= q < n) or p == q:
+        raise PurePCAError(f"pivot_step: the pivot must be an entry off the diagonal, (p, q) with p != q from 0 to "
+                           f"{n - 1}, got ({p}, {q})")
+    if p > q:
+        p, q = q, p
+    V = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)] if vectors is None else \
+        as_matrix(vectors, name="vectors")
+    if len(V) != n or len(V[0]) != n:
+        raise PurePCAError(f"pivot_step: vectors must be {n} x {n}, got {len(V)} x {len(V[0])}")
+    apq, app, aqq = M[p][q], M[p][p], M[q][q]
+    if apq == 0:  # nothing to zero: the identity
+        t, c, s = 0.0, 1.0, 0.0
+    else:
+        t, c, s, tau = _jacobi_module._rotation(app, aqq, apq, FLOAT)
+        h = t * apq
+        _jacobi_module._rotate(M, V, p, q, s, tau, app - h, aqq + h, 0.0)
+    return {"p": p, "q": q, "theta": math.atan(t), "t": t, "c": c, "s": s, "matrix": M, "vectors": V,
+            "off": float(_off_norm(M, FLOAT)), "zeroed": M[p][q]}
+
+
+def _chase_frames(l: int, before: Any, chase: Any) -> list[dict[str, Any]]:
+    """One frame per plane rotation of a QL iteration's chase: T with the solver's rotations so far applied
+    to it explicitly (``G·T·Gᵀ`` on rows and columns i, i+1, at the run's precision), the bulge they leave
+    at (i-1, i+1) and its size as the solver recorded it."""
+    d, e = before
+    n = len(d)
+    zero = 0 * d[0]
+    T = [[d[i] if i == j else e[min(i, j)] if abs(i - j) == 1 else zero for j in range(n)] for i in range(n)]
+    out = []
+    for k, (i, c, s, bulge) in enumerate(chase):
+        for row in T:  # T <- T·Gᵀ (columns i, i+1), then G·T (rows i, i+1)
+            a, b = row[i], row[i + 1]
+            row[i], row[i + 1] = c * a - s * b, s * a + c * b
+        T[i], T[i + 1] = [c * a - s * b for a, b in zip(T[i], T[i + 1])], [s * a + c * b for a, b in zip(T[i], T[i + 1])]
+        out.append({"kind": "chase", "index": l, "rotation": k + 1, "rotations": len(chase), "i": i, "c": _num(c),
+                    "s": _num(s), "bulge": _num(bulge), "at": [i - 1, i + 1] if i > l else None, "matrix": _rows(T)})
+    return out
+
+
+def _ql_factors(before: Any, shift: float, chase: Any) -> tuple[list[list[float]], list[list[float]]]:
+    """The QL factorisation this iteration made implicitly, for the page (in floats): ``T - σ·I = Q·L``
+    with Q the product of the chase's rotations (in the order applied) and ``L = Qᵀ·(T - σ·I)``, lower
+    triangular up to the negligible entry below the block; the next T is ``L·Q + σ·I``."""
+    d, e = [float(x) for x in before[0]], [float(x) for x in before[1]]
+    n = len(d)
+    Q = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+    for i, c, s, _ in chase:  # Q <- Q·Gᵀ, G the rotation of rows i and i+1
+        c, s = float(c), float(s)
+        for row in Q:
+            a, b = row[i], row[i + 1]
+            row[i], row[i + 1] = c * a - s * b, s * a + c * b
+    S = [[(d[i] - shift if i == j else e[min(i, j)] if abs(i - j) == 1 else 0.0) for j in range(n)] for i in range(n)]
+    L = [[math.fsum(Q[k][i] * S[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
+    return Q, L
+
+
+def _assembled(ds: list[Any], es: list[Any], block: Any, n: int) -> list[list[Any]]:
+    """The matrix after k = len(ds) reflections: T's first k diagonal and subdiagonal entries, then the block."""
+    k = len(ds)
+    zero = 0 * (block[0][0] if block else ds[0])
+    out = [[zero] * n for _ in range(n)]
+    for i in range(k):
+        out[i][i] = ds[i]
+        out[i][i + 1] = out[i + 1][i] = es[i]
+    for i, row in enumerate(block):
+        for j, x in enumerate(row):
+            out[k + i][k + j] = x
+    return out
 
 
 def _digits_agreeing(x: Any, truth: Any) -> float:
@@ -678,12 +1022,16 @@ _PAGE = """<!DOCTYPE html>
 <label class="format">digits <select id="format-digits" aria-label="significant digits shown"></select></label>
 <select id="format-notation" aria-label="notation"><option value="auto">auto</option><option value="fixed">fixed</option><option value="scientific">scientific</option></select>
 </nav>
+<div id="choices"></div>
 <main>
 <section id="left">
 <h2 id="matrix-title">The matrix</h2>
 <svg id="matrix" xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>
 <p id="legend"></p>
 <table id="numbers"></table>
+<div id="jacobi-matrix"></div>
+<div id="ql-factors"></div>
+<p id="skips" class="faint"></p>
 </section>
 <section id="right">
 <h2 id="plot-title">off(A), log scale</h2>
@@ -697,6 +1045,8 @@ _PAGE = """<!DOCTYPE html>
 <input id="guess" size="40" aria-label="your answer"> <button id="check-button">check</button>
 <p id="verdict"></p>
 </section>
+<section id="convergence"></section>
+<section id="code"></section>
 <section id="replay"></section>
 <section id="naive"></section>
 </main>
@@ -713,7 +1063,13 @@ nav{display:flex;gap:6px;align-items:center;margin-bottom:8px;flex-wrap:wrap}.fo
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
-#check,#replay,#naive{grid-column:1 / span 2}
+#check,#replay,#naive,#convergence,#code{grid-column:1 / span 2}
+#choices{margin:0 0 8px;font-size:14px}#choices label{margin-right:18px}
+#code pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #eee;padding:4px 0;margin:4px 0 10px;
+max-height:340px;overflow:auto}
+#code .line{display:block;padding:0 8px;white-space:pre}#code .no{color:#aaa;display:inline-block;width:3.5em}
+#code .hl{background:#ffe08a}#code .hl2{background:#e8f0fb}
+#jacobi-matrix table{margin-top:6px}rect.bulge{fill:#f3c7f3}
 table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
 td,th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee}th{background:#f4f4f4}
 #numbers td:first-child{text-align:left;color:#555}
@@ -728,7 +1084,8 @@ svg text{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 _SCRIPT = r"""
 "use strict";
 const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
-const RUN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+const MAIN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+let RUN = MAIN;  // the run shown: the page's own, or one of the choices (another pivot order, another shift)
 const SVGNS = "http://www.w3.org/2000/svg";
 const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 let SHOW = 6, NOTATION = "auto";  // significant digits on screen and their notation: the format control
@@ -795,14 +1152,21 @@ function el(tag, attrs, parent, text) {
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 function deg(rad) { return rad * 180 / Math.PI; }
 
-const frames = RUN.frames;
+let frames = RUN.frames;
 let index = 0, timer = null;
 const slider = document.getElementById("slider");
 slider.max = frames.length - 1;
 
 // ------------------------------------------------------------ the matrix
+function tridiagonalMatrix(d, e) {
+  const n = d.length, M = [];
+  for (let r = 0; r < n; r++) { M.push([]); for (let c = 0; c < n; c++) M[r].push(r === c ? d[r] : Math.abs(r - c) === 1 ? e[Math.min(r, c)] : 0); }
+  return M;
+}
 function matrixOf(i) {
-  if (RUN.method === "jacobi") return frames[i].matrix;
+  const f = frames[i];
+  if (RUN.method === "jacobi" || f.kind === "householder" || f.kind === "chase") return f.matrix;
+  if (f.kind === "tridiagonal" || f.kind === "ql") return tridiagonalMatrix(f.diagonal, f.offdiagonal);
   return RUN.matrix;
 }
 function drawMatrix(i) {
@@ -817,6 +1181,12 @@ function drawMatrix(i) {
     if (RUN.method === "jacobi") {
       if (f.kind === "rotation" && ((r === f.p && c === f.q) || (r === f.q && c === f.p))) cls = "cell zeroed";
       else if (next && ((r === next.p && c === next.q) || (r === next.q && c === next.p))) cls = "cell next";
+    } else if (f.kind === "chase") {  // the bulge this rotation left, and the plane it rotated
+      if (f.at && ((r === f.at[0] && c === f.at[1]) || (r === f.at[1] && c === f.at[0]))) cls = "cell bulge";
+      else if (Math.min(r, c) === f.i && Math.abs(r - c) === 1) cls = "cell next";
+    } else if (f.kind === "ql") {  // the subdiagonal entry driven to zero; where the bulge passed
+      if (Math.min(r, c) === f.index && Math.abs(r - c) === 1) cls = f.deflated ? "cell zeroed" : "cell next";
+      else if (f.chase.some(x => x.i > f.index && Math.min(r, c) === x.i - 1 && Math.abs(r - c) === 2)) cls = "cell bulge";
     }
     el("rect", {x: pad + c * w, y: pad + r * h, width: w, height: h, "class": cls, "data-r": r, "data-c": c}, svg);
     el("text", {x: pad + c * w + w - 6, y: pad + r * h + 17, "text-anchor": "end", "class": "entry",
@@ -849,12 +1219,20 @@ function drawNumbers(i) {
     row(t, "off(A)", "off", fmt(f.off), "√(Σ_{i≠j} a_ij²) after this step");
     const diag = frames[i].matrix.map((r, k) => fmt(r[k]));
     row(t, "diagonal", "diagonal", diag.join("  "), "→ the eigenvalues");
+    if (f.kind === "rotation") {
+      row(t, "sweep's threshold", "threshold", f.threshold === null || num(f.threshold) === 0 ? "0" : fmt(f.threshold),
+          RUN.pivot === "threshold" ? "0.2/n²·Σ_(p<q)|a_pq| at the sweep's start, sweeps 1–3 (Rutishauser)" : "none in this order");
+      row(t, "skipped just before", "skipped", f.skipped.length ? f.skipped.map(x => "(" + (x[0] + 1) + ", " + (x[1] + 1) +
+          "): |a_pq| = " + fmt(x[2]) + " ≤ " + fmt(f.threshold)).join("; ") : "none", "passed over, not converged");
+    }
   } else if (RUN.method === "power") {
     row(t, "eigenpair", "pair", String(f.pair));
     row(t, "iteration", "iteration", String(f.iteration));
     row(t, "vector v", "vector", f.vector.map(x => fmt(x)).join("  "), "unit length");
-    row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
-    row(t, "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
+    if (RUN.inverse) row(t, "Rayleigh quotient vᵀA⁻¹v", "rayleigh", fmt(f.value), "→ 1/λ = " + fmt(RUN.values[f.pair - 1]) +
+                         ", λ = " + fmt(RUN.eigenvalues[f.pair - 1]));
+    else row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
+    row(t, RUN.inverse ? "residual ‖A⁻¹v − μv‖" : "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
     row(t, "predicted |λ₂/λ₁|^(k−1)", "rate", fmt(f.rate, 3), "|λ₂/λ₁| = " + fmt(RUN.ratios[f.pair - 1], 4));
     row(t, "angle to the answer (°)", "angle", fmt(f.angle, 4));
   } else if (RUN.method === "subspace") {
@@ -871,10 +1249,29 @@ function drawNumbers(i) {
       row(t, "new subdiagonal e_k", "alpha", fmt(f.alpha));
       row(t, "β", "beta", fmt(f.beta));
       row(t, "reflector v", "reflector", f.reflector.map(x => fmt(x, 4)).join("  ") || "(none: already reduced)");
+    } else if (f.kind === "chase") {
+      row(t, "QL iteration on", "step", "λ_" + (f.index + 1), "chasing the bulge up the block");
+      row(t, "rotation", "rotation", f.rotation + " of " + f.rotations, "in the plane (" + (f.i + 1) + ", " + (f.i + 2) + ")");
+      row(t, "c", "c", fmt(f.c));
+      row(t, "s", "s", fmt(f.s));
+      row(t, "bulge", "bulge", f.at ? fmt(f.bulge) : "gone", f.at ? "at (" + (f.at[0] + 1) + ", " + (f.at[1] + 1) +
+          "), outside the tridiagonal band: the next rotation moves it up" : "the last rotation: T is tridiagonal again");
+    } else if (f.kind === "tridiagonal") {
+      row(t, "T = QᵀAQ", "step", "tridiagonal", "the reflections are done; QL starts");
+      row(t, "diagonal of T", "t-diagonal", f.diagonal.map(x => fmt(x)).join("  "));
+      row(t, "subdiagonal of T", "t-subdiagonal", f.offdiagonal.map(x => fmt(x)).join("  "));
     } else {
-      row(t, "QL iteration on", "step", "λ_" + (f.index + 1));
-      row(t, "Wilkinson shift", "shift", fmt(f.shift));
+      const rule = {wilkinson: "Wilkinson's: the eigenvalue of T's 2 × 2 at l nearer to d_l", rayleigh: "Rayleigh's: d_l",
+                    none: "no shift"}[RUN.ql_shift];
+      row(t, "QL iteration on", "step", "λ_" + (f.index + 1), "drives e_" + (f.index + 1) + " = T[l+1][l] to zero");
+      row(t, "shift σ", "shift", fmt(f.shift), rule);
+      row(t, "diagonal of T", "t-diagonal", f.diagonal.map(x => fmt(x)).join("  "), "after the iteration");
+      row(t, "subdiagonal of T", "t-subdiagonal", f.offdiagonal.map(x => fmt(x)).join("  "));
+      row(t, "bulge chase", "chase", f.chase.map(x => "(" + (x.i + 1) + "," + (x.i + 2) + ")" +
+          (x.i > f.index ? " → bulge at (" + x.i + "," + (x.i + 2) + ") = " + fmt(x.bulge) : " → gone")).join("; "),
+          "plane rotations from the bottom of the block up");
       row(t, "|e_l| after", "subdiagonal", fmt(f.subdiagonal), "stops at " + fmt(f.tolerance, 3));
+      row(t, "deflated", "deflated", f.deflated ? "yes: d_" + (f.index + 1) + " = " + fmt(f.diagonal[f.index]) + " is an eigenvalue" : "not yet");
     }
   }
 }
@@ -943,30 +1340,41 @@ function drawCloud(i) {
                                      len: 2 * Math.sqrt(Math.max(num(M[k][k]), 0)), colour: AXIS[k % AXIS.length]}));
   } else if (RUN.method === "power") {
     const u = RUN.answer[f.pair - 1];
-    axes = [{v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true},
-            {v: [num(f.vector[0]), num(f.vector[1] || 0)], len: 1, colour: "#d62728"}];
+    // every eigenvector, as Heath's module draws them: the one the iteration finds first darkest
+    axes = (RUN.all_eigenvectors || []).map((e, j) => ({v: [e[0], e[1] || 0], len: 1, colour: j === 0 ? "#555555" : "#cccccc",
+                                                       dash: true, eigen: j}));
+    axes.push({v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true},
+              {v: [num(f.vector[0]), num(f.vector[1] || 0)], len: 1, colour: "#d62728"});
   } else if (RUN.method === "subspace") {
     RUN.answer.forEach((u, j) => axes.push({v: [u[0], u[1] || 0], len: 1, colour: "#bbbbbb", dash: true}));
     f.vectors.forEach((x, j) => axes.push({v: [num(x[0]), num(x[1] || 0)], len: 1, colour: AXIS[j % AXIS.length]}));
   } else {
     document.getElementById("cloud-title").style.display = "none"; svg.style.display = "none"; return;
   }
-  for (const p of points) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
-  for (const a of axes) extent = Math.max(extent, a.len * Math.hypot(a.v[0], a.v[1]));
   const arrows = RUN.method === "power" || RUN.method === "subspace";
+  for (const p of points) extent = Math.max(extent, Math.abs(p[0]), Math.abs(p[1]));
+  if (!arrows) for (const a of axes) extent = Math.max(extent, a.len * Math.hypot(a.v[0], a.v[1]));
   if (!points.length && arrows) extent = 1;
   const k = (C - 14) / (extent || 1);
+  // Unit vectors have their own scale: the unit circle fills the picture whatever the data's spread
+  // (at the data's scale a unit arrow on data spread over ±20 would be 4 px long).
+  const unit = arrows ? 0.85 * (C - 14) : k;
   svg.dataset.scale = String(k);
+  svg.dataset.unit = String(unit);
   el("line", {x1: 0, x2: S, y1: C, y2: C, stroke: "#eee"}, svg);
   el("line", {x1: C, x2: C, y1: 0, y2: S, stroke: "#eee"}, svg);
-  if (arrows) el("circle", {cx: C, cy: C, r: k, fill: "none", stroke: "#ddd"}, svg);
+  if (arrows) {
+    el("circle", {cx: C, cy: C, r: unit, fill: "none", stroke: "#ddd", "class": "unit-circle"}, svg);
+    el("text", {x: C + unit * 0.71 + 4, y: C - unit * 0.71 - 4, fill: "#999"}, svg, "‖v‖ = 1");
+  }
   for (const p of points) el("circle", {cx: C + k * p[0], cy: C - k * p[1], r: 3, fill: "#888", "class": "datum"}, svg);
   axes.forEach((a, j) => {
-    const x = a.v[0] * a.len * k, y = a.v[1] * a.len * k;
+    const x = a.v[0] * a.len * unit, y = a.v[1] * a.len * unit;
     const attrs = {x1: C - x, y1: C + y, x2: C + x, y2: C - y, stroke: a.colour, "stroke-width": 3,
                    "class": "axis", "data-axis": j};
     if (arrows) { attrs.x1 = C; attrs.y1 = C; }
     if (a.dash) attrs["stroke-dasharray"] = "6 5";
+    if (a.eigen !== undefined) { attrs["class"] = "eigenvector"; attrs["data-eigen"] = a.eigen; attrs["stroke-width"] = 1.5; }
     el("line", attrs, svg);
   });
 }
@@ -1029,8 +1437,127 @@ function table(parent, heads, rows, id) {
   }
   parent.appendChild(t);
 }
+function drawConvergence() {
+  const s = document.getElementById("convergence");
+  clear(s);
+  if (!RUN.convergence) { s.style.display = "none"; return; }
+  s.style.display = "";
+  const h = document.createElement("h2"), p = document.createElement("p");
+  p.className = "faint";
+  const f2 = x => x === null || x === undefined ? "exact 0" : x.toFixed(2);
+  if (RUN.method === "jacobi") {
+    h.textContent = "Convergence of this run, sweep by sweep (" + PIVOT_NAMES[RUN.pivot] + ")";
+    p.textContent = "digits: −log10(off(A)/‖A‖_F). Jacobi converges quadratically per sweep (Schönhage 1961, " +
+      "van Kempen 1966): once off(A) is small against the gaps between eigenvalues the digits about double each sweep, " +
+      "until the precision (" + RUN.digits + " digits) is reached.";
+    s.append(h, p);
+    table(s, ["sweep", "off(A)", "digits", "gained"], RUN.convergence.map(r => [r.sweep, fmt(r.off, 4), f2(r.digits),
+          r.gained === null ? "" : r.gained.toFixed(2)]), "convergence-table");
+  } else if (RUN.method === "tridiagonal") {
+    h.textContent = "Convergence of this run, QL iteration by iteration (" + SHIFT_NAMES[RUN.ql_shift] + ")";
+    p.textContent = "digits: −log10(|e_l|/‖A‖_F); order: digits now / digits at the previous iteration on the same l " +
+      "(3: cubic, Wilkinson's shift and, where it converges, Rayleigh's; 1: linear, no shift, by the ratio of " +
+      "neighbouring eigenvalues). Precision: " + RUN.digits + " digits.";
+    s.append(h, p);
+    if (RUN.stopped) {
+      const w = document.createElement("p"); w.id = "stopped"; w.className = "bad";
+      w.textContent = "This run was stopped before it converged: " + RUN.stopped + ".";
+      s.appendChild(w);
+    }
+    table(s, ["iteration", "l", "|e_l|", "digits", "gained", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
+          fmt(r.subdiagonal, 4), f2(r.digits), r.gained === null ? "" : r.gained.toFixed(2),
+          r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
+          "convergence-table");
+  } else s.style.display = "none";
+}
+function codeMark(f) {
+  const m = RUN.method;
+  if (m === "jacobi") {
+    if (f.kind !== "rotation") return [RUN.pivot === "classical" ? "search" : "threshold"];
+    return f.skipped.length ? ["rotation", "skip"] : ["rotation", "c"];
+  }
+  if (m === "tridiagonal") {
+    if (f.kind === "householder") return ["reflect", "update"];
+    if (f.kind === "tridiagonal") return ["update"];
+    if (f.kind === "chase") return ["rotation", "bulge"];
+    return [f.deflated ? "deflate" : "chase", RUN.ql_shift === "wilkinson" ? "shift" : "other shift", "rotation"];
+  }
+  if (m === "power") return f.iteration === 1 ? ["rayleigh", "start"] : ["rayleigh", "residual"];
+  return ["ritz", "residual"];
+}
+function drawCode(i) {
+  const s = document.getElementById("code"), code = RUN.code;
+  clear(s);
+  if (!code || !code.blocks.length) { s.style.display = "none"; return; }
+  s.style.display = "";
+  const h = document.createElement("h2");
+  h.textContent = "The code of this step (purepca's reference solver, as it ran)";
+  s.appendChild(h);
+  const marks = codeMark(frames[i]), lit = {};
+  marks.forEach((key, n) => { const at = code.marks[key]; if (at) lit[at[0] + ":" + at[1]] = n === 0 ? "hl" : "hl2"; });
+  code.blocks.forEach((b, bi) => {
+    if (!Object.keys(lit).some(key => key.startsWith(bi + ":"))) return;  // only the functions this step runs
+    const cap = document.createElement("p"); cap.className = "faint";
+    cap.textContent = b.file + ", " + b.name + " (line " + b.first + ")";
+    const pre = document.createElement("pre"); pre.className = "source"; pre.dataset.name = b.name;
+    b.lines.forEach((text, li) => {
+      const line = document.createElement("span"); line.className = "line";
+      const cls = lit[bi + ":" + li]; if (cls) line.classList.add(cls);
+      line.dataset.line = String(b.first + li);
+      const no = document.createElement("span"); no.className = "no"; no.textContent = String(b.first + li);
+      line.append(no, document.createTextNode(text));
+      pre.appendChild(line);
+    });
+    s.append(cap, pre);
+    const hl = pre.querySelector(".hl") || pre.querySelector(".hl2");
+    if (hl) pre.scrollTop = Math.max(0, hl.offsetTop - pre.offsetTop - 60);
+  });
+}
+function drawJ(i) {
+  const box = document.getElementById("jacobi-matrix"), f = frames[i];
+  clear(box);
+  if (RUN.method !== "jacobi" || f.kind !== "rotation") return;
+  const p = document.createElement("p"); p.className = "faint";
+  p.textContent = "The rotation J (identity but for rows and columns p, q): A ← JᵀAJ";
+  const rows = [];
+  for (let r = 0; r < RUN.n; r++) {
+    const cells = [];
+    for (let c = 0; c < RUN.n; c++) {
+      let x = r === c ? "1" : "0";
+      if ((r === f.p && c === f.p) || (r === f.q && c === f.q)) x = fmt(f.c);
+      else if (r === f.p && c === f.q) x = fmt(f.s);
+      else if (r === f.q && c === f.p) x = fmt(typeof f.s === "string" ? (f.s[0] === "-" ? f.s.slice(1) : "-" + f.s) : -f.s);
+      cells.push(x);
+    }
+    rows.push(cells);
+  }
+  box.appendChild(p);
+  table(box, [...Array(RUN.n).keys()].map(k => String(k + 1)), rows, "rotation-matrix");
+}
+function drawFactors(i) {  // QL: the factors the iteration formed implicitly, T − σI = QL, next T = LQ + σI
+  const box = document.getElementById("ql-factors"), f = frames[i];
+  clear(box);
+  if (f.kind !== "ql") return;
+  const p = document.createElement("p"); p.className = "faint";
+  p.textContent = "T − σI = QL: Q is the product of this iteration's rotations, L = Qᵀ(T − σI) is lower triangular; " +
+    "the new T is LQ + σI (QL iteration, the mirror of Heath's QR: it deflates at the top).";
+  box.appendChild(p);
+  const heads = [...Array(RUN.n).keys()].map(k => String(k + 1));
+  const q = document.createElement("p"); q.textContent = "Q"; box.appendChild(q);
+  table(box, heads, f.Q.map(r => r.map(x => fmt(x))), "ql-q");
+  const l = document.createElement("p"); l.textContent = "L"; box.appendChild(l);
+  table(box, heads, f.L.map(r => r.map(x => fmt(x))), "ql-l");
+}
+function drawSkips(i) {
+  const box = document.getElementById("skips"), f = frames[i];
+  box.textContent = RUN.method === "jacobi" && RUN.pivot === "threshold" ?
+    "Why a pair is skipped: in sweeps 1 to 3 a pair whose |a_pq| is at most the sweep's threshold, 0.2/n² times the sum " +
+    "of the |a_pq| above the diagonal at the start of the sweep (Rutishauser, Handbook for Automatic Computation II/1, " +
+    "1971), is passed over, so that the rotations go to the large entries first; it is not converged, and a later sweep " +
+    "rotates it. From sweep 4 on the threshold is 0 and every pair that fails the test |a_pq| ≤ eps·√|a_pp·a_qq| is rotated." : "";
+}
 function drawTables() {
-  if (REPLAY) {
+  if (REPLAY && MAIN.method === "jacobi") {
     const s = document.getElementById("replay");
     const h = document.createElement("h2");
     h.textContent = "Replay in floats (binary64), at " + REPLAY.digits + " digits and in binary32, sweep by sweep";
@@ -1073,6 +1600,7 @@ function show(i) {
   slider.value = index;
   document.getElementById("counter").textContent = "step " + index + " of " + (frames.length - 1);
   drawMatrix(index); drawNumbers(index); drawPlot(index); drawCloud(index); checkWhat(index);
+  drawJ(index); drawSkips(index); drawCode(index); drawFactors(index);
   document.body.dataset.frame = String(index);
 }
 function play() {
@@ -1094,16 +1622,48 @@ document.addEventListener("keydown", e => {
   if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
   if (e.key === "ArrowRight") show(index + 1); else if (e.key === "ArrowLeft") show(index - 1);
 });
+const PIVOT_NAMES = {threshold: "threshold cyclic, as purepca runs it", cyclic: "plain cyclic", classical: "classical: the largest pivot"};
+const SHIFT_NAMES = {wilkinson: "Wilkinson's shift", rayleigh: "Rayleigh's shift d_l", none: "no shift"};
 const about = {
-  jacobi: "Cyclic Jacobi on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
-    ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. The coloured axes are the rows of V, the rotations so far.",
-  power: "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
+  jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
+    ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. A sweep goes through the pairs row by row; " +
+    "in sweeps 1 to 3 a pair at or below the sweep's threshold is skipped (see below). The coloured axes are the rows of V, the rotations so far.",
+  power: RUN.inverse ? "Inverse iteration on a " + RUN.n + " × " + RUN.n + " positive definite matrix: v ← A⁻¹v/‖A⁻¹v‖ " +
+    "(each step solves A·w = v with A's Cholesky factor), power iteration on A⁻¹: it finds the smallest eigenvalue. The red arrow is v, " +
+    "the dashed grey line the eigenvector it turns towards; the residual ‖A⁻¹v − μv‖ falls like |λ_min/λ_next|^k (dashed purple)." :
+    "Power iteration on a " + RUN.n + " × " + RUN.n + " matrix: v ← A·v/‖A·v‖. The red arrow is v (its first two entries), the dashed grey line the eigenvector it turns towards; the residual falls like |λ₂/λ₁|^k (dashed purple).",
   subspace: "Subspace iteration on a " + RUN.n + " × " + RUN.n + " matrix with a block of " + RUN.block_size + " vectors: Q ← orthonormalised A·Q, then Rayleigh–Ritz (the small problem QᵀAQ solved by Jacobi). The coloured arrows are the Ritz vectors (their first two entries), the dashed grey lines the eigenvectors they turn towards.",
-  tridiagonal: "Householder reflections reduce the matrix to tridiagonal form; implicit QL iterations with Wilkinson's shift then drive each subdiagonal entry below its tolerance."
+  tridiagonal: "Householder reflections reduce the matrix to tridiagonal form T (the matrix panel shows it being reduced, then T); " +
+    "each implicit QL iteration picks a shift σ, chases a bulge up T with plane rotations (pink: where it passed) and drives the subdiagonal " +
+    "entry e_l (orange) towards zero; once it is below its tolerance d_l is an eigenvalue (green) and the iteration deflates to l + 1."
 };
+function choose(run) {  // show another of the runs the page carries: the same matrix, another pivot order or shift
+  RUN = Object.assign({}, run, {data: MAIN.data, naive: MAIN.naive, shift: MAIN.shift, title: MAIN.title});
+  frames = RUN.frames; slider.max = frames.length - 1;
+  if (timer) play();
+  drawConvergence(); show(0);
+}
+function addChoice(label, id, names, own) {
+  const box = document.getElementById("choices"), l = document.createElement("label"), sel = document.createElement("select");
+  sel.id = id; l.textContent = label + " ";
+  for (const name in names) {
+    if (name !== own && !(MAIN.choices && MAIN.choices[name])) continue;
+    const o = document.createElement("option"); o.value = name; o.textContent = names[name]; sel.appendChild(o);
+  }
+  sel.value = own;
+  sel.onchange = () => choose(sel.value === own ? MAIN : MAIN.choices[sel.value]);
+  l.appendChild(sel); box.appendChild(l);
+  const note = document.createElement("span"); note.className = "faint";
+  note.textContent = "(each choice is a run purepca computed when this page was written)";
+  box.appendChild(note);
+}
+if (MAIN.method === "jacobi" && MAIN.choices) addChoice("pivot order:", "pivot", PIVOT_NAMES, MAIN.pivot);
+if (MAIN.method === "tridiagonal" && MAIN.choices) addChoice("QL shift:", "ql-shift", SHIFT_NAMES, MAIN.ql_shift);
 document.getElementById("about").textContent = about[RUN.method];
-if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = "The matrix A";
-if (RUN.method === "power") document.getElementById("plot-title").textContent = "residual ‖Av − λv‖, log scale";
+if (RUN.method !== "jacobi") document.getElementById("matrix-title").textContent = RUN.method === "tridiagonal" ?
+  "The matrix: A as the reflections reduce it, then T after each QL iteration" : "The matrix A";
+if (RUN.method === "power") document.getElementById("plot-title").textContent = RUN.inverse ?
+  "residual ‖A⁻¹v − μv‖, log scale" : "residual ‖Av − λv‖, log scale";
 if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
 if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
@@ -1122,5 +1682,6 @@ if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   notation.onchange = () => { NOTATION = notation.value; show(index); };
 })();
 drawTables();
+drawConvergence();
 show(0);
 """

@@ -15,7 +15,7 @@ solver did, not a re-enactment.
 
 >>> print(trace_jacobi([[2.0, 1.0], [1.0, 2.0]]))  # doctest: +ELLIPSIS
 Cyclic Jacobi on a 2 x 2 symmetric matrix: ...
-sweep 1 (off-diagonal norm 1.41 at the start)
+sweep 1 (off-diagonal norm 1.41 at the start, threshold 0.05)
   rotate (1, 2) by  0.785398 rad (  45.0000°): off-diagonal norm 0
 end of sweep 1: 1 rotation, off-diagonal norm 0 <= tolerance 8.88e-16
 sweep 2: every pair passes the test, no rotation: converged
@@ -80,9 +80,12 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
 
     A rotation in the plane of the pair ``(p, q)`` (counted from 1) by the
     angle ``θ`` with ``tan 2θ = 2·a_pq / (a_qq - a_pp)`` (``|θ| <= π/4``) sets
-    ``a_pq`` to zero; a sweep visits every pair once (the
-    first three sweeps skip pairs below a threshold that shrinks, as in
-    Rutishauser's method).  A pair passes the test when
+    ``a_pq`` to zero; a sweep goes through the pairs row by row, but in the
+    first three sweeps a pair whose ``|a_pq|`` is at most the sweep's
+    threshold ``0.2/n²·Σ_(p<q)|a_pq|`` (summed at the start of the sweep:
+    Rutishauser's rule, Handbook for Automatic Computation II/1, 1971) is
+    skipped, so that the effort goes to the large entries first; each skip
+    is printed with the threshold.  A pair passes the test when
     ``|a_pq| <= eps·sqrt(|a_pp·a_qq|)``; when every pair passes, the
     off-diagonal norm is at most ``eps·Σ|a_ii| = eps·Σ|λ|``, the tolerance
     shown, and the diagonal holds the eigenvalues to relative accuracy.
@@ -112,7 +115,9 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
     tolerance = _EPS * math.fsum(abs(v) for v in values)
     out = [
         f"Cyclic Jacobi on a {n} x {n} symmetric matrix: the rotation in the plane (p, q) by the angle θ with "
-        "tan 2θ = 2·a_pq / (a_qq - a_pp) sets a_pq to zero; a sweep visits every pair once.",
+        "tan 2θ = 2·a_pq / (a_qq - a_pp) sets a_pq to zero; a sweep goes through the pairs row by row, "
+        "but in sweeps 1 to 3 it skips a pair whose |a_pq| is at most the sweep's threshold 0.2/n²·Σ_(p<q)|a_pq| "
+        "(Rutishauser's rule, Handbook II/1).",
         f"A pair passes when |a_pq| <= eps·sqrt(|a_pp·a_qq|), eps = {_EPS:.3g}; after a sweep in which every pair "
         f"passes, the off-diagonal norm is at most the tolerance eps·Σ|λ| = {tolerance:.3g}.",
         "",
@@ -123,7 +128,12 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
         if step.sweep != sweep:
             sweep, count = step.sweep, 0
             if rotations and (step.kind != "sweep" or sweep < result.sweeps):
-                out.append(f"sweep {sweep} (off-diagonal norm {start:.3g} at the start)")
+                out.append(f"sweep {sweep} (off-diagonal norm {start:.3g} at the start"
+                           + (f", threshold {float(step.threshold):.4g})" if step.threshold else ")"))
+        if rotations:
+            for p, q, size in step.skipped:
+                out.append(f"  skip   ({p + 1}, {q + 1}): |a_pq| = {float(size):.4g} <= the sweep's threshold "
+                           f"{float(step.threshold):.4g}")
         if step.kind == "rotation":
             count += 1
             if rotations:

@@ -129,8 +129,9 @@ def test_tridiagonal_frames_are_the_solvers_trace() -> None:
     steps: list[TridiagonalStep] = []
     tridiagonal_eigh(M5, trace=steps.append)
     run = tridiagonal_run(M5)
-    assert [f["kind"] for f in run["frames"]] == [s.kind for s in steps]
-    for frame, step in zip(run["frames"], steps):
+    frames = [f for f in run["frames"] if f["kind"] not in ("tridiagonal", "chase")]  # T, and T mid-chase
+    assert [f["kind"] for f in frames] == [s.kind for s in steps]
+    for frame, step in zip(frames, steps):
         if step.kind == "householder":
             v = frame["reflector"]
             if v:  # H = I - beta v vᵀ is orthogonal: beta·‖v‖² = 2

@@ -98,6 +98,13 @@ class JacobiStep:
     ``matrix`` and ``vectors`` are ``None`` for matrices larger than
     ``SNAPSHOT_ORDER`` x ``SNAPSHOT_ORDER`` (32), where copying them at every
     rotation would cost more than the rotation.
+
+    ``threshold`` is the sweep's threshold (Rutishauser's rule: in the first
+    three sweeps ``0.2/n²`` times the sum of the ``|a_pq|`` above the
+    diagonal at the start of the sweep, then zero); ``skipped`` lists the
+    pairs ``(p, q, |a_pq|)`` passed over since the previous event because
+    ``|a_pq|`` was at or below it (they still failed the convergence test,
+    so the sweep does not count as converged).
     """
 
     kind: str
@@ -112,7 +119,14 @@ class JacobiStep:
     matrix: Optional[tuple[tuple[Any, ...], ...]] = None
     vectors: Optional[tuple[tuple[Any, ...], ...]] = None
     off: Any = None
+    threshold: Any = None
+    skipped: tuple[tuple[int, int, Any], ...] = ()
 
+
+#: The pivot orders :func:`jacobi_eigh` knows: the cyclic order with Rutishauser's threshold in the
+#: first three sweeps (the default), the plain cyclic order (every failing pair rotated), and the
+#: classical order (always the largest off-diagonal entry, Jacobi's own of 1846).
+PIVOTS = ("threshold", "cyclic", "classical")
 
 Trace = Optional[Callable[[JacobiStep], None]]
 
@@ -158,6 +172,7 @@ def jacobi_eigh(
     context: Context = FLOAT,
     symmetry_rtol: float = 1e-10,
     trace: Trace = None,
+    pivot: str = "threshold",
 ) -> EighResult:
     """Eigenvalues and eigenvectors of a symmetric matrix by cyclic Jacobi.
 
@@ -176,6 +191,13 @@ def jacobi_eigh(
     context : number context; ``DecimalContext(50)`` gives a 50-digit result.
     trace : optional callable receiving a :class:`JacobiStep` per rotation
         and per sweep.
+    pivot : the order of the rotations (one of ``PIVOTS``): ``"threshold"``
+        (row by row; in the first three sweeps a pair whose ``|a_pq|`` is
+        at most ``0.2/n²`` times the sweep's starting sum of the
+        ``|a_pq|`` is passed over, Rutishauser's threshold, Handbook II/1),
+        ``"cyclic"`` (row by row, every pair failing the test rotated) or
+        ``"classical"`` (always the largest failing entry; a "sweep" is
+        ``n(n-1)/2`` rotations).  All converge quadratically per sweep.
 
     Returns
     -------
@@ -198,14 +220,18 @@ def jacobi_eigh(
     >>> _ = jacobi_eigh([[1, 2], [2, 1]], trace=steps.append)
     >>> steps[0].kind, steps[0].p, steps[0].q, round(steps[0].angle, 6), steps[0].off_norm
     ('rotation', 0, 1, 0.785398, 0.0)
+    >>> [round(v, 10) for v in jacobi_eigh([[4, 1, 0], [1, 3, 1], [0, 1, 2]], pivot="classical").values]
+    [4.7320508076, 3.0, 1.2679491924]
     """
     ctx = check_context(context)
     max_sweeps = as_int(max_sweeps, "max_sweeps", low=1)
+    if pivot not in PIVOTS:
+        raise PurePCAError(f"pivot must be one of {', '.join(map(repr, PIVOTS))}, got {pivot!r}")
     if tol is not None:
         tol = as_real(tol, "tol", low=0.0, low_open=True)
     M = as_symmetric(A, name="A", context=ctx, rtol=symmetry_rtol)
     with ctx.local():
-        return _jacobi_eigh(M, tol, max_sweeps, ctx, trace)
+        return _jacobi_eigh(M, tol, max_sweeps, ctx, trace, pivot)
 
 
 def _scaled_back(values: list[Scalar], scale: int, ctx: Context, what: str) -> list[Scalar]:
@@ -241,7 +267,8 @@ def _not_converged(M: list[list[Scalar]], max_sweeps: int, ctx: Context) -> Conv
 
 
 def _jacobi_eigh(
-    M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace
+    M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace,
+    pivot: str = "threshold",
 ) -> EighResult:
     """The worker behind :func:`jacobi_eigh`: M validated (and ours to change),
     inside ``ctx.local()``."""
@@ -257,13 +284,15 @@ def _jacobi_eigh(
     tol_ = ctx.eps if tol is None else ctx.convert(tol)
     if scale and trace is not None:
         trace = _unscaled(trace, scale, ctx)
-    if _fast_jacobi is not None and trace is None and isinstance(ctx, FloatContext):
+    if pivot == "classical":
+        sweeps, rotations = _classical_jacobi(M, V, tol_, max_sweeps, ctx, trace)
+    elif _fast_jacobi is not None and trace is None and isinstance(ctx, FloatContext) and pivot == "threshold":
         counts = _fast_jacobi(M, V, float(tol_), max_sweeps)  # the same bits (purepca.fast)
         if counts is None:
             raise _not_converged(M, max_sweeps, ctx)
         sweeps, rotations = counts
     else:
-        sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace)
+        sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace, pivot)
     diag = _scaled_back([M[i][i] for i in range(n)], scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=diag.__getitem__, reverse=True)
     return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
@@ -277,7 +306,9 @@ def _unscaled(trace: Callable[[JacobiStep], None], scale: int, ctx: Context) -> 
     def unscaled(step: JacobiStep) -> None:
         M = step.matrix
         trace(replace(step, off_norm=math.ldexp(step.off_norm, scale), off=up(step.off),
-                      matrix=None if M is None else tuple(tuple(up(x) for x in row) for row in M)))
+                      matrix=None if M is None else tuple(tuple(up(x) for x in row) for row in M),
+                      threshold=None if step.threshold is None else up(step.threshold),
+                      skipped=tuple((p, q, up(a)) for p, q, a in step.skipped)))
     return unscaled
 
 
@@ -312,7 +343,8 @@ def _rotate(M: list[list[Scalar]], V: list[list[Scalar]], p: int, q: int, s: Sca
 
 
 def _cyclic_jacobi(
-    M: list[list[Scalar]], V: list[list[Scalar]], tol: Scalar, max_sweeps: int, ctx: Context, trace: Trace
+    M: list[list[Scalar]], V: list[list[Scalar]], tol: Scalar, max_sweeps: int, ctx: Context, trace: Trace,
+    pivot: str = "threshold",
 ) -> tuple[int, int]:
     """Diagonalise ``M`` in place, accumulating the rotations into the rows of ``V``."""
     n = len(M)
@@ -330,10 +362,11 @@ def _cyclic_jacobi(
     for sweep in range(1, max_sweeps + 1):
         if trace is not None:
             off2 = base2 = _off_squares(M, ctx)
-        if sweep <= 3:
+        if sweep <= 3 and pivot == "threshold":
             threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
         else:
             threshold = zero
+        skipped: list[tuple[int, int, Scalar]] = []
         busy = False
         for p in range(n - 1):
             Mp = M[p]
@@ -346,6 +379,8 @@ def _cyclic_jacobi(
                     continue
                 busy = True
                 if aapq <= threshold:
+                    if trace is not None:  # passed over by the threshold: the page says why
+                        skipped.append((p, q, aapq))
                     continue
                 Mq = M[q]
                 app, aqq = Mp[p], Mq[q]
@@ -367,14 +402,61 @@ def _cyclic_jacobi(
                     off = sqrt(off2)
                     trace(JacobiStep("rotation", sweep, p, q, math.atan(float(t)), float(off), t, c, s,
                                      tuple(map(tuple, M)) if snapshots else None,
-                                     tuple(map(tuple, V)) if snapshots else None, off))
+                                     tuple(map(tuple, V)) if snapshots else None, off, threshold, tuple(skipped)))
+                    skipped = []
         if trace is not None:
             off = _off_norm(M, ctx)
             trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None,
                              tuple(map(tuple, M)) if snapshots else None,
-                             tuple(map(tuple, V)) if snapshots else None, off))
+                             tuple(map(tuple, V)) if snapshots else None, off, threshold, tuple(skipped)))
         if not busy:
             return sweep, rotations
+    raise _not_converged(M, max_sweeps, ctx)
+
+
+def _classical_jacobi(
+    M: list[list[Scalar]], V: list[list[Scalar]], tol: Scalar, max_sweeps: int, ctx: Context, trace: Trace
+) -> tuple[int, int]:
+    """Jacobi's own order (1846): rotate always the largest off-diagonal entry that fails the relative
+    test, in place, accumulating into the rows of ``V``; every ``n(n-1)/2`` rotations count as a
+    sweep, and the last sweep is the search that found every pair passing.  Costs ``O(n²)`` a search:
+    for teaching and comparison, not for speed."""
+    n = len(M)
+    sqrt, zero = ctx.sqrt, ctx.zero
+    floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
+    per_sweep = n * (n - 1) // 2
+    rotations = 0
+    snapshots = n <= SNAPSHOT_ORDER
+    for sweep in range(1, max_sweeps + 1):
+        for _ in range(per_sweep):
+            best, bp, bq = zero, -1, -1
+            for p in range(n - 1):
+                for q in range(p + 1, n):
+                    a = abs(M[p][q])
+                    if a > best and a > tol * sqrt(abs(M[p][p])) * sqrt(abs(M[q][q])) and a > floor:
+                        best, bp, bq = a, p, q
+            if bp < 0:
+                if trace is not None:
+                    off = _off_norm(M, ctx)
+                    trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None,
+                                     tuple(map(tuple, M)) if snapshots else None,
+                                     tuple(map(tuple, V)) if snapshots else None, off, zero))
+                return sweep, rotations
+            apq, app, aqq = M[bp][bq], M[bp][bp], M[bq][bq]
+            t, c, s, tau = _rotation(app, aqq, apq, ctx)
+            h = t * apq
+            _rotate(M, V, bp, bq, s, tau, app - h, aqq + h, zero)
+            rotations += 1
+            if trace is not None:
+                off = _off_norm(M, ctx)
+                trace(JacobiStep("rotation", sweep, bp, bq, math.atan(float(t)), float(off), t, c, s,
+                                 tuple(map(tuple, M)) if snapshots else None,
+                                 tuple(map(tuple, V)) if snapshots else None, off, zero))
+        if trace is not None:
+            off = _off_norm(M, ctx)
+            trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None,
+                             tuple(map(tuple, M)) if snapshots else None,
+                             tuple(map(tuple, V)) if snapshots else None, off, zero))
     raise _not_converged(M, max_sweeps, ctx)
 
 

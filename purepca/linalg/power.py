@@ -186,6 +186,17 @@ def _normalized(v: Sequence[Scalar], ctx: Context) -> tuple[list[Scalar], Scalar
     return [x / nv for x in v], nv
 
 
+def _start_vector(start: Any, d: int, ctx: Context) -> list[Scalar]:
+    """A given start vector, checked (length d, finite, not zero) and normalised."""
+    v = as_vector(start, name="start", context=ctx)
+    if len(v) != d:
+        raise PurePCAError(f"start: the start vector has {len(v)} entries, the matrix is {d} x {d}")
+    v, size = _normalized(v, ctx)
+    if size == 0:
+        raise PurePCAError("start: the start vector is zero; it needs a direction")
+    return v
+
+
 def _orthonormalize(vectors: list[list[Scalar]], rng: random.Random, ctx: Context) -> list[list[Scalar]]:
     """Modified Gram–Schmidt, twice ("twice is enough"), replacing vectors
     that collapse into the span of the earlier ones by fresh random ones."""
@@ -226,6 +237,7 @@ def power_iteration(
     seed: int = 0,
     context: Context = FLOAT,
     trace: PowerTrace = None,
+    start: Optional[Sequence[Any]] = None,
 ) -> IterationResult:
     """The ``k`` eigenpairs of largest magnitude, one at a time, by power iteration.
 
@@ -244,6 +256,9 @@ def power_iteration(
     seed : seed of the start vectors' generator
     context : number context
     trace : optional callable receiving a :class:`PowerStep` per iteration
+    start : the first eigenpair's start vector (any nonzero vector of length
+        d, normalised here) instead of a random one: the start a learner
+        picks (the later eigenpairs start from random vectors)
 
     >>> r = power_iteration([[2, 0, 0], [0, -3, 0], [0, 0, 1]], k=2)
     >>> [round(v, 9) for v in r.values]
@@ -257,6 +272,7 @@ def power_iteration(
     seed = as_int(seed, "seed")
     with ctx.local(), float_range("power_iteration"):
         apply, d, e, k, max_iter = _setup(op, d, k, max_iter, ctx)
+        first = None if start is None else _start_vector(start, d, ctx)
         tol_ = _default_tol(tol, ctx)
         rng = random.Random(seed)
         dot = ctx.dot
@@ -273,7 +289,10 @@ def power_iteration(
             return w
 
         for index in range(k):
-            v = _orthonormalize(vectors + [_random_vector(rng, d, ctx)], rng, ctx)[-1]
+            if index == 0 and first is not None:
+                v = first
+            else:
+                v = _orthonormalize(vectors + [_random_vector(rng, d, ctx)], rng, ctx)[-1]
             history: list[Scalar] = []
             for it in range(1, max_iter + 1):
                 w = deflated(v)

@@ -45,7 +45,7 @@ True
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
@@ -53,9 +53,9 @@ from ..numeric import FLOAT, Context, Scalar, check_context
 from .. import fast
 from ..numeric import float_hypot
 from .jacobi import EighResult, _scaled_back
-from .matrix import as_symmetric, max_abs
+from .matrix import as_symmetric, as_vector, max_abs
 
-__all__ = ["TridiagonalStep", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
+__all__ = ["TridiagonalStep", "ql_step", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
 
 
 @dataclass(frozen=True)
@@ -66,14 +66,28 @@ class TridiagonalStep:
     part of column k that the reflection folds onto the subdiagonal) or
     ``"ql"`` (one QL iteration on eigenvalue ``index``: ``value`` = the
     subdiagonal entry ``|e_l|`` after it, which falls to the tolerance
-    ``tolerance``; ``shift`` = Wilkinson's shift used).
+    ``tolerance``; ``shift`` = the shift used, in the units of T: the
+    iteration factors ``T - shift·I``).
 
     For the step player (:mod:`purepca.player`), at the solver's own
     precision: of a reflection, ``reflector`` = the vector ``v`` of
     ``H_k = I - beta·v·vᵀ`` (acting on rows and columns ``k+1..``; empty when
     the column is already reduced), ``beta``, and ``alpha`` the new
-    subdiagonal entry ``e_k``; the matrix is scaled by a power of two first
-    when near overflow or underflow, and these are of the scaled matrix.
+    subdiagonal entry ``e_k``.  A matrix near overflow or underflow is scaled
+    by a power of two first; every event is given in the input's units.
+
+    Of a QL iteration, also at the solver's own precision (of the scaled
+    matrix too): ``before`` and ``after``, each ``(diagonal, subdiagonal)``
+    of T as it stands before and after the iteration (``subdiagonal[i] =
+    T[i+1][i]``, n - 1 of them; the shift applied so far is added back);
+    ``chase``, one ``(i, c, s, bulge)`` per plane rotation in the order
+    applied, the rotation acting on rows and columns ``i`` and ``i + 1`` and
+    leaving the bulge ``|T[i-1][i+1]|`` (zero for the last one); and
+    ``deflated``, whether ``|e_l|`` is now below the tolerance, so that
+    ``d_l`` is an eigenvalue and the iteration moves on to ``l + 1``.  Of a
+    reflection, ``block`` is the trailing block (rows and columns ``k+1..``)
+    still to reduce after it: the matrix then is T's first k+1 diagonal
+    entries and k+1 subdiagonal entries (the last being ``alpha``) above it.
     """
 
     kind: str
@@ -84,7 +98,16 @@ class TridiagonalStep:
     reflector: Optional[tuple[Any, ...]] = None
     beta: Any = None
     alpha: Any = None
+    before: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]] = None
+    after: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]] = None
+    chase: tuple[tuple[int, Any, Any, Any], ...] = ()
+    deflated: bool = False
+    block: Optional[tuple[tuple[Any, ...], ...]] = None
 
+
+#: The shifts :func:`tridiagonal_ql` knows: Wilkinson's (the eigenvalue of the leading 2 x 2 block
+#: nearer to ``d_l``; the default, cubic convergence), Rayleigh's (``d_l`` itself) and none.
+SHIFTS = ("wilkinson", "rayleigh", "none")
 
 Trace = Optional[Callable[[TridiagonalStep], None]]
 
@@ -120,7 +143,8 @@ def tridiagonalize(
             reflections.append(([], zero))
             S = [r[1:] for r in S[1:]]
             if trace is not None:
-                trace(TridiagonalStep("householder", k, 0.0, reflector=(), beta=zero, alpha=x0))
+                trace(TridiagonalStep("householder", k, 0.0, reflector=(), beta=zero, alpha=x0,
+                                     block=tuple(map(tuple, S))))
             continue
         norm_x = ctx.norm(x)
         alpha = -norm_x if x0 > 0 else norm_x
@@ -143,7 +167,8 @@ def tridiagonalize(
         e[k] = alpha
         reflections.append((v, beta))
         if trace is not None:
-            trace(TridiagonalStep("householder", k, float(norm_x), reflector=tuple(v), beta=beta, alpha=alpha))
+            trace(TridiagonalStep("householder", k, float(norm_x), reflector=tuple(v), beta=beta, alpha=alpha,
+                                 block=tuple(map(tuple, S))))
     if n >= 2:
         d[n - 2], e[n - 2], d[n - 1] = S[0][0], S[0][1], S[1][1]
     elif n == 1:
@@ -186,10 +211,13 @@ def _wilkinson_shift(d: list[Scalar], e: list[Scalar], l: int, eps: Scalar, one:
 
 
 def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int, m: int, one: Scalar, zero: Scalar,
-                 hypot: Callable[[Scalar, Scalar], Scalar]) -> tuple[Scalar, Scalar, Scalar, Scalar, Scalar]:
+                 hypot: Callable[[Scalar, Scalar], Scalar],
+                 record: Optional[list[tuple[int, Scalar, Scalar, Scalar, Scalar]]] = None,
+                 ) -> tuple[Scalar, Scalar, Scalar, Scalar, Scalar]:
     """Chase the bulge from ``m`` up to ``l`` with plane rotations, applied to the rows of ``Z``;
     return the last rotation's ``c`` and ``s``, the ``s`` and ``c`` of two before, and ``e[l + 1]``
-    as it was (what the end of the QL step needs)."""
+    as it was (what the end of the QL step needs).  ``record`` receives ``(i, c, s, bulge, p)``
+    per rotation: the bulge ``|s·e[i-1]|`` it leaves at (i-1, i+1), and ``p``."""
     p = d[m]
     c = c2 = c3 = one
     el1 = e[l + 1]
@@ -206,6 +234,8 @@ def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int
         c = p / r
         p = c * d[i] - s * g
         d[i + 1] = h + s * (c * g + s * d[i])
+        if record is not None:  # the rotation in the plane (i, i+1) leaves s·e[i-1] at (i-1, i+1)
+            record.append((i, c, s, abs(s * e[i - 1]) if i > l else zero, p))
         zi, zj = Z[i], Z[i + 1]
         if _fast_rotate is not None:
             _fast_rotate(zi, zj, c, s)  # the same bits, in place (purepca.fast)
@@ -218,6 +248,13 @@ def _chase_bulge(d: list[Scalar], e: list[Scalar], Z: list[list[Scalar]], l: int
 _fast_rotate = fast.rotate
 
 
+def _tridiagonal_state(d: list[Scalar], e: list[Scalar], l: int, f: Scalar
+                       ) -> tuple[tuple[Scalar, ...], tuple[Scalar, ...]]:
+    """T's diagonal and subdiagonal as they stand inside :func:`tridiagonal_ql` at eigenvalue ``l``
+    (the entries from ``l`` on still carry the shift ``f`` taken off so far)."""
+    return (tuple(x if i < l else x + f for i, x in enumerate(d)), tuple(e[:-1]))
+
+
 def tridiagonal_ql(
     d: list[Scalar],
     e: list[Scalar],
@@ -226,6 +263,7 @@ def tridiagonal_ql(
     *,
     max_iter: Optional[int] = None,
     trace: Trace = None,
+    shift: str = "wilkinson",
 ) -> tuple[int, int]:
     """Implicit QL with Wilkinson's shift on the tridiagonal (d, e), in place.
 
@@ -233,7 +271,11 @@ def tridiagonal_ql(
     rows of ``Z`` (start with the identity for T's eigenvectors, with ``Qᵀ``
     for A's).  ``e[i] = T[i+1][i]``; ``e[n-1]`` must be zero.  Returns
     ``(iterations, rotations)``.  Past ``max_iter`` iterations in all
-    (default ``30·n``, LAPACK's), :class:`ConvergenceError`.
+    (default ``30·n``, LAPACK's), :class:`ConvergenceError`.  ``shift`` (one
+    of ``SHIFTS``) picks the shift: ``"wilkinson"`` (cubic convergence),
+    ``"rayleigh"`` (``d_l``: cubic where it converges, but it can stall, as
+    on ``[[0, 1], [1, 0]]``) or ``"none"`` (linear, by the ratio of
+    neighbouring eigenvalues); the other two are for teaching.
 
     >>> d, e = [2.0, 2.0], [1.0, 0.0]
     >>> Z = [[1.0, 0.0], [0.0, 1.0]]
@@ -278,22 +320,103 @@ def tridiagonal_ql(
                         iterations=limit,
                         residual=float(abs(e[l])),
                     )
-                g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
+                before = None if trace is None else _tridiagonal_state(d, e, l, f)
+                if shift == "wilkinson":
+                    g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
+                else:  # Rayleigh's d_l, or none
+                    g = d[l]
+                    h = g if shift == "rayleigh" else zero
+                    d[l] = g - h
+                    d[l + 1] = dl1 = d[l + 1] - h
                 for i in range(l + 2, n):
                     d[i] = d[i] - h
                 f = f + h
-                c, s, s2, c3, el1 = _chase_bulge(d, e, Z, l, m, one, zero, hypot)
+                record: Optional[list[tuple[int, Scalar, Scalar, Scalar, Scalar]]] = \
+                    None if trace is None and shift == "wilkinson" else []
+                c, s, s2, c3, el1 = _chase_bulge(d, e, Z, l, m, one, zero, hypot, record)
                 rotations += m - l
-                p = -s * s2 * c3 * el1 * e[l] / dl1
+                if shift == "wilkinson":  # tql2's form, exact because the shifted leading 2 x 2 is singular
+                    p = -s * s2 * c3 * el1 * e[l] / dl1
+                else:
+                    assert record is not None
+                    p = record[-1][4]  # the Handbook's tql1/tql2 (1971) form: the chase's last p
                 e[l] = s * p
                 d[l] = c * p
                 if trace is not None:
-                    trace(TridiagonalStep("ql", l, float(abs(e[l])), float(g + f), float(eps * tst1)))
+                    assert record is not None
+                    trace(TridiagonalStep("ql", l, float(abs(e[l])), float(f), float(eps * tst1),
+                                          before=before, after=_tridiagonal_state(d, e, l, f),
+                                          chase=tuple(r[:4] for r in record), deflated=not abs(e[l]) > eps * tst1))
                 if not abs(e[l]) > eps * tst1:
                     break
         d[l] = d[l] + f
         e[l] = zero
     return iterations, rotations
+
+
+def ql_step(diagonal: Any, subdiagonal: Any, l: int = 0, shift: Any = "wilkinson") -> dict[str, Any]:
+    """One implicit QL iteration on the symmetric tridiagonal T at row ``l``, with the shift a learner chose.
+
+    ``diagonal`` (n) and ``subdiagonal`` (n - 1, ``T[i+1][i]``) are T as it
+    stands; ``shift`` is ``"wilkinson"``, ``"rayleigh"``, ``"none"`` or a
+    number σ (any value: the iteration factors ``T - σ·I``).  The step is
+    :func:`tridiagonal_ql`'s (the same shift and chase, :func:`_chase_bulge`),
+    on the block from l down to the first negligible subdiagonal entry, in
+    floats.  Returns T after it (``diagonal``, ``subdiagonal``), the ``shift``
+    used, the ``chase`` (``(i, c, s, bulge)`` per rotation), ``tolerance``,
+    ``deflated`` (``|e_l|`` now below it) and ``next``, the row the next
+    iteration works on (past every negligible entry; n - 1 when T is
+    diagonal to the tolerance).  For the playground, where the shift is the
+    learner's at each iteration (Heath's QR-iteration module).
+
+    >>> step = ql_step([2.0, 2.0], [1.0], 0, "wilkinson")
+    >>> sorted(round(x, 12) for x in step["diagonal"]), step["deflated"], step["next"]
+    ([1.0, 3.0], True, 1)
+    >>> ql_step([2.0, 2.0], [1.0], 0, 3.0)["shift"]
+    3.0
+    """
+    d = [float(x) for x in as_vector(diagonal, name="diagonal")]
+    e = [float(x) for x in as_vector(subdiagonal, name="subdiagonal")] if len(d) > 1 else []
+    n = len(d)
+    if len(e) != n - 1:
+        raise PurePCAError(f"ql_step: T has {n} diagonal entries and needs {n - 1} subdiagonal ones, got {len(e)}")
+    if isinstance(l, bool) or not isinstance(l, int) or not 0 <= l < max(n - 1, 1):
+        raise PurePCAError(f"ql_step: l must be a row from 0 to {max(n - 2, 0)} with a subdiagonal entry, got {l!r}")
+    if shift not in SHIFTS:
+        try:
+            sigma = as_vector([shift], name="shift")[0]
+        except PurePCAError:
+            raise PurePCAError(f"ql_step: shift must be one of {', '.join(map(repr, SHIFTS))} or a number, "
+                               f"got {shift!r}") from None
+    e.append(0.0)
+    eps, hypot = FLOAT.eps, math.hypot
+    tst1 = max(abs(a) + abs(b) for a, b in zip(d, e))
+    tolerance = eps * tst1
+    chase: list[tuple[int, float, float, float, float]] = []
+    m = l
+    while m < n - 1 and abs(e[m]) > tolerance:
+        m += 1
+    h = 0.0
+    if m > l:
+        if shift == "wilkinson":
+            g, dl1, h = _wilkinson_shift(d, e, l, eps, 1.0, 2.0, hypot)
+        else:
+            h = d[l] if shift == "rayleigh" else 0.0 if shift == "none" else sigma
+            d[l] -= h
+            d[l + 1] -= h
+            dl1 = d[l + 1]
+        for i in range(l + 2, n):
+            d[i] -= h
+        c, s, s2, c3, el1 = _chase_bulge(d, e, [[] for _ in range(n)], l, m, 1.0, 0.0, hypot, chase)
+        p = -s * s2 * c3 * el1 * e[l] / dl1 if shift == "wilkinson" else chase[-1][4]
+        e[l] = s * p
+        d[l] = c * p
+        d = [x + h if i >= l else x for i, x in enumerate(d)]
+    nxt = l
+    while nxt < n - 1 and abs(e[nxt]) <= tolerance:
+        nxt += 1
+    return {"diagonal": d, "subdiagonal": e[:-1], "shift": h, "chase": [r[:4] for r in chase],
+            "tolerance": tolerance, "deflated": abs(e[l]) <= tolerance, "next": nxt}
 
 
 def tridiagonal_eigh(
@@ -303,6 +426,7 @@ def tridiagonal_eigh(
     context: Context = FLOAT,
     symmetry_rtol: float = 1e-10,
     trace: Trace = None,
+    shift: str = "wilkinson",
 ) -> EighResult:
     """Eigenvalues and eigenvectors of a symmetric matrix by Householder
     tridiagonalisation and implicit QL (EISPACK's ``tred2`` + ``tql2``).
@@ -317,6 +441,7 @@ def tridiagonal_eigh(
     context : number context; ``DecimalContext(50)`` gives a 50-digit result.
     trace : optional callable receiving a :class:`TridiagonalStep` per
         Householder reflection and per QL iteration.
+    shift : the QL shift, one of ``SHIFTS`` (see :func:`tridiagonal_ql`).
 
     Returns
     -------
@@ -340,12 +465,34 @@ def tridiagonal_eigh(
     ctx = check_context(context)
     if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
         raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
+    if shift not in SHIFTS:
+        raise PurePCAError(f"shift must be one of {', '.join(map(repr, SHIFTS))}, got {shift!r}")
     M = as_symmetric(A, name="A", context=ctx, rtol=symmetry_rtol)
     with ctx.local():
-        return _tridiagonal_eigh(M, ctx, max_iter, trace)
+        return _tridiagonal_eigh(M, ctx, max_iter, trace, shift)
 
 
-def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[int], trace: Trace) -> EighResult:
+def _unscaled(trace: Callable[[TridiagonalStep], None], scale: int, ctx: Context) -> Callable[[TridiagonalStep], None]:
+    """``trace`` given the events of a matrix scaled by ``2**-scale`` in the input's units (the reflectors,
+    beta and the rotations' c and s do not depend on the scale)."""
+    def up(x: Any) -> Any:
+        return ctx.ldexp(x, scale)
+
+    def state(pair: Optional[tuple[tuple[Any, ...], tuple[Any, ...]]]) -> Any:
+        return None if pair is None else (tuple(map(up, pair[0])), tuple(map(up, pair[1])))
+
+    def unscaled(step: TridiagonalStep) -> None:
+        trace(replace(step, value=math.ldexp(step.value, scale), shift=math.ldexp(step.shift, scale),
+                      tolerance=math.ldexp(step.tolerance, scale),
+                      alpha=None if step.alpha is None else up(step.alpha),
+                      before=state(step.before), after=state(step.after),
+                      chase=tuple((i, c, s, up(b)) for i, c, s, b in step.chase),
+                      block=None if step.block is None else tuple(tuple(map(up, row)) for row in step.block)))
+    return unscaled
+
+
+def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[int], trace: Trace,
+                      shift: str = "wilkinson") -> EighResult:
     """The worker behind :func:`tridiagonal_eigh`: M validated, inside ``ctx.local()``."""
     n = len(M)
     if n <= 1:
@@ -353,8 +500,10 @@ def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[in
     scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
     if scale:
         M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
+        if trace is not None:
+            trace = _unscaled(trace, scale, ctx)
     d, e, Z = tridiagonalize(M, ctx, trace)
-    iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace)
+    iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace, shift=shift)
     values = _scaled_back(d, scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=values.__getitem__, reverse=True)
     return EighResult([values[i] for i in order], [Z[i] for i in order], iterations, rotations)
