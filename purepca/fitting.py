@@ -57,15 +57,12 @@ from .projection import _float_rows, _reconstruct_rows, _score_rows
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
 from .solvers import (
     ACCURACY_TARGET,
+    SOLVER_TABLE,
+    Gram,
+    Problem,
     Spectrum,
     choose_solver,
-    krylov_form,
     report_degenerate,
-    solve_covariance,
-    solve_gram,
-    solve_krylov,
-    solve_krylov_covariance,
-    solve_power,
     solve_svd,
     squared_path_errors,
 )
@@ -435,52 +432,43 @@ def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequen
 
 
 def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spectrum, list[float]]:
-    """The spectrum on the path ``solver``, and the estimated losses of a formed matrix."""
+    """The spectrum on the path ``solver`` (a row of :data:`~purepca.solvers.SOLVER_TABLE`), and the
+    estimated losses of a formed matrix."""
     ctx = s.ctx
-    c, sd, e, div = p.c, p.sd, p.e, p.div
-    # The sums of products: compensated dot products, or where those are slow the polarization Gram
-    # (CPython < 3.12) or blocks of plain products (PyPy), whose error is below what the eigensolver
-    # adds (numeric.GramWork).
-    gram = parallel_gram(ctx, s.jobs, fast=True) or ctx.fast_gram
-    k = s.wanted() or 0
-    if _forms_covariance(s, solver, n, d):
-        if sd is None:
-            C = _cross_products(c, ctx, div, gram, shift=2 * e)
-        else:
-            # The correlation from the standardised columns themselves: no product of two standard
-            # deviations can underflow.
-            C = _cross_products(standardised(c, sd, e, ctx), ctx, div, gram)
-            for j in range(d):
-                if p.raw_sd is not None and sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
-                    C[j][j] = ctx.one
-        if solver == "krylov":
-            found = solve_krylov_covariance(C, k, ctx, seed=s.seed)
-        else:
-            found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
-    else:
-        Z = p.rows(ctx)
-        if solver == "gram":
-            found = solve_gram(Z, div, ctx, gram)
-        elif solver == "svd":
-            found = solve_svd(Z, div, ctx)
-        elif solver == "krylov":
-            found = solve_krylov(Z, k, div, ctx, seed=s.seed, gram=gram, jobs=s.jobs)
-        else:
-            found = solve_power(Z, k, div, ctx, seed=s.seed)
-    constant = _constant_columns(c)  # deviations all zero: a constant column
+    # The sums of products: compensated dot products (the kernel room may take faster ones whose error
+    # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
+    gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
+    problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
+                      lambda: _covariance(p, d, gram, ctx), lambda: p.rows(ctx))
+    found = SOLVER_TABLE[solver].run(problem)
+    constant = _constant_columns(p.c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
+
+
+def _covariance(p: _Prepared, d: int, gram: Gram, ctx: Context) -> list[list[Scalar]]:
+    """The covariance of the prepared columns (their correlation when scaled), divided by ``div``."""
+    if p.sd is None:
+        return _cross_products(p.c, ctx, p.div, gram, shift=2 * p.e)
+    # The correlation from the standardised columns themselves: no product of two standard
+    # deviations can underflow.
+    C = _cross_products(standardised(p.c, p.sd, p.e, ctx), ctx, p.div, gram)
+    for j in range(d):
+        if p.raw_sd is not None and p.sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
+            C[j][j] = ctx.one
+    return C
 
 
 def _forms_covariance(s: Settings, solver: str, n: int, d: int) -> bool:
     """Whether the path ``solver`` forms the covariance of the columns (else it reads the rows)."""
-    return solver in ("covariance", "jacobi") or (solver == "krylov" and krylov_form(n, d, s.wanted() or 0) == "covariance")
+    return SOLVER_TABLE[solver].forms_covariance(n, d, s.wanted() or 0)
 
 
 def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
     """Estimated relative errors of the eigenvalues that can be non-zero (at most n - 1 after
     centring, and one per column that is not constant), when ``found`` came from a formed
     covariance or Gram matrix (else none)."""
-    if found.solver not in ("covariance", "gram"):
+    row = SOLVER_TABLE.get(found.solver)
+    if row is None or not row.formed:
         return []
     structural = min(n - 1 if center else n, varying)
     values = [ctx.to_float(v) for v in found.values[:structural]]
@@ -498,7 +486,7 @@ def check_k(s: Settings, n: int, d: int, solver: str) -> None:
         raise PurePCAError(
             f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
         )
-    if solver in ("power", "krylov") and not (s.wanted() is not None and nc >= 1):
+    if SOLVER_TABLE[solver].top_k and not (s.wanted() is not None and nc >= 1):
         raise PurePCAError(
             f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
         )
@@ -542,7 +530,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
         found, losses = _solve(s, p, n, d, solver)
         # The covariance and Gram paths square the condition of the data: an eigenvalue far below
         # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
-        if s.solver == "auto" and solver in ("covariance", "gram") and any(err > ACCURACY_TARGET for err in losses):
+        if s.solver == "auto" and SOLVER_TABLE[solver].formed and any(err > ACCURACY_TARGET for err in losses):
             found = solve_svd(p.rows(ctx), p.div, ctx)
             solver, losses = "svd", []
         if min(shape, d) < len(found.values):
@@ -554,7 +542,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
     rest = None
-    if solver in ("power", "krylov") and len(found.values) < min(n, d):
+    if SOLVER_TABLE[solver].top_k and len(found.values) < min(n, d):
         # The variance the top k leave, from the data themselves (not the total less the kept).
         rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx)
     parallel_sd = None
@@ -566,7 +554,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
                    spectrum_exp=p.e if p.weighted else None)
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
-    if s.solver in ("covariance", "jacobi", "gram") and losses:
+    if s.solver != "auto" and SOLVER_TABLE[s.solver].formed and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state.replace(feature_names_in_=feature_names)
 
@@ -727,12 +715,17 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
             for j in range(d):
                 if sd[j] is raw[j]:
                     C[j][j] = ctx.one
-        found = solve_covariance(C, min(n, d), ctx, "jacobi" if solver == "jacobi" else "auto")
+        found = SOLVER_TABLE[solver].run(Problem(ctx, n, d, s.wanted() or 0, ctx.one, s.seed, 1, ctx.gram,
+                                                 lambda: C, _no_rows))
     state = finish(s, n, d, solver, list(hi), list(lo), sd, found, parallel_sd=parallel_sd)
     # Exact moments give the covariance correctly rounded: each entry within half an ulp of the exact
     # one, which is what rigorous bounds need (float moments carry a rounding error not bounded here).
     exact = getattr(moments, "exact", False) and ctx.name == "float" and sd is None and s.center
     return state.replace(source=source, covariance=[[float(v) for v in row] for row in C] if exact else None)
+
+
+def _no_rows() -> list[list[Scalar]]:  # pragma: no cover - the moments' solvers read the covariance only
+    raise PurePCAError("a fit from moments keeps no rows: use solver 'covariance' or 'jacobi'")
 
 
 # ------------------------------------------------------------- the finish

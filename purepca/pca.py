@@ -52,7 +52,7 @@ from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation
-from .solvers import DEGENERATE_GAP
+from .solvers import DEGENERATE_GAP, SOLVER_TABLE
 from .selection import components_for_fraction  # noqa: F401  (re-exported: tests and users import it from here)
 from .weights import check_weights
 
@@ -62,7 +62,8 @@ _fast_columns = fast.float_columns
 __all__ = ["ErrorBounds", "PCA", "PCASummary", "format_table"]
 
 
-SOLVERS = ("auto", "covariance", "jacobi", "gram", "svd", "krylov", "power")
+#: The solvers' names (``"auto"`` and the rows of :data:`purepca.solvers.SOLVER_TABLE` at import).
+SOLVERS = ("auto",) + tuple(SOLVER_TABLE)
 MISSING = ("error", "drop", "mean", "em")
 _PARAMS = (
     "n_components", "center", "scale", "ddof", "whiten", "solver", "sign", "convention", "precision", "seed", "n_jobs",
@@ -252,8 +253,9 @@ class PCA(Estimator):
         sign = conv.sign if self.sign is None else self.sign
         if sign not in SIGN_RULES:
             raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
-        if self.solver not in SOLVERS:
-            raise PurePCAError(f"solver must be one of {', '.join(map(repr, SOLVERS))}; got {self.solver!r}")
+        names = ("auto",) + tuple(SOLVER_TABLE)  # the table, with any solver registered since import
+        if self.solver not in names:
+            raise PurePCAError(f"solver must be one of {', '.join(map(repr, names))}; got {self.solver!r}")
         if self.missing not in MISSING:
             raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
         for flag in ("center", "whiten"):

@@ -12,6 +12,9 @@
 ``solve_krylov_covariance(C, k)``  the same on a formed covariance
 ``solve_power(Z, k, div)``        subspace iteration (the teaching method)
 ``choose_solver(n, d, k)``        the cost model behind ``solver="auto"``
+``SOLVER_TABLE``, ``Solver``      one row per solver: its function, whether it
+                                  forms the covariance, the k it accepts, its
+                                  cost; ``register_solver`` adds a row
 ``kernel_eigenpairs(K, k)``       top (algebraically) or all eigenpairs of a
                                   centred kernel, for Kernel PCA
 ================================  =============================================
@@ -42,7 +45,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .errors import DegenerateEigenvalueWarning
+from .errors import DegenerateEigenvalueWarning, PurePCAError
 from .linalg.eigen import _eigh, choose_eigh_method
 from .linalg.jacobi import _jacobi_svd, _one_sided_jacobi
 from .linalg.krylov import _default_tol, _lanczos
@@ -56,6 +59,9 @@ from .parallel import ParallelProducts
 __all__ = [
     "ACCURACY_TARGET",
     "DEGENERATE_GAP",
+    "SOLVER_TABLE",
+    "Problem",
+    "Solver",
     "Spectrum",
     "choose_solver",
     "kernel_eigenpairs",
@@ -63,6 +69,7 @@ __all__ = [
     "solve_covariance",
     "solve_gram",
     "krylov_form",
+    "register_solver",
     "solve_krylov",
     "solve_krylov_covariance",
     "solve_power",
@@ -302,7 +309,9 @@ def _full_cost(n: int, d: int) -> float:
 
 def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     """The path ``solver="auto"`` takes for n x d data and k wanted components
-    (None: all, or a count known only after the spectrum).
+    (None: all, or a count known only after the spectrum): the cheapest row of
+    :data:`SOLVER_TABLE` that has a cost for them (the first in the table's
+    order on a tie).
 
     The full paths: ``"covariance"`` when n >= d, else ``"gram"``.  With an
     int k, ``"krylov"`` when the model predicts it at least twice as cheap
@@ -313,12 +322,23 @@ def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     >>> choose_solver(10_000, 50, 5), choose_solver(200, 1_000, 5), choose_solver(2_000, 2_000, 5)
     ('covariance', 'krylov', 'krylov')
     """
-    full = "covariance" if n >= d else "gram"
+    costs = [(row.cost(n, d, k), i, name) for i, (name, row) in enumerate(SOLVER_TABLE.items()) if row.cost]
+    return min((c, i, name) for c, i, name in costs if c is not None)[2]
+
+
+def _full_path_cost(kind: str) -> Callable[[int, int, Optional[int]], Optional[float]]:
+    """The cost of the full path ``kind`` (covariance for n >= d, Gram for n < d), None for the other shape."""
+    def cost(n: int, d: int, k: Optional[int]) -> Optional[float]:
+        return _full_cost(n, d) if (n >= d) == (kind == "covariance") else None
+    return cost
+
+
+def _krylov_cost(n: int, d: int, k: Optional[int]) -> Optional[float]:
+    """Twice the cheapest Krylov form's cost (the margin: a full path gives every eigenvalue), for an int k
+    below min(n, d)."""
     if k is None or k >= min(n, d):
-        return full
-    if 2 * min(_krylov_costs(n, d, k).values()) < _full_cost(n, d):
-        return "krylov"
-    return full
+        return None
+    return 2 * min(_krylov_costs(n, d, k).values())
 
 
 def solve_covariance(
@@ -739,3 +759,91 @@ def kernel_eigenpairs(
         method = solver if solver in ("jacobi", "tridiagonal") else choose_eigh_method(n)
         eig = _eigh(K, method, ctx)
         return eig.values, eig.vectors, method
+
+
+@dataclass
+class Problem:
+    """What a solver is given: the shape, the k wanted (0: all), the divisor, and the centred (scaled)
+    data as rows or their covariance, each formed when the solver first asks for it."""
+
+    ctx: Context
+    n: int
+    d: int
+    k: int
+    div: Scalar
+    seed: int
+    jobs: int
+    gram: Gram
+    covariance: Callable[[], list[list[Scalar]]]
+    rows: Callable[[], list[list[Scalar]]]
+
+
+@dataclass(frozen=True)
+class Solver:
+    """One row of :data:`SOLVER_TABLE`: everything the fit asks of a solver."""
+
+    #: The name ``PCA(solver=...)`` takes and ``solver_`` reports.
+    name: str
+    #: ``Problem -> Spectrum``.
+    run: Callable[[Problem], Spectrum]
+    #: ``(n, d, k) -> bool``: whether it reads the covariance (formed once) rather than the rows.
+    forms_covariance: Callable[[int, int, int], bool]
+    #: It computes only the top k: ``n_components`` must be an int >= 1 (and the variance the k leave is
+    #: measured on the data).
+    top_k: bool = False
+    #: It squares the condition of the data (a formed covariance or Gram matrix): the fit estimates the
+    #: small eigenvalues' losses, warns, and under ``"auto"`` takes ``"svd"`` instead when they are large.
+    formed: bool = False
+    #: ``(n, d, k) -> predicted cost or None``: what ``"auto"`` weighs (None here: never chosen by it).
+    cost: Optional[Callable[[int, int, Optional[int]], Optional[float]]] = None
+
+
+def _always(n: int, d: int, k: int) -> bool:
+    return True
+
+
+def _never(n: int, d: int, k: int) -> bool:
+    return False
+
+
+def _krylov_forms(n: int, d: int, k: int) -> bool:
+    return krylov_form(n, d, k) == "covariance"
+
+
+def _run_krylov(P: Problem) -> Spectrum:
+    if _krylov_forms(P.n, P.d, P.k):
+        return solve_krylov_covariance(P.covariance(), P.k, P.ctx, seed=P.seed)
+    return solve_krylov(P.rows(), P.k, P.div, P.ctx, seed=P.seed, gram=P.gram, jobs=P.jobs)
+
+
+#: The solvers, in the order ``"auto"`` prefers on a tie.  Adding a solver is one function and one row
+#: (:func:`register_solver`): validation, ``"auto"``, the k check and the losses read this table.
+SOLVER_TABLE: dict[str, Solver] = {}
+
+
+def register_solver(solver: Solver) -> Solver:
+    """Add ``solver`` as a row of :data:`SOLVER_TABLE` (``PCA(solver=solver.name)`` then runs it).
+
+    >>> row = register_solver(Solver("first_axis", lambda P: Spectrum([P.ctx.one], [[P.ctx.one] + [P.ctx.zero] * (P.d - 1)],
+    ...                                                                 P.ctx.one, "first_axis"), _never))
+    >>> SOLVER_TABLE.pop("first_axis") is row
+    True
+    """
+    if not isinstance(solver, Solver) or not solver.name or solver.name == "auto":
+        raise PurePCAError(f"register_solver: expected a Solver with a name other than 'auto', got {solver!r}")
+    SOLVER_TABLE[solver.name] = solver
+    return solver
+
+
+for _row in (
+    Solver("covariance", lambda P: solve_covariance(P.covariance(), min(P.n, P.d), P.ctx), _always, formed=True,
+           cost=_full_path_cost("covariance")),
+    Solver("jacobi", lambda P: solve_covariance(P.covariance(), min(P.n, P.d), P.ctx, "jacobi"), _always,
+           formed=True),
+    Solver("gram", lambda P: solve_gram(P.rows(), P.div, P.ctx, P.gram), _never, formed=True,
+           cost=_full_path_cost("gram")),
+    Solver("svd", lambda P: solve_svd(P.rows(), P.div, P.ctx), _never),
+    Solver("krylov", _run_krylov, _krylov_forms, top_k=True, cost=_krylov_cost),
+    Solver("power", lambda P: solve_power(P.rows(), P.k, P.div, P.ctx, seed=P.seed), _never, top_k=True),
+):
+    register_solver(_row)

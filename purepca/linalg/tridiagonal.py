@@ -255,6 +255,43 @@ def _tridiagonal_state(d: list[Scalar], e: list[Scalar], l: int, f: Scalar
     return (tuple(x if i < l else x + f for i, x in enumerate(d)), tuple(e[:-1]))
 
 
+def _hypot_of(ctx: Context) -> Callable[[Scalar, Scalar], Scalar]:
+    """``sqrt(a² + b²)`` in the context: for floats safe against overflow (``numeric.float_hypot``)."""
+    if isinstance(ctx.zero, float):
+        return float_hypot
+    sqrt = ctx.sqrt
+
+    def hypot(a: Scalar, b: Scalar) -> Scalar:
+        return sqrt(a * a + b * b)
+
+    return hypot
+
+
+def _ql_shift(d: list[Scalar], e: list[Scalar], l: int, shift: str, eps: Scalar, one: Scalar, two: Scalar,
+              zero: Scalar, hypot: Callable[[Scalar, Scalar], Scalar]) -> tuple[Scalar, Scalar]:
+    """Take the shift ``h`` off T's diagonal from row ``l`` on (Wilkinson's, Rayleigh's ``d_l`` or none);
+    return ``h`` and the new ``d[l + 1]``."""
+    if shift == "wilkinson":
+        g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
+    else:  # Rayleigh's d_l, or none
+        g = d[l]
+        h = g if shift == "rayleigh" else zero
+        d[l] = g - h
+        d[l + 1] = dl1 = d[l + 1] - h
+    for i in range(l + 2, len(d)):
+        d[i] = d[i] - h
+    return h, dl1
+
+
+def _ql_not_converged(limit: int, l: int, n: int, e: list[Scalar], tolerance: Scalar) -> ConvergenceError:
+    return ConvergenceError(
+        f"tridiagonal QL did not converge in {limit} iterations: eigenvalue {l + 1} of {n} "
+        f"still has a subdiagonal entry of {float(abs(e[l])):.3e} (tolerance {float(tolerance):.3e})",
+        iterations=limit,
+        residual=float(abs(e[l])),
+    )
+
+
 def tridiagonal_ql(
     d: list[Scalar],
     e: list[Scalar],
@@ -290,14 +327,7 @@ def tridiagonal_ql(
     limit = 30 * n if max_iter is None else max_iter
     zero, one, two = ctx.zero, ctx.one, ctx.two
     eps = ctx.eps
-    if isinstance(zero, float):
-        hypot: Callable[[Scalar, Scalar], Scalar] = float_hypot
-    else:
-        sqrt = ctx.sqrt
-
-        def hypot(a: Scalar, b: Scalar) -> Scalar:
-            return sqrt(a * a + b * b)
-
+    hypot = _hypot_of(ctx)
     e[n - 1] = zero
     f = zero
     tst1 = zero
@@ -313,23 +343,9 @@ def tridiagonal_ql(
             while True:
                 iterations += 1
                 if iterations > limit:
-                    raise ConvergenceError(
-                        f"tridiagonal QL did not converge in {limit} iterations: eigenvalue {l + 1} of {n} "
-                        f"still has a subdiagonal entry of {float(abs(e[l])):.3e} "
-                        f"(tolerance {float(eps * tst1):.3e})",
-                        iterations=limit,
-                        residual=float(abs(e[l])),
-                    )
+                    raise _ql_not_converged(limit, l, n, e, eps * tst1)
                 before = None if trace is None else _tridiagonal_state(d, e, l, f)
-                if shift == "wilkinson":
-                    g, dl1, h = _wilkinson_shift(d, e, l, eps, one, two, hypot)
-                else:  # Rayleigh's d_l, or none
-                    g = d[l]
-                    h = g if shift == "rayleigh" else zero
-                    d[l] = g - h
-                    d[l + 1] = dl1 = d[l + 1] - h
-                for i in range(l + 2, n):
-                    d[i] = d[i] - h
+                h, dl1 = _ql_shift(d, e, l, shift, eps, one, two, zero, hypot)
                 f = f + h
                 record: Optional[list[tuple[int, Scalar, Scalar, Scalar, Scalar]]] = \
                     None if trace is None and shift == "wilkinson" else []
