@@ -527,17 +527,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
         # (PyPy's and CPython 3.12+'s Gram of the columns need no deviations made: where the solver
         # reads the rows, they are made now.)
         p = _prepare(s, M, cols, w, cw, lazy=_forms_covariance(s, solver, n, d))
-        found, losses = _solve(s, p, n, d, solver)
-        # The covariance and Gram paths square the condition of the data: an eigenvalue far below
-        # the largest may have lost the digits the data hold.  "auto" then takes the SVD of the data.
-        if s.solver == "auto" and SOLVER_TABLE[solver].formed and any(err > ACCURACY_TARGET for err in losses):
-            found = solve_svd(p.rows(ctx), p.div, ctx)
-            solver, losses = "svd", []
-        if min(shape, d) < len(found.values):
-            r = min(shape, d)
-            found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
-        elif min(shape, d) > len(found.values) == min(n, d):
-            found = _complete(found, min(shape, d), s.wanted(), d, ctx)
+        found, losses, solver = _spectrum(s, p, n, d, shape, solver)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
@@ -557,6 +547,24 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     if s.solver != "auto" and SOLVER_TABLE[s.solver].formed and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state.replace(feature_names_in_=feature_names)
+
+
+def _spectrum(s: Settings, p: _Prepared, n: int, d: int, shape: int, solver: str) -> tuple[Spectrum, list[float], str]:
+    """The spectrum on the path ``solver``, its estimated losses and the path that gave it: where a
+    formed matrix lost the digits of the small eigenvalues that the data hold (the covariance and Gram
+    paths square the condition), ``"auto"`` takes the SVD of the data instead.  Weighted rows that
+    stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
+    ctx = s.ctx
+    found, losses = _solve(s, p, n, d, solver)
+    if s.solver == "auto" and SOLVER_TABLE[solver].formed and any(err > ACCURACY_TARGET for err in losses):
+        found = solve_svd(p.rows(ctx), p.div, ctx)
+        solver, losses = "svd", []
+    if min(shape, d) < len(found.values):
+        r = min(shape, d)
+        found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
+    elif min(shape, d) > len(found.values) == min(n, d):
+        found = _complete(found, min(shape, d), s.wanted(), d, ctx)
+    return found, losses, solver
 
 
 def _complete(found: Spectrum, r: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:
@@ -764,16 +772,10 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
            sd: Optional[list[Scalar]], found: Spectrum, scale_exp: int = 0, div: Optional[Scalar] = None,
            scaled: Optional[bool] = None, parallel_sd: Optional[list[float]] = None,
            rest: Optional[Scalar] = None, spectrum_exp: Optional[int] = None) -> PCAState:
-    """Signs, choice of k, ratios and noise variance: the record.
-
-    The mean is the pair ``hi + lo``.  ``sd`` and the spectrum are of the data divided by
-    ``2**scale_exp``; they are scaled back here (a variance that cannot be represented becomes inf
-    or 0; the components and ratios are unaffected).  ``div`` is the variance divisor when it is not
-    ``n - ddof`` (weighted rows).  ``rest`` is the variance a top-k solver's axes leave in the data
-    (:func:`discarded_variance`), in the units of the spectrum, when it was measured.
-    ``spectrum_exp``, when given, is the spectrum's own unit ``2**(2·spectrum_exp)`` (a weighted
-    fit, whose ``sd`` is in the data's units while its spectrum is of the scaled columns of Y).
-    """
+    """Signs, choice of k, ratios and noise variance: the record.  The mean is the pair ``hi + lo``;
+    ``sd`` and the spectrum (of the data divided by ``2**scale_exp``, or by ``2**spectrum_exp`` for a
+    weighted fit's spectrum) are scaled back here.  ``div``: the divisor when not ``n - ddof``;
+    ``rest``: the variance a top-k solver's axes leave in the data, when measured."""
     ctx = s.ctx
     r = min(n, d)
     spectrum, total = found.values, found.total
@@ -785,21 +787,11 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
                 "1e-154) that its variance underflows a float; there are no principal components"
             )
         ratios = [v / total for v in spectrum]
-        k = choose_k(s, spectrum, ratios, total, n, d, sd is not None, scale_exp, parallel_sd)
+        k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
+                                                                    scale_exp, parallel_sd)
         # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
         comps = apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
-        if k < r and len(spectrum) == r:
-            noise = ctx.sum(spectrum[k:]) / ctx.convert(r - k)
-        elif k < r and rest is not None and k == len(spectrum):
-            # Only the top k were computed; ``rest`` is what they leave, measured on the data.
-            noise = rest / ctx.convert(r - k) if rest > 0 else ctx.zero
-        elif k < r:
-            # Only the top k were computed: the rest of the variance is the total less what they hold.
-            rest = total - ctx.sum(spectrum)
-            noise = rest / ctx.convert(r - k) if rest > 0 else ctx.zero
-            _warn_noise_cancellation(ctx, solver, total, rest, d)
-        else:
-            noise = ctx.zero
+        noise = _noise(ctx, spectrum, k, r, total, rest, solver, d) if k < r else ctx.zero
         div = ctx.convert(n - s.ddof) if div is None else div
         # With scale=True the spectrum is of the standardised data, which has no unit: only the
         # standard deviations are in units of 2**e.
@@ -807,15 +799,12 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
-        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k, stacklevel=user_stacklevel() + 1,
-                          dim=max(n, d) if solver in ("covariance", "jacobi", "gram", "svd") else 0,
+        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k,
+                          dim=0 if SOLVER_TABLE[solver].top_k else max(n, d),
                           svd=solver == "svd", eps=ctx.to_float(ctx.eps))
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
-        sd = [_unscale(v, scale_exp, ctx) for v in sd] if sd is not None else None
-        if sd is not None and not all(v > 0 for v in sd):
-            j = next(j for j, v in enumerate(sd) if not v > 0)
-            raise PurePCAError(f"X: column {j}: its standard deviation underflows to 0; scale=True cannot scale it")
+        sd = _unscaled_sd(sd, scale_exp, ctx) if sd is not None else None
         mean = [h + l for h, l in zip(hi, lo)]
     f = ctx.to_float
     return PCAState(
@@ -833,6 +822,29 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         scale_=[f(v) for v in sd] if sd is not None else None,
         noise_variance_=f(noise),
     )
+
+
+def _unscaled_sd(sd: list[Scalar], scale_exp: int, ctx: Context) -> list[Scalar]:
+    """The scales in the data's units; one that underflows to 0 is an error naming its column."""
+    sd = [_unscale(v, scale_exp, ctx) for v in sd]
+    if not all(v > 0 for v in sd):
+        j = next(j for j, v in enumerate(sd) if not v > 0)
+        raise PurePCAError(f"X: column {j}: its standard deviation underflows to 0; scale=True cannot scale it")
+    return sd
+
+
+def _noise(ctx: Context, spectrum: list[Scalar], k: int, r: int, total: Scalar, rest: Optional[Scalar], solver: str,
+           d: int) -> Scalar:
+    """The noise variance: the mean of the ``r - k`` eigenvalues not kept."""
+    if len(spectrum) == r:
+        return ctx.sum(spectrum[k:]) / ctx.convert(r - k)
+    if rest is not None and k == len(spectrum):
+        # Only the top k were computed; ``rest`` is what they leave, measured on the data.
+        return rest / ctx.convert(r - k) if rest > 0 else ctx.zero
+    # Only the top k were computed: the rest of the variance is the total less what they hold.
+    rest = total - ctx.sum(spectrum)
+    _warn_noise_cancellation(ctx, solver, total, rest, d)
+    return rest / ctx.convert(r - k) if rest > 0 else ctx.zero
 
 
 def _root_of_product(v: Scalar, div: Scalar, ctx: Context) -> Scalar:

@@ -97,6 +97,22 @@ class ErrorBounds:
     clusters: list[list[int]]
 
 
+def _n_components(nc: Any) -> Any:
+    """``n_components`` checked: an int >= 0, a float strictly between 0 and 1, or a rule's name."""
+    if is_int(nc) and not isinstance(nc, bool) and nc >= 0:
+        nc = int(nc)
+    elif isinstance(nc, numbers.Real) and not isinstance(nc, (bool, int)) and type(nc).__module__ == "numpy":
+        nc = float(nc)  # numpy's float32 and the like: a fraction of the variance
+    if not ((isinstance(nc, int) and not isinstance(nc, bool) and nc >= 0)
+            or nc in ("mle", "kaiser", "broken_stick", "parallel")
+            or (isinstance(nc, float) and 0.0 < nc < 1.0)):
+        raise PurePCAError(
+            "n_components must be None, an int >= 0, a float strictly between 0 and 1, 'mle', 'kaiser', "
+            f"'broken_stick' or 'parallel'; got {nc!r}"
+        )
+    return nc
+
+
 class PCA(Estimator):
     """Principal component analysis.
 
@@ -240,7 +256,9 @@ class PCA(Estimator):
 
     def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
-        self._check_printable()
+        ints = [v for k, v in vars(self).items() if k in self._PARAMS and k != "seed" and isinstance(v, int)]
+        if any(not isinstance(v, bool) for v in ints):  # only an int can be too long to print (a seed may be any)
+            self._check_printable()
         if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
             raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
         conv = CONVENTIONS[self.convention]
@@ -263,29 +281,20 @@ class PCA(Estimator):
             numpy_bool = type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy"
             if not isinstance(value, bool) and not numpy_bool:  # numpy's bool has the same two values
                 raise PurePCAError(f"{flag} must be True or False, got {value!r}")
-        seed = as_int(self.seed, "seed")
-        quantile = as_real(self.parallel_quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True)
+        seed = self.seed if type(self.seed) is int else as_int(self.seed, "seed")  # (a plain int needs no conversion)
+        quantile = self.parallel_quantile
+        if not (type(quantile) is float and 0.0 < quantile < 1.0):
+            quantile = as_real(quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True)
         if quantile == 1.0:
             raise PurePCAError("parallel_quantile must be strictly between 0 and 1, got 1.0")
-        nc = self.n_components
-        if is_int(nc) and not isinstance(nc, bool) and nc >= 0:
-            nc = int(nc)
-        elif isinstance(nc, numbers.Real) and not isinstance(nc, (bool, int)) and type(nc).__module__ == "numpy":
-            nc = float(nc)  # numpy's float32 and the like: a fraction of the variance
-        if not (nc is None or (isinstance(nc, int) and not isinstance(nc, bool) and nc >= 0)
-                or nc in ("mle", "kaiser", "broken_stick", "parallel")
-                or (isinstance(nc, float) and 0.0 < nc < 1.0)):
-            raise PurePCAError(
-                "n_components must be None, an int >= 0, a float strictly between 0 and 1, 'mle', 'kaiser', "
-                f"'broken_stick' or 'parallel'; got {nc!r}"
-            )
+        nc = None if self.n_components is None else _n_components(self.n_components)
         try:
             ctx = get_context(self.precision)
         except PurePCAError as err:
             raise PurePCAError(f"{err} (the PCA parameter precision)") from None
         return Settings(ctx=ctx, convention=self.convention, ddof=int(ddof), scale=scale, sign=sign,
                         solver=self.solver, center=self.center, n_components=nc, seed=seed,
-                        jobs=check_n_jobs(self.n_jobs), parallel_quantile=quantile)
+                        jobs=1 if self.n_jobs is None else check_n_jobs(self.n_jobs), parallel_quantile=quantile)
 
     def _choose_solver(self, n: int, d: int) -> str:
         """The path a fit of n x d data takes (what ``solver="auto"`` picks)."""
@@ -306,7 +315,6 @@ class PCA(Estimator):
         vars(self).pop("_pending", None)
         vars(self).update(_state=state, _rows=rows, _cache={} if cache is None else cache)
 
-    @atomic
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None, column_weight: Any = None) -> "PCA":
         """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.
 
@@ -330,6 +338,7 @@ class PCA(Estimator):
         >>> [round(v, 12) for v in a.explained_variance_] == [round(v, 12) for v in b.explained_variance_]
         True
         """
+        # All or nothing by construction: the fit is built aside and _assign is its only change.
         s = self._settings()
         if _fast_columns is not None and s.ctx is FLOAT and self.missing == "error" and sample_weight is None \
                 and column_weight is None:
@@ -353,6 +362,8 @@ class PCA(Estimator):
 
         if self.missing == "error":
             M = as_matrix(X, name="X", context=s.ctx)
+            if sample_weight is None and column_weight is None:
+                return fit(M, None, None), M
             w = check_weights(sample_weight, len(M), "sample_weight", "rows")
             return fit(M, w, check_weights(column_weight, len(M[0]), "column_weight", "columns", positive=True)), M
         rows, holes = with_holes(X)

@@ -45,7 +45,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .errors import DegenerateEigenvalueWarning, PurePCAError
+from .errors import DegenerateEigenvalueWarning, PurePCAError, user_stacklevel
 from .linalg.eigen import _eigh, choose_eigh_method
 from .linalg.jacobi import _jacobi_svd, _one_sided_jacobi
 from .linalg.krylov import _default_tol, _lanczos
@@ -222,7 +222,7 @@ def squared_path_errors(values: list[float], dim: int, eps: float) -> list[float
     return [absolute / v if v > 0 else math.inf for v in values]
 
 
-def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2, *, dim: int = 0, svd: bool = False,
+def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0, svd: bool = False,
                       eps: float = 2.0 ** -52) -> None:
     """Warn (:class:`~purepca.errors.DegenerateEigenvalueWarning`) when kept
     eigenvalues, or the k-th and the next, are equal to within
@@ -265,16 +265,21 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: int = 2, *, dim
             if not b > limit and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
                 small.append((i, a, b))
     if pairs or small:
-        listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs + small)
-        within = f"within {DEGENERATE_GAP:g} of the largest" if not small else (
-            f"within {DEGENERATE_GAP:g} of the largest or" if pairs else "") + " within the rounding errors of the solver"
-        warnings.warn(
-            f"eigenvalues {listed} are equal to {within.strip()}: the "
-            "corresponding components are not unique (any rotation within their span is as valid); "
-            "compare subspaces, not individual components",
-            DegenerateEigenvalueWarning,
-            stacklevel=stacklevel,
-        )
+        _warn_degenerate(pairs, small, (user_stacklevel() if stacklevel is None else stacklevel) + 1)
+
+
+def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]], stacklevel: int) -> None:
+    """The warning of :func:`report_degenerate`, naming the pairs (``stacklevel`` counted from here)."""
+    listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs + small)
+    within = f"within {DEGENERATE_GAP:g} of the largest" if not small else (
+        f"within {DEGENERATE_GAP:g} of the largest or" if pairs else "") + " within the rounding errors of the solver"
+    warnings.warn(
+        f"eigenvalues {listed} are equal to {within.strip()}: the "
+        "corresponding components are not unique (any rotation within their span is as valid); "
+        "compare subspaces, not individual components",
+        DegenerateEigenvalueWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def _clip(values: list[Scalar], ctx: Context) -> list[Scalar]:

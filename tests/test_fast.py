@@ -231,10 +231,10 @@ print(len(inputs), h.hexdigest())
 
 
 def _interpreters() -> list[str]:
-    """This interpreter, and the other CPythons (3.10+) and PyPy that the machine has."""
+    """This interpreter, and the other CPythons (3.9+) and PyPy that the machine has."""
     found = [sys.executable]
     home = os.path.expanduser("~/.pyenv/versions")
-    for minor in ("3.10", "3.11", "3.12", "3.13"):
+    for minor in ("3.9", "3.10", "3.11", "3.12", "3.13"):
         hits = sorted(glob.glob(os.path.join(home, minor + ".*", "bin", "python")))
         if hits:
             found.append(hits[-1])

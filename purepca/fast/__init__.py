@@ -8,9 +8,9 @@ one place in a reference room; a kernel that is ``None`` (or returns ``None``) m
 reference".  This room imports nothing of purepca's, so any room may call it.
 
 With ``PUREPCA_REFERENCE=1`` in the environment when purepca is first imported (in Python:
-``os.environ["PUREPCA_REFERENCE"] = "1"`` before ``import purepca``, or ``python -X
-importtime``-free: the variable is read once), no kernel is bound: every interpreter runs the
-same statements and gives the same bits, and a learner can step through the reference anywhere.
+``os.environ["PUREPCA_REFERENCE"] = "1"`` before ``import purepca``; the variable is read
+once), no kernel is bound: every interpreter runs the same statements and gives the same bits,
+and a learner can step through the reference anywhere.
 
 =======================  =====================================  ==================================  ====================================
 kernel                   bound on                               called from                         contract against the reference

@@ -346,7 +346,10 @@ def _cyclic_jacobi(
     M: list[list[Scalar]], V: list[list[Scalar]], tol: Scalar, max_sweeps: int, ctx: Context, trace: Trace,
     pivot: str = "threshold",
 ) -> tuple[int, int]:
-    """Diagonalise ``M`` in place, accumulating the rotations into the rows of ``V``."""
+    """Diagonalise ``M`` in place, accumulating the rotations into the rows of ``V``: sweeps over the
+    pairs (p, q) row by row, each rotation setting ``a_pq`` to zero, until every pair passes the
+    relative test ``|a_pq| <= tol·sqrt(|a_pp·a_qq|)`` (Demmel and Veselić).  In the first three
+    sweeps a pair below Rutishauser's threshold (a fifth of the mean ``|a_pq|``) is passed over."""
     n = len(M)
     sqrt = ctx.sqrt
     zero = ctx.zero
@@ -356,17 +359,12 @@ def _cyclic_jacobi(
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = ctx.convert(0.2) / (n * n)
     rotations = 0
-    off2 = base2 = zero
-    sixteenth = ctx.convert(0.0625)
-    snapshots = n <= SNAPSHOT_ORDER
+    log = None if trace is None else _JacobiLog(trace, M, V, ctx)
     for sweep in range(1, max_sweeps + 1):
-        if trace is not None:
-            off2 = base2 = _off_squares(M, ctx)
         if sweep <= 3 and pivot == "threshold":
             threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
         else:
             threshold = zero
-        skipped: list[tuple[int, int, Scalar]] = []
         busy = False
         for p in range(n - 1):
             Mp = M[p]
@@ -374,44 +372,65 @@ def _cyclic_jacobi(
             for q in range(p + 1, n):
                 apq = Mp[q]
                 aapq = abs(apq)
-                limit = tol_p * root_diag[q]
-                if aapq <= limit or aapq <= floor:
+                if aapq <= tol_p * root_diag[q] or aapq <= floor:
                     continue
                 busy = True
                 if aapq <= threshold:
-                    if trace is not None:  # passed over by the threshold: the page says why
-                        skipped.append((p, q, aapq))
+                    if log is not None:  # passed over by the threshold: the page says why
+                        log.skipped.append((p, q, aapq))
                     continue
-                Mq = M[q]
-                app, aqq = Mp[p], Mq[q]
+                app, aqq = Mp[p], M[q][q]
                 t, c, s, tau = _rotation(app, aqq, apq, ctx)
                 h = t * apq
-                newp = _rotate(M, V, p, q, s, tau, app - h, aqq + h, zero)
-                root_diag[p] = sqrt(abs(newp[p]))
+                Mp = _rotate(M, V, p, q, s, tau, app - h, aqq + h, zero)
+                root_diag[p] = sqrt(abs(Mp[p]))
                 root_diag[q] = sqrt(abs(M[q][q]))
-                Mp = newp
                 tol_p = tol * root_diag[p]
                 rotations += 1
-                if trace is not None:
-                    # Each rotation removes 2·a_pq² from off(A)²; once that has
-                    # cancelled more than 15/16 of the last exact sum, sum
-                    # afresh, so the traced off(A) keeps all but ~4 bits.
-                    off2 = off2 - ctx.two * apq * apq
-                    if off2 <= base2 * sixteenth:
-                        off2 = base2 = _off_squares(M, ctx)
-                    off = sqrt(off2)
-                    trace(JacobiStep("rotation", sweep, p, q, math.atan(float(t)), float(off), t, c, s,
-                                     tuple(map(tuple, M)) if snapshots else None,
-                                     tuple(map(tuple, V)) if snapshots else None, off, threshold, tuple(skipped)))
-                    skipped = []
-        if trace is not None:
-            off = _off_norm(M, ctx)
-            trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None,
-                             tuple(map(tuple, M)) if snapshots else None,
-                             tuple(map(tuple, V)) if snapshots else None, off, threshold, tuple(skipped)))
+                if log is not None:
+                    log.rotation(sweep, p, q, apq, t, c, s, threshold)
+        if log is not None:
+            log.sweep(sweep, threshold)
         if not busy:
             return sweep, rotations
     raise _not_converged(M, max_sweeps, ctx)
+
+
+class _JacobiLog:
+    """The trace of :func:`_cyclic_jacobi`: a :class:`JacobiStep` per rotation and per sweep, with off(A)
+    kept up to date (each rotation removes ``2·a_pq²`` from off(A)²; once that has cancelled more than
+    15/16 of the last exact sum, it is summed afresh, so the traced off(A) keeps all but ~4 bits)."""
+
+    def __init__(self, trace: Callable[[JacobiStep], None], M: list[list[Scalar]], V: list[list[Scalar]],
+                 ctx: Context) -> None:
+        self.trace, self.M, self.V, self.ctx = trace, M, V, ctx
+        self.snapshots = len(M) <= SNAPSHOT_ORDER
+        self.off2 = self.base2 = _off_squares(M, ctx)
+        self.skipped: list[tuple[int, int, Scalar]] = []
+
+    def _matrices(self) -> tuple[Any, Any]:
+        if not self.snapshots:
+            return None, None
+        return tuple(map(tuple, self.M)), tuple(map(tuple, self.V))
+
+    def rotation(self, sweep: int, p: int, q: int, apq: Scalar, t: Scalar, c: Scalar, s: Scalar, threshold: Scalar) -> None:
+        ctx = self.ctx
+        self.off2 = self.off2 - ctx.two * apq * apq
+        if self.off2 <= self.base2 * ctx.convert(0.0625):
+            self.off2 = self.base2 = _off_squares(self.M, ctx)
+        off = ctx.sqrt(self.off2)
+        matrix, vectors = self._matrices()
+        self.trace(JacobiStep("rotation", sweep, p, q, math.atan(float(t)), float(off), t, c, s, matrix, vectors, off,
+                              threshold, tuple(self.skipped)))
+        self.skipped = []
+
+    def sweep(self, sweep: int, threshold: Scalar) -> None:
+        off = _off_norm(self.M, self.ctx)
+        matrix, vectors = self._matrices()
+        self.trace(JacobiStep("sweep", sweep, -1, -1, 0.0, float(off), None, None, None, matrix, vectors, off,
+                              threshold, tuple(self.skipped)))
+        self.skipped = []
+        self.off2 = self.base2 = _off_squares(self.M, self.ctx)
 
 
 def _classical_jacobi(

@@ -142,16 +142,14 @@ def as_matrix(
     """Validate a 2-D input into a fresh list of lists of numbers.
 
     ``data`` may be a list or tuple of rows, a generator of rows, a numpy
-    array, or anything iterable row by row whose rows are iterables of real
-    numbers (``int``, ``float``, ``Fraction``, ``Decimal``, numpy scalars).
-    The result never shares a list with the input, so the caller's data is
-    never mutated by what purepca does later (``copy=False``, for a caller
-    that only reads it: a list of float rows may come back as it is).
-    ``row_offset`` is added to the row numbers in messages (chunks).
-
-    Raises :class:`PurePCAError` naming the first offending row and column for:
-    empty input, zero columns, ragged rows, strings, booleans, ``None``,
-    complex numbers, NaN and infinities.
+    array, a data frame, a scipy sparse matrix, or anything iterable row by
+    row whose rows are iterables of real numbers (``int``, ``float``,
+    ``Fraction``, ``Decimal``, numpy scalars).  The result never shares a list
+    with the input (``copy=False``, for a caller that only reads it: a list of
+    float rows may come back as it is).  ``row_offset`` is added to the row
+    numbers in messages (chunks).  Empty input, zero columns, ragged rows,
+    strings, booleans, ``None``, complex numbers, NaN and infinities raise
+    :class:`PurePCAError` naming the first offending row and column.
 
     >>> as_matrix([[1, 2.5], (3, 4)])
     [[1.0, 2.5], [3.0, 4.0]]
@@ -159,6 +157,41 @@ def as_matrix(
     Traceback (most recent call last):
     ...
     purepca.errors.PurePCAError: X: row 1 has 1 value, expected 2 (the length of row 0)
+    """
+    if type(data) is not list:
+        data = _rows_source(data, name)
+    if _fast_float_rows is not None and context is FLOAT and type(data) is list and data:
+        fast = _fast_float_rows(data, copy)  # the kernel room's (purepca.fast): the same rows, or None
+        if fast is not None:
+            return fast
+    rows: list[list[Scalar]] = []
+    width = -1
+    for i, row in enumerate(data, start=row_offset):
+        converted = _convert_row(row, i, name, context)
+        if width < 0:
+            width = len(converted)
+            if width == 0:
+                raise PurePCAError(
+                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) while a minimum of 1 is required."
+                )
+        elif len(converted) != width:
+            plural = "" if len(converted) == 1 else "s"
+            raise PurePCAError(
+                f"{name}: row {i} has {len(converted)} value{plural}, expected {width} (the length of row {row_offset})"
+            )
+        rows.append(converted)
+    if not rows:
+        raise PurePCAError(f"{name}: empty input; need at least one row")
+    return rows
+
+
+def _rows_source(data: Any, name: str) -> Any:
+    """What :func:`as_matrix` iterates over for ``data`` that is not a list: a numpy array's or a data
+    frame's rows as lists, a sparse matrix densified; None, strings, sets, mappings and arrays that are
+    not 2-D are refused.
+
+    >>> _rows_source(((1, 2),), "X")
+    ((1, 2),)
     >>> as_matrix([[1, float("nan")]])
     Traceback (most recent call last):
     ...
@@ -192,29 +225,7 @@ def as_matrix(
             f"{name}: got a {type(data).__name__}, whose order is not the order of rows; "
             "expected a sequence of rows (a list or tuple)"
         )
-    if _fast_float_rows is not None and context is FLOAT and type(data) is list and data:
-        fast = _fast_float_rows(data, copy)  # the kernel room's (purepca.fast): the same rows, or None
-        if fast is not None:
-            return fast
-    rows: list[list[Scalar]] = []
-    width = -1
-    for i, row in enumerate(data, start=row_offset):
-        converted = _convert_row(row, i, name, context)
-        if width < 0:
-            width = len(converted)
-            if width == 0:
-                raise PurePCAError(
-                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) while a minimum of 1 is required."
-                )
-        elif len(converted) != width:
-            plural = "" if len(converted) == 1 else "s"
-            raise PurePCAError(
-                f"{name}: row {i} has {len(converted)} value{plural}, expected {width} (the length of row {row_offset})"
-            )
-        rows.append(converted)
-    if not rows:
-        raise PurePCAError(f"{name}: empty input; need at least one row")
-    return rows
+    return data
 
 
 def as_symmetric(
