@@ -1491,7 +1491,7 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         help="draw the N variables that contribute most to the plane (default: all up to 15, "
                         "else the top 15); 0 for all")
     p_plot.add_argument("--labels", action="store_true",
-                        help="write the id column's names beside the points (those that fit without overlapping)")
+                        help="write the id column's names beside the points of the scores plot and the biplot (joined by a leader line where one must move; labels with no room are counted in the caption)")
     p_plot.add_argument("--drop-constant", action="store_true", help="leave out constant columns")
     p_plot.add_argument("--png", action="store_true",
                         help="also write FILE.png beside --output FILE.svg, drawn by rsvg-convert or a headless "

@@ -949,7 +949,7 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
         run["title"] = title
     if data is not None:
         run["shift"] = float(shift)
-    table = replay(M, replay_digits) if replay_digits else None
+    table = replay(M, replay_digits) if replay_digits and method == "jacobi" else None  # the Jacobi page's own table
     page = player_html(run, replay_table=table)
     return Player(page) if inline else page
 
