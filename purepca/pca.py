@@ -256,8 +256,8 @@ class PCA(Estimator):
 
     def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
-        ints = [v for k, v in vars(self).items() if k in self._PARAMS and k != "seed" and isinstance(v, int)]
-        if any(not isinstance(v, bool) for v in ints):  # only an int can be too long to print (a seed may be any)
+        values = [getattr(self, name) for name in self._PARAMS if name != "seed"]  # a seed may be any int
+        if any(isinstance(v, int) and not isinstance(v, bool) for v in values):  # only an int can be too long to print
             self._check_printable()
         if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
             raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
