@@ -365,7 +365,7 @@ def _center_kernel(
         r = [_column_mean(row, nn, ctx) for row in M]
         t = _column_mean(r, nn, ctx)
         # Packed, the first rows (up to LIST_ENTRIES entries) are still lists of fresh floats:
-        # math.sumprod reads a list's floats as they are but boxes every entry of an array, so a
+        # the triple-length dot (3.12+) reads a list's floats as they are but boxes every entry of an array, so a
         # product with a list row costs about 2/3 of one with an array row (1,797 entries, 3.13),
         # at 4 times the memory.  The rest are arrays: memory stays about 8 bytes an entry.
         lists = min(n, LIST_ENTRIES // n) if packed else n

@@ -5,9 +5,8 @@ it, so one piece of code gives a fast float answer or a 50-digit reference:
 
 =====================  ==================================================
 ``FLOAT``              IEEE doubles; sums with :func:`math.fsum`, dot
-                       products with :func:`math.sumprod` when the
-                       interpreter has it (3.12+), Dot2 on PyPy, else
-                       ``fsum`` of products
+                       products as ``fsum`` of the products (faster
+                       ones from the kernel room, :mod:`purepca.fast`)
 ``DecimalContext(N)``  :class:`decimal.Decimal` at ``N`` significant digits
 ``get_context(x)``     ``None`` -> ``FLOAT``, an int -> ``DecimalContext(x)``,
                        a context -> itself
@@ -143,7 +142,7 @@ class Context:
         """The Gram matrix by the fastest method whose error is below what an
         eigensolver adds anyway: each entry within about ``32·eps·‖v_i‖·‖v_j‖``
         (see :class:`GramWork`).  Equal to :meth:`gram` where compensated
-        dot products are fast themselves (``math.sumprod``, PyPy's Dot2,
+        dot products are fast themselves (the kernel room's dots,
         decimals).
 
         >>> [[round(x, 12) for x in row] for row in FLOAT.fast_gram([[1.0, 2.0], [3.0, 4.0]])]
@@ -261,7 +260,7 @@ class FloatContext(Context):
     tanh = staticmethod(math.tanh)  # type: ignore[assignment]
     #: ``math.fsum`` (the kernel room's ``fsum`` where bound: the same bits).
     sum = staticmethod(fast.fsum or math.fsum)  # type: ignore[assignment]
-    #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound: sumprod, Dot2).
+    #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound).
     dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
 
     def __eq__(self, other: object) -> bool:

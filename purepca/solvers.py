@@ -102,7 +102,7 @@ def _laid_out(rows: Any, ctx: Context) -> Any:
     """The rows (any iterable of float sequences) as lists of fresh float objects, allocated row
     after row: the same values bit for bit (``x * 1.0`` is ``x``, signed zeros included).
 
-    ``math.sumprod`` reads each entry through a pointer to its float object; the columns of a
+    The kernel room's triple-length dot (CPython 3.12+) reads each entry through a pointer to its float object; the columns of a
     matrix made by ``zip(*rows)`` (or rows made from columns) point into objects allocated in the
     other order, one cache line apart, and a product over them took 16 ns a pair at length 2,000
     against 9.6 ns over objects allocated in order (CPython 3.13).  Not on CPython <= 3.11, whose
@@ -129,7 +129,7 @@ _CACHE_BLOCK = 16
 
 def _in_process_sumprods(ctx: Context, gram: Optional[Gram]) -> bool:
     """Whether ``gram`` (None: ``ctx.gram``) is computed in this process by compensated dot products
-    in C loops, entry by entry (``math.sumprod``, CPython 3.12+): what :func:`_blocked_gram`
+    in C loops, entry by entry (the kernel room's triple-length dot, CPython 3.12+): what :func:`_blocked_gram`
     computes with the same bits."""
     if _fast_laid_out is None or not isinstance(ctx, FloatContext):
         return False

@@ -319,7 +319,7 @@ def dot(x: Sequence[Scalar], y: Sequence[Scalar], context: Context = FLOAT) -> S
         raise PurePCAError(f"dot: vectors of lengths {len(x)} and {len(y)}")
     if not x:
         return context.zero
-    # Validated into the context's numbers: math.sumprod (3.12+) would keep
+    # Validated into the context's numbers: a triple-length dot (3.12+) would keep
     # ints as ints, and a Decimal must not meet a float.
     u = as_vector(x, name="x", context=context)
     v = as_vector(y, name="y", context=context)

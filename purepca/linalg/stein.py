@@ -113,7 +113,7 @@ def _tridiagonal_vectors(a: list[float], b: list[float], lam: list[float]) -> Op
     by_coordinate: list[list[float]] = [[] for _ in range(n)]
     previous = math.inf
     shifted_previous = math.inf
-    sumprod = _dot
+    dot = _dot
     for lj in lam:
         shift = lj
         if previous - lj > ortol:
@@ -127,8 +127,8 @@ def _tridiagonal_vectors(a: list[float], b: list[float], lam: list[float]) -> Op
         for _ in range(_SOLVES):
             x = _solve(lu, x)
             for _pass in range(2 if cluster else 0):
-                c = [sumprod(y, x) for y in cluster]
-                x = list(map(operator.sub, x, map(sumprod, by_coordinate, itertools.repeat(c))))
+                c = [dot(y, x) for y in cluster]
+                x = list(map(operator.sub, x, map(dot, by_coordinate, itertools.repeat(c))))
             size = float_hypot(*x)
             if not (size > 0 and math.isfinite(size)):
                 return None
