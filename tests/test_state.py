@@ -216,7 +216,8 @@ def test_state_fit_moments_refuses_what_it_cannot_use() -> None:
 FIT_PATH = ("pca.py", "fitting.py", "missing.py", "covariance.py", "moments.py", "weights.py", "solvers.py", "selection.py",
             "conventions.py", "projection.py", "monitoring.py", "interpretation.py", "probabilistic.py",
             "numeric.py", "parallel.py", "imputation.py", "linalg/matrix.py", "linalg/eigen.py", "linalg/jacobi.py",
-            "linalg/tridiagonal.py", "linalg/krylov.py")
+            "linalg/tridiagonal.py", "linalg/krylov.py", "linalg/stein.py", "fast/__init__.py", "fast/sums.py",
+            "fast/rows.py", "fast/grams.py", "fast/centre.py", "fast/rotations.py", "fast/panels.py")
 
 
 def test_state_no_function_on_the_fit_path_is_longer_than_80_lines() -> None:

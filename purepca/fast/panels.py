@@ -66,13 +66,7 @@ def householder(M: list[list[float]]) -> tuple[list[float], list[float], list[tu
         for k in range(start, end):
             x = A[k][k:]
             if Vs:
-                vecs, coef = [], []
-                for v_, w_ in zip(Vs, Ws):
-                    vecs.append(v_[k:])
-                    coef.append(w_[k])
-                    vecs.append(w_[k:])
-                    coef.append(v_[k])
-                x = list(map(sub, x, map(sumprod, zip(*vecs), repeat(coef))))
+                x = _corrected(x, Vs, Ws, k)
             d[k] = x[0]
             col = x[1:]
             x0 = col[0]
@@ -106,25 +100,40 @@ def householder(M: list[list[float]]) -> tuple[list[float], list[float], list[tu
             Vs.append(pad + v)
             Ws.append(pad + w)
         if Vs:
-            # The panel's updates, all at once, to the rows and columns from ``end`` on.
-            vecs = []
-            for v_, w_ in zip(Vs, Ws):
-                vecs.append(v_[end:])
-                vecs.append(w_[end:])
-            columns = [list(t) for t in zip(*vecs)]
-            for t in range(end, n):
-                coef = []
-                for v_, w_ in zip(Vs, Ws):
-                    coef.append(w_[t])
-                    coef.append(v_[t])
-                row = A[t]
-                A[t] = row[:end] + list(map(sub, row[end:], map(sumprod, columns, repeat(coef))))
+            _apply_panel(A, Vs, Ws, end)
         start = end
     if n >= 2:
         d[n - 2], e[n - 2], d[n - 1] = A[n - 2][n - 2], A[n - 2][n - 1], A[n - 1][n - 1]
     elif n == 1:
         d[0] = A[0][0]
     return d, e, reflections
+
+
+def _corrected(x: list[float], Vs: list[list[float]], Ws: list[list[float]], k: int) -> list[float]:
+    """Column k from row k on, ``x``, less the panel's delayed updates ``Σ v·w[k] + w·v[k]``."""
+    vecs, coef = [], []
+    for v_, w_ in zip(Vs, Ws):
+        vecs.append(v_[k:])
+        coef.append(w_[k])
+        vecs.append(w_[k:])
+        coef.append(v_[k])
+    return list(map(operator.sub, x, map(_dot, zip(*vecs), itertools.repeat(coef))))
+
+
+def _apply_panel(A: list[list[float]], Vs: list[list[float]], Ws: list[list[float]], end: int) -> None:
+    """The panel's updates ``A ← A - Σ (v·wᵀ + w·vᵀ)``, all at once, to the rows and columns from ``end`` on."""
+    vecs = []
+    for v_, w_ in zip(Vs, Ws):
+        vecs.append(v_[end:])
+        vecs.append(w_[end:])
+    columns = [list(t) for t in zip(*vecs)]
+    for t in range(end, len(A)):
+        coef = []
+        for v_, w_ in zip(Vs, Ws):
+            coef.append(w_[t])
+            coef.append(v_[t])
+        row = A[t]
+        A[t] = row[:end] + list(map(operator.sub, row[end:], map(_dot, columns, itertools.repeat(coef))))
 
 
 #: Reflections applied together by :func:`back_transform` (LAPACK's dormtr takes 32 or 64).
