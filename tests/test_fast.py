@@ -193,6 +193,24 @@ def test_fast_reference_mode_binds_no_kernel() -> None:
     assert out.stdout.strip() == "True [] 16 True True", out.stderr
 
 
+@pytest.mark.parametrize("value, on", [("1", True), ("true", True), (" YES ", True), ("on", True), ("0", False),
+                                       ("", False), ("false", False), ("no", False), ("2", False)])
+def test_fast_the_switch_reads_yes_and_no(value: str, on: bool) -> None:
+    env = dict(os.environ, PUREPCA_REFERENCE=value, PYTHONPATH=str(REPO))
+    out = subprocess.run([sys.executable, "-c", "import purepca.fast as f; print(f.REFERENCE)"], capture_output=True,
+                         text=True, env=env, timeout=120)
+    assert out.stdout.strip() == str(on), out.stderr
+
+
+def test_fast_register_solver_refuses_what_is_not_a_solver() -> None:
+    from purepca import PurePCAError
+    from purepca.solvers import Solver, register_solver
+
+    for bad in ("covariance", None, Solver("auto", lambda P: None, lambda n, d, k: True)):  # type: ignore[arg-type,return-value]
+        with pytest.raises(PurePCAError, match="register_solver: expected a Solver with a name other than 'auto'"):
+            register_solver(bad)  # type: ignore[arg-type]
+
+
 #: The fits whose bits are compared across interpreters in reference mode.
 _BITS = r'''
 import hashlib, json, os, random, sys

@@ -7,7 +7,8 @@ idioms.  Each kernel below is bound once, when this module is first imported, an
 one place in a reference room; a kernel that is ``None`` (or returns ``None``) means "take the
 reference".  This room imports nothing of purepca's, so any room may call it.
 
-With ``PUREPCA_REFERENCE=1`` in the environment when purepca is first imported (in Python:
+With ``PUREPCA_REFERENCE=1`` (or ``true``, ``yes``, ``on``; anything else leaves the kernels bound) in
+the environment when purepca is first imported (in Python:
 ``os.environ["PUREPCA_REFERENCE"] = "1"`` before ``import purepca``; the variable is read
 once), no kernel is bound: every interpreter runs the same statements and gives the same bits,
 and a learner can step through the reference anywhere.
@@ -69,7 +70,7 @@ __all__ = ["IMPLEMENTATION", "REFERENCE"]
 #: The interpreter's name: ``"cpython"``, ``"pypy"``, ``"micropython"``, ...
 IMPLEMENTATION: str = sys.implementation.name
 #: Whether the reference switch was on at import: then every kernel below is None.
-REFERENCE: bool = str(getattr(os, "environ", {}).get("PUREPCA_REFERENCE", "")).strip() not in ("", "0")
+REFERENCE: bool = str(getattr(os, "environ", {}).get("PUREPCA_REFERENCE", "")).strip().lower() in ("1", "true", "yes", "on")
 
 _CPYTHON = not REFERENCE and IMPLEMENTATION == "cpython"
 _PYPY = not REFERENCE and IMPLEMENTATION == "pypy"
