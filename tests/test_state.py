@@ -256,7 +256,8 @@ def test_state_model_files_of_the_previous_version_load_and_transform_to_the_sam
     for case in saved["cases"]:
         pca = pca_from_json(case["model"])
         scores, back = pca.transform(new), pca.inverse_transform(pca.transform(new))
-        expected = case["expected"].get(here)
+        # (in reference mode no interpreter's fast dot products run: the numbers are compared to rounding)
+        expected = None if purepca.fast.REFERENCE else case["expected"].get(here)
         if expected is not None:  # the same bits as that version on this interpreter
             assert [[repr(v) for v in row] for row in scores] == expected["transform"], case["params"]
             assert [[repr(v) for v in row] for row in back] == expected["inverse"], case["params"]
