@@ -185,8 +185,10 @@ def spark_matrix(m: Any) -> List[List[float]]:
         raise PurePCAError(f"{who}: {len(vals)} values for a {r} x {c} matrix, expected {r * c} "
                            f"({'too few' if len(vals) < r * c else 'too many'})")
     transposed = getattr(m, "isTransposed", False)
+    if transposed in (0, 1) and not isinstance(transposed, float):  # Spark's own matrices give 0 or 1
+        transposed = bool(transposed)
     if not isinstance(transposed, bool):
-        raise PurePCAError(f"{who}: isTransposed must be True or False, got {transposed!r}")
+        raise PurePCAError(f"{who}: isTransposed must be True or False, or 0 or 1 as Spark gives it; got {transposed!r}")
     if transposed:
         return [vals[i * c:(i + 1) * c] for i in range(r)]
     return [[vals[j * r + i] for j in range(c)] for i in range(r)]

@@ -254,7 +254,8 @@ class _Dense:
     (_Dense(True, 1, [1]), "spark_matrix: numRows must be a positive int, got True"),
     (_Dense(1, 2, [1.0, float("nan")]), r"spark_matrix: values.*(NaN|nan|finite)"),
     (_Dense(1, 2, ["1", 2.0]), r"spark_matrix: values"),
-    (_Dense(1, 1, [1.0], isTransposed="no"), "spark_matrix: isTransposed must be True or False, got 'no'"),
+    (_Dense(1, 1, [1.0], isTransposed="no"), "spark_matrix: isTransposed must be True or False, or 0 or 1 as Spark gives it; got 'no'"),
+    (_Dense(1, 1, [1.0], isTransposed=2), "spark_matrix: isTransposed must be True or False, or 0 or 1 as Spark gives it; got 2"),
     (object(), "spark_matrix: expected a Spark DenseMatrix, got object .no numRows, numCols, values."),
 ])
 def test_spark_matrix_refuses_what_is_not_a_dense_matrix(dense: object, message: str) -> None:
