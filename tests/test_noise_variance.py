@@ -96,7 +96,8 @@ def test_each_residual_square_is_within_twice_the_unit_roundoff_of_the_exact_one
         zz = sum((Fraction(x) ** 2 for x in z), Fraction(0))
         if squares is not None:  # within u of itself, plus u²‖z‖² (Ep rounded)
             assert abs(Fraction(squares[i]) - exact) <= 2 * u * exact + 2 * u * u * zz
-    if squares is not None:
+    from purepca import fast
+    if squares is not None and not fast.REFERENCE:  # the fit's total takes the kernel only where it is bound
         assert abs(Fraction(total) - exact_total) <= 4 * Fraction(2.0 ** -53) * exact_total + Fraction(2.0 ** -104) * 2 * sum(
             (Fraction(x) ** 2 for z in Z for x in z), Fraction(0))
 

@@ -216,8 +216,8 @@ class ExtendedGram:
 
     >>> from purepca.fast.centre import extended_centring
     >>> got = extended_centring([[1.0, 2.0, 6.0], [0.5, -0.5, 3.0]], math.sumprod) if hasattr(math, "sumprod") else None
-    >>> ExtendedGram(got[2], math.sumprod).row(0) if got else [14.0, 6.5]
-    [14.0, 6.5]
+    >>> ExtendedGram(got[2], math.sumprod).row(0) if got else [14.0, 8.5]
+    [14.0, 8.5]
     """
 
     def __init__(self, cols: DeviationColumns, sumprod: Any) -> None:
