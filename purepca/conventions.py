@@ -83,50 +83,56 @@ CONVENTIONS = {
 }
 
 
-def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
-    """For each component (a row), whether the rule flips its sign.
+def _largest_is_negative(v: Sequence[Scalar]) -> bool:
+    """``max_abs_positive`` (scikit-learn >= 1.5, ``svd_flip`` with ``u_based_decision=False``): the
+    entry of largest absolute value is made positive; among equal largest values the first decides."""
+    return bool(v[max(range(len(v)), key=lambda j: abs(v[j]))] < 0)
 
-    * ``max_abs_positive`` (scikit-learn >= 1.5, ``svd_flip`` with
-      ``u_based_decision=False``): the entry of largest absolute value is
-      positive; among equal largest values, the first one decides.
-    * ``first_positive`` (R ``princomp(fix_sign=TRUE)``): the first entry is
-      non-negative (``v[0] >= 0``).
-    * ``sum_positive``: the sum of the entries is non-negative; when it is
-      zero, the first non-zero entry is made positive.
-    * ``factominer`` (FactoMineR's ``svd.triplet``): the sum of the entries is
-      made non-negative; a vector whose sum is zero keeps the solver's sign.
-      (``PCA`` also skips the rule when one component is kept of data with
-      more rows than columns, as FactoMineR does.)
-    * ``none``: keep the signs the solver produced (R ``prcomp`` does this with
-      LAPACK's signs; purepca's solvers are deterministic, so the result is
-      reproducible but not LAPACK's).
+
+def _first_is_negative(v: Sequence[Scalar]) -> bool:
+    """``first_positive`` (R ``princomp(fix_sign=TRUE)``): the first entry is made non-negative."""
+    return bool(v[0] < 0)
+
+
+def _sum_is_negative(v: Sequence[Scalar]) -> bool:
+    """``sum_positive``: the sum of the entries is made non-negative; when it is zero, the first
+    non-zero entry is made positive."""
+    total = sum(v)
+    return next((x for x in v if x != 0), 0) < 0 if total == 0 else total < 0
+
+
+def _factominer_flips(v: Sequence[Scalar]) -> bool:
+    """``factominer`` (FactoMineR's ``svd.triplet``): the sum of the entries is made non-negative; a
+    vector whose sum is zero keeps the solver's sign.  (``PCA`` also skips the rule when one
+    component is kept of data with more rows than columns, as FactoMineR does.)"""
+    return sum(v) < 0
+
+
+def _keep(v: Sequence[Scalar]) -> bool:
+    """``none``: the signs the solver produced (R ``prcomp`` keeps LAPACK's; purepca's solvers are
+    deterministic, so the result is reproducible but not LAPACK's)."""
+    return False
+
+
+#: Each sign rule: whether it flips a (non-empty) component.  One function a rule, so that a fit
+#: runs only its own (SIGN_RULES gives their order).
+_FLIPS = {"max_abs_positive": _largest_is_negative, "first_positive": _first_is_negative,
+          "sum_positive": _sum_is_negative, "factominer": _factominer_flips, "none": _keep}
+
+
+def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
+    """For each component (a row), whether the rule flips its sign (the rules are listed in
+    :data:`SIGN_RULES`; each one's function says what it fixes).
 
     >>> sign_flips([[0.1, -0.9], [0.5, 0.5]], "max_abs_positive")
     [True, False]
-    >>> sign_flips([[-0.0, 1.0]], "first_positive")
-    [False]
+    >>> sign_flips([[-0.0, 1.0]], "first_positive"), sign_flips([[0.0, -1.0, 1.0]], "sum_positive")
+    ([False], [True])
     """
-    if rule not in SIGN_RULES:
+    if rule not in _FLIPS:
         raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
-    flips = []
-    for v in components:
-        if rule == "none" or not len(v):
-            flips.append(False)
-        elif rule == "max_abs_positive":
-            largest = max(range(len(v)), key=lambda j: abs(v[j]))  # first of equals
-            flips.append(v[largest] < 0)
-        elif rule == "first_positive":
-            flips.append(v[0] < 0)
-        elif rule == "factominer":
-            flips.append(sum(v) < 0)
-        else:
-            total = sum(v)
-            if total == 0:
-                first = next((x for x in v if x != 0), 0)
-                flips.append(first < 0)
-            else:
-                flips.append(total < 0)
-    return flips
+    flips = _FLIPS[rule]
+    return [bool(len(v)) and flips(v) for v in components]
 
 
 def apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[list[Scalar]]:

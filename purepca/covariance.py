@@ -191,23 +191,9 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
         if got is not None:
             return Centred(*got)
     n = ctx.convert(len(cols[0]))
-    hi: list[Scalar] = []
-    lo: list[Scalar] = []
-    centred: list[list[Scalar]] = []
-    sums: list[Scalar] = []
-    exps: list[int] = []
-    spreads: list[Scalar] = []
-    for col in cols:
-        m, c, spread, s, low, e = _centre_column(col, n, ctx)
-        hi.append(m)
-        lo.append(low)
-        centred.append(c)
-        sums.append(s)
-        exps.append(e)
-        spreads.append(spread if ctx.needs_scaling and not e else ctx.zero)
-    if not ctx.needs_scaling or any(exps):
-        return Centred(hi, lo, centred, sums, exps)
-    return Centred(hi, lo, centred, sums, exps, spreads)
+    hi, centred, spreads, sums, lo, exps = map(list, zip(*(_centre_column(col, n, ctx) for col in cols)))
+    # The spreads measured while centring spare _scale_exponent a pass, where no column was scaled.
+    return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None)
 
 
 _fast_centring = fast.centring

@@ -380,18 +380,6 @@ class ColumnRows:
         return self._rows
 
 
-def _columns(M: list[list[Scalar]], d: int) -> Sequence[Sequence[Scalar]]:
-    """The columns of the rows ``M``: ``zip(*M)`` (the kernel room's ``columns`` where bound: the
-    same values).
-
-    >>> [list(c) for c in _columns([[1.0, 2.0], [3.0, 4.0]], 2)]
-    [[1.0, 3.0], [2.0, 4.0]]
-    """
-    if _fast_columns is not None:
-        return _fast_columns(M, d)
-    return list(zip(*M))
-
-
 _fast_columns = fast.columns
 
 
@@ -403,32 +391,39 @@ def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequ
 def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
              w: Optional[list[float]], cw: Optional[list[float]], lazy: bool = True) -> _Prepared:
     """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
-    ctx = s.ctx
-    n = len(cols[0])
     if w is not None or cw is not None:
         assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
-        # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½ (purepca.weights), already
-        # centred: the solvers take its columns with no mean to remove and no scale to apply.  A
-        # constant column is judged on the rows of positive weight.
-        counted = _counted(cols, w)
-        wd = weighted_data(M, w, cw, s.ddof, s.center,
-                           (lambda sds: scales(sds, s.convention, ctx, counted)) if s.scale else None, ctx)
-        if any(not math.isfinite(ctx.to_float(v)) for col in wd.cols for v in col):
-            raise PurePCAError("X: the weighted, centred data overflow a float; divide the data or the "
-                               "weights by a power of ten")
-        zeros = [ctx.zero] * len(cols)
-        # Columns near overflow or underflow scaled by powers of two, as the unweighted ones are
-        # (their Gram overflowed: a raw OverflowError on 3.11, components [1, 0] on 3.13).
-        ys, exps = _power_scaled(wd.cols, ctx, copy=False)
-        c = Centred(wd.hi, zeros, ys, zeros, exps)
-        return _Prepared(c, None, None, _scale_exponent(c, ctx), wd.div, wd.hi, wd.lo, wd.scales,
-                         wd.sd is not None, True, _unscale(wd.div, -wd.shift, ctx))
-    div = _divisor(n, s.ddof, ctx)
+        return _prepare_weighted(s, M, cols, w, cw)
+    ctx = s.ctx
+    div = _divisor(len(cols[0]), s.ddof, ctx)
     c = centre(cols, s.center, ctx, lazy)
     e = _scale_exponent(c, ctx)
     raw_sd = column_sd(c, div, e, ctx) if s.scale else None
     sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
-    return _Prepared(c, sd, raw_sd, e, div, c.hi, c.lo, sd, sd is not None)
+    return _Prepared(c, sd=sd, raw_sd=raw_sd, e=e, div=div, hi=c.hi, lo=c.lo, scales=sd, scaled=sd is not None)
+
+
+def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]],
+                      w: Optional[list[float]], cw: Optional[list[float]]) -> _Prepared:
+    """The weighted rows and columns prepared: the unweighted problem of ``D_w^½·Z·D_c^½``."""
+    ctx = s.ctx
+    # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½ (purepca.weights), already
+    # centred: the solvers take its columns with no mean to remove and no scale to apply.  A
+    # constant column is judged on the rows of positive weight.
+    counted = _counted(cols, w)
+    wd = weighted_data(M, w, cw, s.ddof, s.center,
+                       (lambda sds: scales(sds, s.convention, ctx, counted)) if s.scale else None, ctx)
+    if any(not math.isfinite(ctx.to_float(v)) for col in wd.cols for v in col):
+        raise PurePCAError("X: the weighted, centred data overflow a float; divide the data or the "
+                           "weights by a power of ten")
+    zeros = [ctx.zero] * len(cols)
+    # Columns near overflow or underflow scaled by powers of two, as the unweighted ones are
+    # (their Gram overflowed: a raw OverflowError on 3.11, components [1, 0] on 3.13).
+    ys, exps = _power_scaled(wd.cols, ctx, copy=False)
+    c = Centred(wd.hi, zeros, ys, zeros, exps)
+    return _Prepared(c, sd=None, raw_sd=None, e=_scale_exponent(c, ctx), div=wd.div, hi=wd.hi, lo=wd.lo,
+                     scales=wd.scales, scaled=wd.sd is not None, weighted=True,
+                     weights_div=_unscale(wd.div, -wd.shift, ctx))
 
 
 def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spectrum, list[float]]:
@@ -505,9 +500,9 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     if isinstance(M, ColumnRows):
         assert w is None and cw is None, "weighted rows are given as rows"
         cols: Sequence[Sequence[Scalar]] = M.cols
-        n, d = len(cols[0]), len(cols)
-    else:
-        n, d = len(M), len(M[0])
+    else:  # (the kernel room's columns where bound: the same values)
+        cols = _fast_columns(M, len(M[0])) if _fast_columns is not None else list(zip(*M))
+    n, d = len(cols[0]), len(cols)
     if n < 2:
         raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
     if (w is not None or cw is not None) and s.n_components in ("mle", "parallel"):
@@ -522,10 +517,8 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     solver = s.choose_solver(n, d)
     check_k(s, shape, d, solver)
     with ctx.local():
-        if not isinstance(M, ColumnRows):
-            cols = _columns(M, d)
-        # (PyPy's and CPython 3.12+'s Gram of the columns need no deviations made: where the solver
-        # reads the rows, they are made now.)
+        # (A path that forms the covariance may take a Gram of the columns that needs no deviations
+        # made: lazy; where the solver reads the rows, they are made now.)
         p = _prepare(s, M, cols, w, cw, lazy=_forms_covariance(s, solver, n, d))
         found, losses, solver = _spectrum(s, p, n, d, shape, solver)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
@@ -539,9 +532,9 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     if s.n_components == "parallel" and p.sd is None:
         parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
     # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
-    state = finish(s, shape, d, solver, p.hi, p.lo, p.scales, found, 0 if p.weighted else p.e,
-                   div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd, rest=rest,
-                   spectrum_exp=p.e if p.weighted else None)
+    state = finish(s, Solved(shape, d, solver, found, p.hi, p.lo, p.scales, scale_exp=0 if p.weighted else p.e,
+                             div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd,
+                             rest=rest, spectrum_exp=p.e if p.weighted else None))
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
     if s.solver != "auto" and SOLVER_TABLE[s.solver].formed and losses:
@@ -725,7 +718,7 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
                     C[j][j] = ctx.one
         found = SOLVER_TABLE[solver].run(Problem(ctx, n, d, s.wanted() or 0, ctx.one, s.seed, 1, ctx.gram,
                                                  lambda: C, _no_rows))
-    state = finish(s, n, d, solver, list(hi), list(lo), sd, found, parallel_sd=parallel_sd)
+    state = finish(s, Solved(n, d, solver, found, list(hi), list(lo), sd, parallel_sd=parallel_sd))
     # Exact moments give the covariance correctly rounded: each entry within half an ulp of the exact
     # one, which is what rigorous bounds need (float moments carry a rounding error not bounded here).
     exact = getattr(moments, "exact", False) and ctx.name == "float" and sd is None and s.center
@@ -768,18 +761,38 @@ def choose_k(s: Settings, spectrum: list[Scalar], ratios: list[Scalar], total: S
     return int(nc)
 
 
-def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[Scalar],
-           sd: Optional[list[Scalar]], found: Spectrum, scale_exp: int = 0, div: Optional[Scalar] = None,
-           scaled: Optional[bool] = None, parallel_sd: Optional[list[float]] = None,
-           rest: Optional[Scalar] = None, spectrum_exp: Optional[int] = None) -> PCAState:
-    """Signs, choice of k, ratios and noise variance: the record.  The mean is the pair ``hi + lo``;
-    ``sd`` and the spectrum (of the data divided by ``2**scale_exp``, or by ``2**spectrum_exp`` for a
-    weighted fit's spectrum) are scaled back here.  ``div``: the divisor when not ``n - ddof``;
-    ``rest``: the variance a top-k solver's axes leave in the data, when measured."""
+@dataclass(frozen=True)
+class Solved:
+    """What :func:`finish` makes the record of: the spectrum ``found`` of n x d data on the path
+    ``solver``, with the mean pair ``hi + lo`` and the scales ``sd``.  ``sd`` and the spectrum (of the
+    data divided by ``2**scale_exp``, or by ``2**spectrum_exp`` for a weighted fit's spectrum) are
+    scaled back by ``finish``; ``div`` is the divisor when not ``n - ddof``; ``scaled`` says whether
+    the data were scaled (when ``sd`` alone does not: a weighted fit); ``parallel_sd`` are the
+    standard deviations parallel analysis simulates; ``rest`` the variance a top-k solver's axes
+    leave in the data, when measured."""
+
+    n: int
+    d: int
+    solver: str
+    found: Spectrum
+    hi: list[Scalar]
+    lo: list[Scalar]
+    sd: Optional[list[Scalar]]
+    scale_exp: int = 0
+    div: Optional[Scalar] = None
+    scaled: Optional[bool] = None
+    parallel_sd: Optional[list[float]] = None
+    rest: Optional[Scalar] = None
+    spectrum_exp: Optional[int] = None
+
+
+def finish(s: Settings, o: Solved) -> PCAState:
+    """Signs, choice of k, ratios and noise variance: the record of what was solved."""
     ctx = s.ctx
+    n, d, solver, found, sd, scale_exp = o.n, o.d, o.solver, o.found, o.sd, o.scale_exp
     r = min(n, d)
     spectrum, total = found.values, found.total
-    scaled = sd is not None if scaled is None else scaled
+    scaled = sd is not None if o.scaled is None else o.scaled
     with ctx.local():
         if not total > 0:
             raise PurePCAError(
@@ -788,14 +801,14 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
             )
         ratios = [v / total for v in spectrum]
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
-                                                                    scale_exp, parallel_sd)
+                                                                    scale_exp, o.parallel_sd)
         # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
         comps = apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
-        noise = _noise(ctx, spectrum, k, r, total, rest, solver, d) if k < r else ctx.zero
-        div = ctx.convert(n - s.ddof) if div is None else div
+        noise = _noise(ctx, spectrum, k, r, total, o.rest, solver, d) if k < r else ctx.zero
+        div = ctx.convert(n - s.ddof) if o.div is None else o.div
         # With scale=True the spectrum is of the standardised data, which has no unit: only the
         # standard deviations are in units of 2**e.
-        ve = spectrum_exp if spectrum_exp is not None else 0 if sd is not None else scale_exp
+        ve = o.spectrum_exp if o.spectrum_exp is not None else 0 if sd is not None else scale_exp
         singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
@@ -805,11 +818,11 @@ def finish(s: Settings, n: int, d: int, solver: str, hi: list[Scalar], lo: list[
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = _unscaled_sd(sd, scale_exp, ctx) if sd is not None else None
-        mean = [h + l for h, l in zip(hi, lo)]
+        mean = [h + l for h, l in zip(o.hi, o.lo)]
     f = ctx.to_float
     return PCAState(
         ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
-        mean=mean, mean_hi=list(hi), mean_lo=list(lo), sd=sd, components=comps[:k], variance=spectrum[:k], ratios=ratios[:k],
+        mean=mean, mean_hi=list(o.hi), mean_lo=list(o.lo), sd=sd, components=comps[:k], variance=spectrum[:k], ratios=ratios[:k],
         singular=singular, roots=roots, noise=noise,
         # The discarded eigenvalues (for the SPE limit), when the solver found them all.
         rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,

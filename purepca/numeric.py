@@ -136,7 +136,9 @@ class Context:
         >>> FLOAT.gram([[1.0, 2.0], [3.0, 4.0]])
         [[5.0, 11.0], [11.0, 25.0]]
         """
-        return GramWork(vectors, self).compute()
+        upper = [self.dots(vectors[i:], v) for i, v in enumerate(vectors)]  # upper[i][j - i] = v_i·v_j, j >= i
+        k = len(upper)
+        return [[upper[i][j - i] if j >= i else upper[j][i - j] for j in range(k)] for i in range(k)]
 
     def fast_gram(self, vectors: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
         """The Gram matrix by the fastest method whose error is below what an
@@ -148,6 +150,8 @@ class Context:
         >>> [[round(x, 12) for x in row] for row in FLOAT.fast_gram([[1.0, 2.0], [3.0, 4.0]])]
         [[5.0, 11.0], [11.0, 25.0]]
         """
+        if _fast_gram is None or not isinstance(self, FloatContext):
+            return self.gram(vectors)
         return GramWork(vectors, self, fast=True).compute()
 
     def local(self) -> contextlib.AbstractContextManager[Any]:

@@ -44,9 +44,9 @@ from .errors import NotFittedError, PurePCAError
 from .fitting import FACTOMINER_SD_FLOOR, ColumnRows, PCAState, Settings, fit_rows, plain_scores
 from .fitting import fit_moments as _fit_moments
 from .linalg.matrix import as_matrix
-from .missing import EM_MAX_ITER, EM_TOL, fit_missing, with_holes
+from .missing import EM_MAX_ITER, EM_TOL, FitFunction, fit_missing, with_holes
 from . import fast
-from .numeric import FLOAT, Scalar, get_context
+from .numeric import FLOAT, Context, Scalar, get_context
 from .parallel import check_n_jobs
 from .params import as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
@@ -288,13 +288,17 @@ class PCA(Estimator):
         if quantile == 1.0:
             raise PurePCAError("parallel_quantile must be strictly between 0 and 1, got 1.0")
         nc = None if self.n_components is None else _n_components(self.n_components)
-        try:
-            ctx = get_context(self.precision)
-        except PurePCAError as err:
-            raise PurePCAError(f"{err} (the PCA parameter precision)") from None
+        ctx = FLOAT if self.precision is None else self._context()
         return Settings(ctx=ctx, convention=self.convention, ddof=int(ddof), scale=scale, sign=sign,
                         solver=self.solver, center=self.center, n_components=nc, seed=seed,
                         jobs=1 if self.n_jobs is None else check_n_jobs(self.n_jobs), parallel_quantile=quantile)
+
+    def _context(self) -> Context:
+        """The number context the parameter ``precision`` names (a number of digits or a Context)."""
+        try:
+            return get_context(self.precision)
+        except PurePCAError as err:
+            raise PurePCAError(f"{err} (the PCA parameter precision)") from None
 
     def _choose_solver(self, n: int, d: int) -> str:
         """The path a fit of n x d data takes (what ``solver="auto"`` picks)."""
@@ -339,18 +343,20 @@ class PCA(Estimator):
         True
         """
         # All or nothing by construction: the fit is built aside and _assign is its only change.
-        s = self._settings()
-        if _fast_columns is not None and s.ctx is FLOAT and self.missing == "error" and sample_weight is None \
-                and column_weight is None:
-            # A kernel (purepca.fast) validates a list of float rows straight into the columns the
-            # fit works on, kept as such (the rows are built if they are asked for); None: the rows.
-            cols = _fast_columns(X)
-            if cols is not None:
-                kept = ColumnRows(cols)
-                self._assign(fit_rows(s, kept, None, None, self._feature_names(X)), kept)
-                return self
-        self._assign(*self._fit(X, sample_weight, column_weight))
+        unweighted = sample_weight is None and column_weight is None
+        fitted = self._fit_columns(X) if _fast_columns is not None and unweighted else None
+        self._assign(*(fitted or self._fit(X, sample_weight, column_weight)))
         return self
+
+    def _fit_columns(self, X: Any) -> Optional[tuple[PCAState, ColumnRows]]:
+        """A kernel (purepca.fast) validates a list of float rows straight into the columns the fit
+        works on, kept as such (the rows are built if they are asked for); None: take the rows."""
+        s = self._settings()
+        cols = _fast_columns(X) if _fast_columns is not None and s.ctx is FLOAT and self.missing == "error" else None
+        if cols is None:
+            return None
+        kept = ColumnRows(cols)
+        return fit_rows(s, kept, None, None, self._feature_names(X)), kept
 
     def _fit(self, X: Any, sample_weight: Any, column_weight: Any) -> tuple[PCAState, list[list[Scalar]]]:
         """Validate X and the weights once; fit, with the missing cells handled as ``missing`` says."""
@@ -360,19 +366,24 @@ class PCA(Estimator):
         def fit(M: list[list[Scalar]], w: Optional[list[float]], cw: Optional[list[float]]) -> PCAState:
             return fit_rows(s, M, w, cw, names)
 
-        if self.missing == "error":
-            M = as_matrix(X, name="X", context=s.ctx)
-            if sample_weight is None and column_weight is None:
-                return fit(M, None, None), M
-            w = check_weights(sample_weight, len(M), "sample_weight", "rows")
-            return fit(M, w, check_weights(column_weight, len(M[0]), "column_weight", "columns", positive=True)), M
+        if self.missing != "error":
+            return self._fit_missing(X, sample_weight, column_weight, fit)
+        M = as_matrix(X, name="X", context=s.ctx)
+        if sample_weight is None and column_weight is None:
+            return fit(M, None, None), M
+        w = check_weights(sample_weight, len(M), "sample_weight", "rows")
+        return fit(M, w, check_weights(column_weight, len(M[0]), "column_weight", "columns", positive=True)), M
+
+    def _fit_missing(self, X: Any, sample_weight: Any, column_weight: Any,
+                     fit: FitFunction) -> tuple[PCAState, list[list[Scalar]]]:
+        """The fit of rows with missing cells (None or NaN), handled as ``missing`` says."""
         rows, holes = with_holes(X)
         # Every cell that is not missing is validated as usual (a hole counts as 0.0 for that).
         valid = as_matrix([[0.0 if v is None else v for v in row] for row in rows], name="X")
         grid = [[None if v is None else float(x) for v, x in zip(row, vrow)] for row, vrow in zip(rows, valid)]
         w = check_weights(sample_weight, len(grid), "sample_weight", "rows")
         cw = check_weights(column_weight, len(grid[0]), "column_weight", "columns", positive=True)
-        return fit_missing(s, self.missing, grid, holes, w, cw, fit, self.EM_TOL, self.EM_MAX_ITER)
+        return fit_missing(self._settings(), self.missing, grid, holes, w, cw, fit, self.EM_TOL, self.EM_MAX_ITER)
 
     @atomic
     def fit_transform(self, X: Any, y: Any = None, sample_weight: Any = None,

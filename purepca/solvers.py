@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .errors import DegenerateEigenvalueWarning, PurePCAError, user_stacklevel
-from .linalg.eigen import _eigh, choose_eigh_method
+from .linalg.eigen import _auto_method, _eigh
 from .linalg.jacobi import _jacobi_svd, _one_sided_jacobi
 from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
@@ -246,24 +246,20 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] =
     """
     if not spectrum or not spectrum[0] > 0:
         return
-    limit = DEGENERATE_GAP * spectrum[0]
-    last = min(k + 1, len(spectrum))
-    pairs = [
-        (i, spectrum[i], spectrum[i + 1])
-        for i in range(last - 1)
-        if spectrum[i + 1] > limit and spectrum[i] - spectrum[i + 1] <= limit
-    ]
-    small = []
-    if dim > 0:
-        top = spectrum[0]
+    top = spectrum[0]
+    limit = DEGENERATE_GAP * top
 
-        def error(v: float) -> float:
-            return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)  # top * v may underflow
+    def error(v: float) -> float:  # the path's error of v (top * v may underflow)
+        return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)
 
-        for i in range(last - 1):
-            a, b = spectrum[i], spectrum[i + 1]
-            if not b > limit and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
-                small.append((i, a, b))
+    pairs, small = [], []
+    for i in range(min(k + 1, len(spectrum)) - 1):
+        a, b = spectrum[i], spectrum[i + 1]
+        if b > limit:
+            if a - b <= limit:
+                pairs.append((i, a, b))
+        elif dim > 0 and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
+            small.append((i, a, b))
     if pairs or small:
         _warn_degenerate(pairs, small, (user_stacklevel() if stacklevel is None else stacklevel) + 1)
 
@@ -287,7 +283,7 @@ def _clip(values: list[Scalar], ctx: Context) -> list[Scalar]:
 
 
 def _eigh_cost(n: int) -> float:
-    return float(_JACOBI * n**3 if choose_eigh_method(n) == "jacobi" else _TRIDIAGONAL * n**3)
+    return float(_JACOBI * n**3 if _auto_method(n) == "jacobi" else _TRIDIAGONAL * n**3)
 
 
 def _krylov_products(k: int) -> int:
@@ -360,8 +356,7 @@ def solve_covariance(
             C = [[c / (si * sj) for c, sj in zip(row, sd)] for row, si in zip(C, sd)]
             for j in range(len(C)):
                 C[j][j] = ctx.one
-        resolved = choose_eigh_method(len(C), method)
-        eig = _eigh(C, resolved, ctx)
+        eig = _eigh(C, method if method != "auto" else _auto_method(len(C)), ctx)
         spectrum = _clip(eig.values[:r], ctx)
         return Spectrum(spectrum, [list(v) for v in eig.vectors[:r]], ctx.sum(spectrum), "covariance")
 
@@ -533,7 +528,7 @@ def solve_gram(Z: list[list[Scalar]], div: Scalar, ctx: Context, gram: Optional[
         blocked = _in_process_sumprods(ctx, gram)
         G = _blocked_gram(rows, ctx) if blocked else (gram or ctx.gram)(rows)
         del rows
-        method = choose_eigh_method(n)
+        method = _auto_method(n)
         # A large Gram matrix: its vectors by inverse iteration, not by accumulating n² rotations.
         eig = (eigh_inverse_iteration(G, ctx) if method == "tridiagonal" and n >= INVERSE_ITERATION_MIN_N
                else None) or _eigh(G, method, ctx)
@@ -744,7 +739,7 @@ def kernel_eigenpairs(
             if k is not None and k < n and 2 * _krylov_products(k) * n * (n + _CALL) < full:
                 solver = "krylov"
             else:
-                solver = choose_eigh_method(n)
+                solver = _auto_method(n)
         if solver == "krylov" and k is not None:
             kk = min(k + 1, n)  # one more, to see a tie at the boundary
             b, m = _lanczos_sizes(kk, n)
@@ -761,7 +756,7 @@ def kernel_eigenpairs(
             res = _subspace_iteration(times_k, n, kk, b, _power_tol(None, ctx), 1_000, seed, ctx)
             order = sorted(range(len(res.values)), key=lambda i: res.values[i], reverse=True)
             return [res.values[i] for i in order], [res.vectors[i] for i in order], solver
-        method = solver if solver in ("jacobi", "tridiagonal") else choose_eigh_method(n)
+        method = solver if solver in ("jacobi", "tridiagonal") else _auto_method(n)
         eig = _eigh(K, method, ctx)
         return eig.values, eig.vectors, method
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from purepca import PCA, AccuracyWarning
-from purepca.fitting import Settings, discarded_variance, finish, fit_rows
+from purepca.fitting import Settings, Solved, discarded_variance, finish, fit_rows
 from purepca.numeric import FLOAT
 from purepca.solvers import Spectrum
 
@@ -130,5 +130,5 @@ def test_finish_without_the_residual_warns_where_total_less_kept_cancels() -> No
     found = Spectrum([v for v in state.variance], [list(c) for c in state.components],
                      sum(state.variance) + 12 * 9 * 1e-18, "krylov")
     with pytest.warns(AccuracyWarning, match="solver='krylov': noise_variance_ may be off by up to"):
-        finish(Settings(n_components=3, solver="krylov"), len(X), 12, "krylov", state.mean_hi, state.mean_lo,
-               None, found)
+        finish(Settings(n_components=3, solver="krylov"), Solved(len(X), 12, "krylov", found, state.mean_hi,
+                                                                   state.mean_lo, None))

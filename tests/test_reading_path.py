@@ -69,10 +69,11 @@ def _functions(path: pathlib.Path) -> list[tuple[int, int, str]]:
     return out
 
 
-def reading_path(python: str = sys.executable) -> list[tuple[str, int, int, str]]:
-    """The functions the reference-mode fit enters, outermost enclosing function of each call, in
-    the order first entered: ``(file, first line, lines, name)``."""
-    env = dict(os.environ, PUREPCA_REFERENCE="1")
+def reading_path(python: str = sys.executable, reference: bool = True) -> list[tuple[str, int, int, str]]:
+    """The functions the reference-mode fit (the default mode's with ``reference=False``) enters,
+    outermost enclosing function of each call, in the order first entered: ``(file, first line,
+    lines, name)``."""
+    env = dict(os.environ, PUREPCA_REFERENCE="1" if reference else "0")
     env.pop("PYTHONPATH", None)
     out = subprocess.run([python, "-c", _TRACE, str(REPO)], capture_output=True, text=True, env=env, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
@@ -94,13 +95,28 @@ def reading_path(python: str = sys.executable) -> list[tuple[str, int, int, str]
     return path
 
 
+def docstring_lines(rel: str, first: int) -> int:
+    """How many lines the docstring of the function at ``purepca/rel:first`` takes (0 without one)."""
+    tree = ast.parse((REPO / "purepca" / rel).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                min([node.lineno] + [d.lineno for d in node.decorator_list]) == first:
+            doc = node.body[0]
+            if isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str):
+                return (doc.end_lineno or doc.lineno) - doc.lineno + 1
+            return 0
+    return 0
+
+
 def _table(path: list[tuple[str, int, int, str]]) -> str:
     total = sum(p[2] for p in path)
+    docs = [docstring_lines(rel, first) for rel, first, _, _ in path]
     files = sorted({p[0] for p in path})
-    rows = [f"| {i} | `{name}` | `purepca/{rel}:{first}` | {lines} |" for i, (rel, first, lines, name) in enumerate(path, 1)]
-    return "\n".join([BEGIN, "", f"{len(path)} functions, {total} lines, in {len(files)} files "
-                      f"({', '.join(files)}):", "", "| # | function | where | lines |", "|---|---|---|---|", *rows, "",
-                      END])
+    rows = [f"| {i} | `{name}` | `purepca/{rel}:{first}` | {lines} | {doc} |"
+            for i, ((rel, first, lines, name), doc) in enumerate(zip(path, docs), 1)]
+    return "\n".join([BEGIN, "", f"{len(path)} functions, {total} lines ({sum(docs)} of them docstrings), in "
+                      f"{len(files)} files ({', '.join(files)}):", "", "| # | function | where | lines | docstring |",
+                      "|---|---|---|---|---|", *rows, "", END])
 
 
 @pytest.mark.slow
@@ -110,9 +126,10 @@ def test_reading_path_of_a_reference_fit_is_short_and_the_page_prints_it() -> No
     files = {p[0] for p in path}
     long = [f"{rel}:{name} ({lines} lines)" for rel, _, lines, name in path if lines > 60]
     listing = "\n".join(f"{rel}:{first} {name} {lines}" for rel, first, lines, name in path)
-    # Issue 33 asks for at most 700 lines; 768b701's path was 1,335 (13 files), this one 1,099 (9 files).
-    # Until the rest is cut, the test holds what has been reached: no longer, no more files, no long function.
-    assert total <= 1_100 and len(files) <= 9 and not long, f"{total} lines in {len(files)} files; long: {long}\n{listing}"
+    # Issue 33 asks for at most 700 lines; 768b701's path was 1,335 (13 files), 5008693's 1,099 (9 files),
+    # this one 946 (9 files), 284 of them docstrings.  Until the owner decides how the rest is to be cut (see
+    # docs/architecture.md), the test holds what has been reached: no longer, no more files, no long function.
+    assert total <= 950 and len(files) <= 9 and not long, f"{total} lines in {len(files)} files; long: {long}\n{listing}"
     text = PAGE.read_text(encoding="utf-8")
     start, end = text.index(BEGIN), text.index(END) + len(END)
     assert text[start:end] == _table(path), "docs/architecture.md's reading path is stale: python tests/test_reading_path.py --write"

@@ -28,7 +28,7 @@ kernel                   bound on                               called from     
 ``triple_dot``           3.12+: ``math.sumprod``                ``linalg.stein``, ``exact``         as ``dot``; exact on ints
 ``float_rows``           PyPy / CPython: ``rows.*``             ``linalg.matrix.as_matrix``         the same rows, or None
 ``float_columns``        PyPy; CPython 3.12+ (tall data)        ``pca.PCA.fit``                     the same values, as columns
-``columns``              PyPy: ``rows.columns``                 ``fitting._columns``                the same values
+``columns``              PyPy: ``rows.columns``                 ``fitting.fit_rows``                the same values
 ``gram``                 see ``grams`` (polar, blocked,          ``numeric.GramWork(fast=True)``     each entry within ``32·eps·‖u‖‖v‖``
                          extended)                                                                  (a bound, proven in ``gram``)
 ``polar_rows``           CPython < 3.12, MicroPython            ``numeric.PolarRows``               within ``32·eps·‖r‖·‖v‖``
@@ -40,7 +40,7 @@ kernel                   bound on                               called from     
 ``householder``,         CPython: ``panels.*``    ``linalg.stein``                    backward stable as the reference
 ``back_transform``
 ``laid_out``             CPython 3.12+                          ``solvers`` (wide data)             the same bits (a copy of each float)
-``JACOBI_MAX_N``         PyPy: 128 (else 16)                    ``linalg.eigen.choose_eigh_method``  a choice of solver, not of bits
+``JACOBI_MAX_N``         PyPy: 128 (else 16)                    ``linalg.eigen._auto_method``       a choice of solver, not of bits
 =======================  =====================================  ==================================  ====================================
 
 tests/test_fast.py holds each contract as a test; docs/architecture.md says how to add a kernel.

@@ -1,7 +1,8 @@
 """Gram matrices by methods written for an interpreter (kernels of :mod:`purepca.fast`).
 
-The reference (:class:`purepca.numeric.GramWork` with no kernel) computes each entry as a
-compensated dot product.  ``GramWork(fast=True)`` (the fit's Gram, whose entries an eigensolver
+The reference (:meth:`purepca.numeric.Context.gram`, and ``GramWork`` with no kernel) computes
+each entry as a compensated dot product.  ``Context.fast_gram``, through ``GramWork(fast=True)``
+(the fit's Gram, whose entries an eigensolver
 will perturb by ``n·eps·‖G‖`` anyway) may take one of these instead; each promises a bound, not
 the same bits:
 

@@ -58,8 +58,11 @@ def choose_eigh_method(n: int, method: str = "auto", relative: bool = False) -> 
     """
     if method not in EIGH_METHODS:
         raise PurePCAError(f"method must be one of {', '.join(map(repr, EIGH_METHODS))}; got {method!r}")
-    if method != "auto":
-        return method
+    return method if method != "auto" else _auto_method(n, relative)
+
+
+def _auto_method(n: int, relative: bool = False) -> str:
+    """What ``method="auto"`` runs for an n x n matrix: Jacobi for small n or relative accuracy."""
     return "jacobi" if relative or n <= JACOBI_MAX_N else "tridiagonal"
 
 

@@ -293,7 +293,9 @@ def _jacobi_eigh(
         sweeps, rotations = counts
     else:
         sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace, pivot)
-    diag = _scaled_back([M[i][i] for i in range(n)], scale, ctx, "an eigenvalue")
+    diag = [M[i][i] for i in range(n)]
+    if scale:
+        diag = _scaled_back(diag, scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=diag.__getitem__, reverse=True)
     return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
 
