@@ -769,7 +769,13 @@ class Solved:
     scaled back by ``finish``; ``div`` is the divisor when not ``n - ddof``; ``scaled`` says whether
     the data were scaled (when ``sd`` alone does not: a weighted fit); ``parallel_sd`` are the
     standard deviations parallel analysis simulates; ``rest`` the variance a top-k solver's axes
-    leave in the data, when measured."""
+    leave in the data, when measured.
+
+    >>> found = Spectrum([4.0, 1.0], [[0.0, -1.0], [1.0, 0.0]], 5.0, "covariance")
+    >>> state = finish(Settings(), Solved(3, 2, "covariance", found, [1.0, 2.0], [0.0, 0.0], None))
+    >>> state.components_, state.explained_variance_ratio_, state.mean_
+    ([[-0.0, 1.0], [1.0, 0.0]], [0.8, 0.2], [1.0, 2.0])
+    """
 
     n: int
     d: int

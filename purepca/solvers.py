@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .errors import DegenerateEigenvalueWarning, PurePCAError, user_stacklevel
-from .linalg.eigen import _auto_method, _eigh
+from .linalg.eigen import _auto_method, _eigh, choose_eigh_method
 from .linalg.jacobi import _jacobi_svd, _one_sided_jacobi
 from .linalg.krylov import _default_tol, _lanczos
 from .linalg.power import _default_tol as _power_tol
@@ -356,7 +356,7 @@ def solve_covariance(
             C = [[c / (si * sj) for c, sj in zip(row, sd)] for row, si in zip(C, sd)]
             for j in range(len(C)):
                 C[j][j] = ctx.one
-        eig = _eigh(C, method if method != "auto" else _auto_method(len(C)), ctx)
+        eig = _eigh(C, _auto_method(len(C)) if method == "auto" else choose_eigh_method(len(C), method), ctx)
         spectrum = _clip(eig.values[:r], ctx)
         return Spectrum(spectrum, [list(v) for v in eig.vectors[:r]], ctx.sum(spectrum), "covariance")
 
