@@ -129,7 +129,7 @@ def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
     >>> sign_flips([[-0.0, 1.0]], "first_positive"), sign_flips([[0.0, -1.0, 1.0]], "sum_positive")
     ([False], [True])
     """
-    if rule not in _FLIPS:
+    if rule not in SIGN_RULES:  # (the tuple: an unhashable rule is refused, not a TypeError)
         raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
     flips = _FLIPS[rule]
     return [bool(len(v)) and flips(v) for v in components]

@@ -130,15 +130,12 @@ class Context:
         return [dot(u, v) for u in vectors]
 
     def gram(self, vectors: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
-        """All inner products ``G[i][j] = vectors[i]·vectors[j]`` (a symmetric
-        matrix), each a compensated dot product.
+        """All inner products ``G[i][j] = vectors[i]·vectors[j]``, each a compensated dot product.
 
         >>> FLOAT.gram([[1.0, 2.0], [3.0, 4.0]])
         [[5.0, 11.0], [11.0, 25.0]]
         """
-        upper = [self.dots(vectors[i:], v) for i, v in enumerate(vectors)]  # upper[i][j - i] = v_i·v_j, j >= i
-        k = len(upper)
-        return [[upper[i][j - i] if j >= i else upper[j][i - j] for j in range(k)] for i in range(k)]
+        return _symmetric(len(vectors), ((i, self.dots(vectors[i:], v)) for i, v in enumerate(vectors)), self.zero)
 
     def fast_gram(self, vectors: Sequence[Sequence[Scalar]]) -> list[list[Scalar]]:
         """The Gram matrix by the fastest method whose error is below what an
@@ -840,6 +837,15 @@ def get_context(precision: Union[None, int, Context] = None) -> Context:
     raise PurePCAError(f"precision: expected None, a number of digits or a Context, got {precision!r}")
 
 
+def _symmetric(k: int, rows: Iterable[tuple[int, list[Scalar]]], zero: Scalar) -> list[list[Scalar]]:
+    """The symmetric k x k matrix from ``(i, [G[i][i], G[i][i+1], ...])`` pairs (in any order)."""
+    G = [[zero] * k for _ in range(k)]
+    for i, values in rows:
+        for j, v in enumerate(values, start=i):
+            G[i][j] = G[j][i] = v
+    return G
+
+
 class GramWork:
     """The entries of a Gram matrix as rows of independent work, so that
     processes can share them out and give the same bits as one process.
@@ -871,14 +877,7 @@ class GramWork:
 
     def assemble(self, rows: Iterable[tuple[int, list[Scalar]]]) -> list[list[Scalar]]:
         """The symmetric matrix from ``(i, row(i))`` pairs."""
-        k = self.k
-        G = [[self.ctx.zero] * k for _ in range(k)]
-        for i, values in rows:
-            Gi = G[i]
-            for j, v in enumerate(values, start=i):
-                Gi[j] = v
-                G[j][i] = v
-        return G
+        return _symmetric(self.k, rows, self.ctx.zero)
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""

@@ -367,14 +367,14 @@ class PCA(Estimator):
             return fit_rows(s, M, w, cw, names)
 
         if self.missing != "error":
-            return self._fit_missing(X, sample_weight, column_weight, fit)
+            return self._fit_missing(s, X, sample_weight, column_weight, fit)
         M = as_matrix(X, name="X", context=s.ctx)
         if sample_weight is None and column_weight is None:
             return fit(M, None, None), M
         w = check_weights(sample_weight, len(M), "sample_weight", "rows")
         return fit(M, w, check_weights(column_weight, len(M[0]), "column_weight", "columns", positive=True)), M
 
-    def _fit_missing(self, X: Any, sample_weight: Any, column_weight: Any,
+    def _fit_missing(self, s: Settings, X: Any, sample_weight: Any, column_weight: Any,
                      fit: FitFunction) -> tuple[PCAState, list[list[Scalar]]]:
         """The fit of rows with missing cells (None or NaN), handled as ``missing`` says."""
         rows, holes = with_holes(X)
@@ -383,7 +383,7 @@ class PCA(Estimator):
         grid = [[None if v is None else float(x) for v, x in zip(row, vrow)] for row, vrow in zip(rows, valid)]
         w = check_weights(sample_weight, len(grid), "sample_weight", "rows")
         cw = check_weights(column_weight, len(grid[0]), "column_weight", "columns", positive=True)
-        return fit_missing(self._settings(), self.missing, grid, holes, w, cw, fit, self.EM_TOL, self.EM_MAX_ITER)
+        return fit_missing(s, self.missing, grid, holes, w, cw, fit, self.EM_TOL, self.EM_MAX_ITER)
 
     @atomic
     def fit_transform(self, X: Any, y: Any = None, sample_weight: Any = None,

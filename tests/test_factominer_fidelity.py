@@ -64,3 +64,12 @@ def test_the_svd_path_agrees_on_constant_columns() -> None:
     b = PCA(convention="factominer", solver="svd").fit(X)
     for u, v in zip(a.explained_variance_, b.explained_variance_):
         assert abs(u - v) <= 1e-13 * a.explained_variance_[0]
+
+
+def test_a_sign_rule_that_is_not_a_name_is_refused_by_name() -> None:
+    # The rules are a table of functions; a rule given as a set (unhashable) is a PurePCAError, not a TypeError.
+    from purepca.conventions import apply_sign_rule
+    from purepca.errors import PurePCAError
+
+    with pytest.raises(PurePCAError, match="sign must be one of"):
+        apply_sign_rule([[-1.0, 0.5]], {"first_positive"})  # type: ignore[arg-type]
