@@ -265,19 +265,28 @@ def _interpreters() -> list[str]:
 
 @pytest.mark.slow
 def test_fast_reference_mode_gives_the_same_bits_on_every_interpreter_at_hand() -> None:
+    # Every interpreter at hand runs the same fits, so the answer does not depend on which one runs this
+    # test: .ci/test runs it in its first stage and sets PUREPCA_ACROSS_DONE for the eight after it (it
+    # took 110 s of each stage's 290 s, and CI's 90 minutes ran out on a slow machine).
+    if os.environ.get("PUREPCA_ACROSS_DONE"):
+        pytest.skip("every interpreter at hand was compared in reference mode earlier in this run (PUREPCA_ACROSS_DONE)")
     env = dict(os.environ, PUREPCA_REFERENCE="1")
     env.pop("PYTHONPATH", None)
-    results = {}
-    for python in _interpreters():
+    running = {}
+    for python in _interpreters():  # all at once: each is one process of its own
         try:
-            out = subprocess.run([python, "-c", _BITS, str(REPO)], capture_output=True, text=True, env=env, timeout=900)
+            running[python] = subprocess.Popen([python, "-c", _BITS, str(REPO)], stdout=subprocess.PIPE,
+                                               stderr=subprocess.PIPE, text=True, env=env)
         except OSError:
             continue
-        if out.returncode:
-            if "SyntaxError" in out.stderr or "No module named" in out.stderr:
+    results = {}
+    for python, process in running.items():
+        stdout, stderr = process.communicate(timeout=900)
+        if process.returncode:
+            if "SyntaxError" in stderr or "No module named" in stderr:
                 continue  # an interpreter too old for the package: not one the promise is about
-            raise AssertionError(f"{python}: {out.stderr[-2000:]}")
-        results[python] = out.stdout.strip()
+            raise AssertionError(f"{python}: {stderr[-2000:]}")
+        results[python] = stdout.strip()
     if len(results) < 2:
         pytest.skip(f"only {list(results)} at hand: no second interpreter to compare with")
     assert len(set(results.values())) == 1, results
