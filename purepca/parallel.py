@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import threading
 import warnings
 from typing import Any, Callable, Optional
@@ -77,6 +78,20 @@ def _release(token: int) -> None:
         _WORK.pop(token, None)
 
 
+def _python_threads() -> int:
+    """The threads running Python in this process, this one included.
+
+    ``threading.active_count()`` sees only the threads ``threading`` started; one started by
+    ``_thread.start_new_thread`` (pytest-xdist's execnet starts its I/O thread so) has a frame in
+    ``sys._current_frames()`` all the same, and a lock it holds would stay held in a forked child.
+
+    >>> _python_threads() >= 1
+    True
+    """
+    frames = getattr(sys, "_current_frames", None)  # CPython and PyPy have it
+    return max(threading.active_count(), len(frames()) if frames is not None else 0)
+
+
 def _pool(jobs: int, token: int, value: Any) -> Any:
     """A pool of ``jobs`` workers that can read ``value`` under ``token``: forked where the platform
     can and this process runs one thread (they inherit the table), else started by a fork server
@@ -89,7 +104,7 @@ def _pool(jobs: int, token: int, value: Any) -> Any:
     import multiprocessing
 
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
+    if "fork" in methods and _python_threads() == 1:
         return multiprocessing.get_context("fork").Pool(jobs)
     method = "forkserver" if "forkserver" in methods else methods[0]
     return multiprocessing.get_context(method).Pool(jobs, initializer=_set_work, initargs=(token, value))
