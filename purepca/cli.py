@@ -28,7 +28,7 @@ from . import files
 from .conventions import CONVENTIONS
 from .csvdata import StreamedRows, Table, csv_text, decode_text, read_table
 from .datasets import DATASETS, load, toy_data
-from .errors import DegenerateEigenvalueWarning, PurePCAError
+from .errors import DegenerateEigenvalueWarning, PurePCAError, one_line
 from .covariance import correlation_matrix, covariance_matrix
 from .kernel_pca import EIGEN_SOLVERS, KernelPCA
 from .kernels import KERNELS
@@ -1665,7 +1665,6 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
         pass
     except PurePCAError as err:
         # One line, whatever a file's names hold (a quoted header may carry a newline).
-        text = str(err).replace("\r", "\\r").replace("\n", "\\n")
-        print(f"{parser.prog}: error: {text}", file=sys.stderr)
+        print(f"{parser.prog}: error: {one_line(str(err))}", file=sys.stderr)
         return 1
     return 0

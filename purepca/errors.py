@@ -19,6 +19,21 @@ from typing import Iterator
 __all__ = ["user_stacklevel", "ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError", "PurePCATypeError", "float_range"]
 
 
+#: The characters ``str.splitlines()`` breaks a line at.
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with each character that would break its line written as its escape: a command's
+    error is one line whatever a file's name or a parser's message holds (PyPy's json names the
+    form feed it met, and the message went out in two lines).
+
+    >>> print(one_line("data.csv: not JSON (Unexpected '\x0c')\r\nline 2"))
+    data.csv: not JSON (Unexpected '\x0c')\r\nline 2
+    """
+    return text.translate({ord(c): repr(c)[1:-1] for c in _LINE_BREAKS})
+
+
 class PurePCAError(ValueError):
     """Bad input or an impossible request; the message names what and where.
 

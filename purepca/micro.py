@@ -48,7 +48,7 @@ import os
 import sys
 from typing import Optional, Sequence, Union
 
-from .errors import PurePCAError
+from .errors import PurePCAError, one_line
 
 __all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "MARKER", "build", "check_out", "transform", "main"]
 
@@ -520,13 +520,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         check_out(out, replace)
     except PurePCAError as err:
-        print(f"python -m purepca.micro: error: {err}", file=sys.stderr)
+        print(f"python -m purepca.micro: error: {one_line(str(err))}", file=sys.stderr)
         return 2
     try:
         paths = build(out, mpy=mpy, replace=replace)
     except (OSError, PurePCAError, ValueError) as err:  # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
         detail = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        print(f"python -m purepca.micro: error: {out}: {detail}", file=sys.stderr)
+        print(one_line(f"python -m purepca.micro: error: {out}: {detail}"), file=sys.stderr)
         return 1
     print(f"wrote {len(paths)} files under {out}")
     return 0

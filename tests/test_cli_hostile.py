@@ -112,3 +112,16 @@ def test_cli_hostile_teach_takes_the_shared_output_and_encoding_options(tmp_path
     assert out.returncode == 0, out.stderr
     assert (tmp_path / "t.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     one_error_line(run("teach", "l.csv", "-o", str(tmp_path / "no" / "t.html"), cwd=tmp_path), "does not exist")
+
+
+@pytest.mark.parametrize("brk", list("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"))
+def test_cli_hostile_every_line_break_in_a_message_is_escaped(tmp_path: pathlib.Path, brk: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # str.splitlines() breaks at ten characters; the error line escaped only \n and \r, so PyPy's json
+    # message naming a form feed (assess toy data.csv, data b'\x0c3\n') came out as two lines (fuzz).
+    from purepca.cli import main
+
+    name = str(tmp_path / f"a{brk}b.csv")
+    assert main(["fit", name]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and repr(brk)[1:-1] in lines[0], lines
