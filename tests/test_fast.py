@@ -249,7 +249,7 @@ print(len(inputs), h.hexdigest())
 
 
 def _interpreters() -> list[str]:
-    """This interpreter, and the other CPythons (3.9+) and PyPy that the machine has."""
+    """This interpreter, and the other CPythons (3.9+) and PyPy that the machine has, each once."""
     found = [sys.executable]
     home = os.path.expanduser("~/.pyenv/versions")
     for minor in ("3.9", "3.10", "3.11", "3.12", "3.13"):
@@ -260,7 +260,10 @@ def _interpreters() -> list[str]:
         if os.path.exists(pypy):
             found.append(pypy)
             break
-    return found
+    binaries = {}  # a venv's python is a link to its base: that interpreter once
+    for python in found:
+        binaries.setdefault(os.path.realpath(python), python)
+    return list(binaries.values())
 
 
 @pytest.mark.slow
