@@ -1401,7 +1401,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse's parser with a one-line usage error (exit 2) that points to ``--help``."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:

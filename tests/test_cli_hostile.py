@@ -125,3 +125,13 @@ def test_cli_hostile_every_line_break_in_a_message_is_escaped(tmp_path: pathlib.
     assert main(["fit", name]) == 1
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and repr(brk)[1:-1] in lines[0], lines
+
+
+def test_cli_hostile_a_usage_error_quoting_a_line_break_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse quotes an unknown argument as given: '--bo\ngus' made a usage error of two lines.
+    from purepca.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["fit", "--dataset", "toy", "--bo\ngus\u2028x"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert exit_.value.code == 2 and len(lines) == 1 and "--bo\\ngus\\u2028x" in lines[0], lines
