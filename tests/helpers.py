@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import os
 import random
 import sys
 from fractions import Fraction
@@ -18,6 +19,17 @@ ULP = 2.0 ** -52  # LAPACK's DLAMCH('Precision') = eps * base
 SQRT_OVERFLOW = math.sqrt(sys.float_info.max)
 SQRT_UNDERFLOW = math.sqrt(sys.float_info.min)
 IS_PYPY = sys.implementation.name == "pypy"
+
+#: The hypothesis profile (conftest.py): ``dev``, the default, runs a quarter of each test's examples;
+#: ``ci`` (``.ci/test``'s first stage) runs them all.  Chosen by ``PUREPCA_PROFILE``.
+PROFILE = os.environ.get("PUREPCA_PROFILE", "dev")
+PROFILE_SHARE = {"dev": 0.25, "ci": 1.0}
+
+
+def examples(wanted: int) -> int:
+    """The examples a hypothesis test runs under the current profile: ``wanted`` under ``ci``."""
+    share = PROFILE_SHARE.get(PROFILE, PROFILE_SHARE["dev"])
+    return wanted if share >= 1 else max(5, int(wanted * share))
 
 
 def random_orthogonal(n: int, rng: random.Random) -> Matrix:

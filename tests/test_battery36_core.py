@@ -39,6 +39,7 @@ def _build(cwd: pathlib.Path, root: pathlib.Path, *args: str) -> subprocess.Comp
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where, out, message", [
     ("root", "", "OUT is empty"),
     ("root", ".", "contains the purepca package the build reads"),
@@ -60,6 +61,7 @@ def test_micro_build_refuses_the_package_it_reads(checkout: pathlib.Path, where:
     assert not (checkout / "purepca" / "new").exists() and not (checkout / micro.MARKER).exists()
 
 
+@pytest.mark.slow
 def test_micro_build_refuses_a_symbolic_link_to_the_package(checkout: pathlib.Path, tmp_path: pathlib.Path) -> None:
     link = tmp_path / "link"
     link.symlink_to(checkout)
@@ -80,6 +82,7 @@ def test_micro_build_refuses_a_directory_that_is_not_empty(tmp_path: pathlib.Pat
     assert os.listdir(out) == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_micro_build_replaces_only_a_bundle_it_recognises(tmp_path: pathlib.Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bundle"
@@ -389,6 +392,7 @@ HOSTILE = decimal.Context(prec=5, Emax=10, Emin=-10, traps=[
     decimal.DivisionByZero, decimal.Inexact, decimal.Rounded])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fit", [
     lambda X: PCA(precision=50).fit(X).explained_variance_,
     lambda X: PCA(precision=50, solver="svd").fit(X).transform(X)[0],

@@ -18,6 +18,9 @@ from purepca import PurePCAError
 from purepca.linalg import jacobi_eigh
 from purepca.numeric import BINARY32, FLOAT, Binary32, get_context
 
+#: The answers here depend on the interpreter or the mode: every stage of .ci/test runs them (conftest.py).
+pytestmark = pytest.mark.interpreter
+
 N = 10_000
 
 
@@ -76,6 +79,7 @@ OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPERATIONS))
 def test_binary32_operations_are_correctly_rounded(name: str) -> None:
     op = OPERATIONS[name]
@@ -89,6 +93,7 @@ def test_binary32_operations_are_correctly_rounded(name: str) -> None:
         assert type(got) is Binary32 and _bits(got) == _bits(want), (a, name, b, got, want)
 
 
+@pytest.mark.slow
 def test_binary32_sqrt_is_correctly_rounded() -> None:
     rng = random.Random(35)
     for a, _ in _operands(rng):

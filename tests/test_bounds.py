@@ -70,6 +70,7 @@ def _check(bounds, values, vectors, exact_values, exact_vectors, ratios, angle_r
                 angle_ratios.append(bounds.angles[i] / angle)
 
 
+@pytest.mark.slow
 def test_bounds_contain_the_truth_on_1000_random_symmetric_matrices() -> None:
     rng = random.Random(2026)
     ratios: list[float] = []
@@ -123,6 +124,7 @@ def _check_pca(pca: PCA, M: list[list], ratios: list[float], angle_ratios: list[
     _check(Found, pca.explained_variance_, pca.components_, exact_values, exact_vectors, ratios, angle_ratios)
 
 
+@pytest.mark.slow
 def test_pca_bounds_contain_the_truth_on_300_data_sets() -> None:
     rng = random.Random(8)
     ratios: list[float] = []
@@ -246,6 +248,7 @@ def _exact_weighted_covariance(X: list[list[float]], w: list[float], c: list[flo
         return [[M[i][j] * roots[i] * roots[j] for j in range(d)] for i in range(d)]
 
 
+@pytest.mark.slow
 def test_weighted_pca_bounds_contain_the_truth() -> None:
     rng = random.Random(21)
     ratios: list[float] = []

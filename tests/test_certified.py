@@ -53,6 +53,7 @@ def test_corpus_tier_follows_the_stated_rule() -> None:
         assert cert["tier"] == ("lower" if at_risk < 4 else "average" if at_risk < 8 else "higher"), name
 
 
+@pytest.mark.slow
 def test_corpus_files_are_the_generator_bytes(tmp_path: object) -> None:
     """Every case rebuilt from its definition gives the bytes of its files (the whole corpus: ~1 s)."""
     for name in sorted(CASES):
@@ -73,6 +74,7 @@ def test_corpus_build_command_writes_the_same_bytes(tmp_path: os.PathLike[str]) 
             assert a.read() == b.read(), file
 
 
+@pytest.mark.slow
 def test_corpus_two_computations_agree_to_thirty_digits() -> None:
     """(a) exact inertia bisection and (b) Jacobi at 100 digits: the agreement recorded, and recomputed here
     for the fast cases: the enclosure holds the stored value, and the enclosure is 1e-30 narrow."""
@@ -309,6 +311,7 @@ def test_assess_command_unknown_case_is_an_error(tmp_path: os.PathLike[str],
     assert "error: no certified case named 'nope'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _have("numpy", "scipy", "sklearn", "statsmodels", "mpmath")
                     or sys.implementation.name != "cpython", reason="needs numpy, scipy, scikit-learn, statsmodels")
 def test_certified_page_lre_table_is_recomputed() -> None:
@@ -396,6 +399,7 @@ def test_certified_list_command_prints_every_case(capsys: pytest.CaptureFixture[
 def test_assess_fuzzed_answers_give_digits_or_a_purepca_error() -> None:
     """Generated answers (any shape, NaN, infinities, text, nesting): a list of rows, or PurePCAError."""
     hypothesis = pytest.importorskip("hypothesis")
+    from helpers import examples
     st = hypothesis.strategies
     number = st.one_of(st.floats(), st.integers(-10, 10), st.just("1"), st.just(True), st.none())
     vector = st.lists(number, max_size=8)
@@ -403,7 +407,7 @@ def test_assess_fuzzed_answers_give_digits_or_a_purepca_error() -> None:
     keys = st.sampled_from(["explained_variance_", "components_", "explained_variance_ratio_", "singular_values_",
                             "mean_", "scores", "sdev", "rotation", "supplementary_correlations", "noise_variance_"])
 
-    @hypothesis.settings(max_examples=int(os.environ.get("PUREPCA_FUZZ_EXAMPLES", "60")), deadline=None)
+    @hypothesis.settings(max_examples=int(os.environ.get("PUREPCA_FUZZ_EXAMPLES", examples(60))), deadline=None)
     @hypothesis.given(st.sampled_from(["toy", "repeated", "decathlon_supplementary", "usarrests_scaled", "wide"]),
                       st.dictionaries(keys, value, max_size=4), st.sampled_from([None, "prcomp", "princomp"]))
     def run(name: str, answer: dict[str, object], convention: object) -> None:

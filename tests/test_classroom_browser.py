@@ -37,6 +37,7 @@ from purepca.linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh  # noqa
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 pytestmark = [
+    pytest.mark.slow,  # a real Chromium drives every page: seconds a test
     pytest.mark.skipif(sys.version_info[:2] != (3, 11) or not (ROOT / ".git").exists(),
                        reason="browser tests run once per CI run: CPython 3.11 in a git checkout"),
     pytest.mark.skipif(chromium() is None,

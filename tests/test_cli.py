@@ -29,6 +29,7 @@ def test_demo_at_50_digits_prints_the_same_table() -> None:
     assert demo(50).splitlines()[0].endswith("computed with 50 digits")
 
 
+@pytest.mark.slow
 def test_python_m_purepca_demo_runs_from_a_checkout_without_install(tmp_path: pathlib.Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     # -S: no site-packages, so an installed copy cannot be the one that runs.
@@ -191,6 +192,7 @@ def test_model_round_trip_at_high_precision() -> None:
 
 # ------------------------------------------------------------- purepca check
 
+@pytest.mark.slow
 def test_check_passes_with_the_standard_library_only(tmp_path: pathlib.Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     out = subprocess.run([sys.executable, "-S", "-m", "purepca", "check"], cwd=ROOT, env=env,

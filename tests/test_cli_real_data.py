@@ -79,6 +79,7 @@ def wine_like(n: int = 178, seed: int = 3) -> tuple[list[str], list[list[float]]
 
 # ------------------------------------------------------------ reading ordinary files
 
+@pytest.mark.slow
 def test_fit_of_a_file_with_a_text_class_column_says_how_to_keep_it_out(tmp_path: pathlib.Path) -> None:
     names, rows, labels = wine_like()
     f = _write_csv(tmp_path / "wine.csv", names + ["class"], [row + [lab] for row, lab in zip(rows, labels)])
@@ -92,6 +93,7 @@ def test_fit_of_a_file_with_a_text_class_column_says_how_to_keep_it_out(tmp_path
     assert json.loads(ok.stdout)["features"] == names
 
 
+@pytest.mark.slow
 def test_excel_csv_with_a_bom_semicolons_and_decimal_commas(tmp_path: pathlib.Path) -> None:
     header = ["name", "a", "b", "c"]
     r = random.Random(5)
@@ -110,6 +112,7 @@ def test_excel_csv_with_a_bom_semicolons_and_decimal_commas(tmp_path: pathlib.Pa
     assert without.returncode == 1 and "--decimal ," in without.stderr and "\\ufeff" not in without.stderr
 
 
+@pytest.mark.slow
 def test_scaling_constant_columns_names_them_all_and_offers_a_way_out(tmp_path: pathlib.Path) -> None:
     names, rows, labels = digits_like(200)
     f = _write_csv(tmp_path / "digits.csv", names + ["class"], [row + [lab] for row, lab in zip(rows, labels)])
@@ -133,6 +136,7 @@ def test_scaling_constant_columns_names_them_all_and_offers_a_way_out(tmp_path: 
     assert excluded.returncode == 0 and excluded.stdout == dropped.stdout
 
 
+@pytest.mark.slow
 def test_transform_missing_mean_fills_with_the_training_means(tmp_path: pathlib.Path) -> None:
     names, rows, _ = wine_like(60)
     train = _write_csv(tmp_path / "train.csv", names, rows)
@@ -153,6 +157,7 @@ def test_transform_missing_mean_fills_with_the_training_means(tmp_path: pathlib.
     assert json.loads(out.stdout)["scores"][0] == pca.transform([filled])[0]
 
 
+@pytest.mark.slow
 def test_kernel_scale_and_a_hint_when_gamma_does_not_suit(tmp_path: pathlib.Path) -> None:
     names, rows, labels = wine_like()
     f = _write_csv(tmp_path / "wine.csv", ["class"] + names, [[lab] + row for row, lab in zip(rows, labels)])
@@ -171,6 +176,7 @@ def test_kernel_scale_and_a_hint_when_gamma_does_not_suit(tmp_path: pathlib.Path
 
 # ------------------------------------------------------------ what the command writes
 
+@pytest.mark.slow
 def test_output_files_get_the_users_umask_and_one_option_name(tmp_path: pathlib.Path) -> None:
     data = _write_csv(tmp_path / "d.csv", ["a", "b"], [[1, 2], [2, 1], [3, 5], [4, 3]])
     runs = {
@@ -194,6 +200,7 @@ def test_output_files_get_the_users_umask_and_one_option_name(tmp_path: pathlib.
         assert re.search(r"-o( FILE)?, --output( FILE)?, --out FILE", helped.stdout), command
 
 
+@pytest.mark.slow
 def test_a_table_of_64_components_is_wrapped_as_r_prints_it(tmp_path: pathlib.Path) -> None:
     names, rows, labels = digits_like(150)
     f = _write_csv(tmp_path / "digits.csv", names + ["class"], [row + [lab] for row, lab in zip(rows, labels)])
@@ -210,6 +217,7 @@ def test_a_table_of_64_components_is_wrapped_as_r_prints_it(tmp_path: pathlib.Pa
     assert len(headers) == 2  # the importance table and the loadings each start a block with PC1
 
 
+@pytest.mark.slow
 def test_fit_scores_file_holds_the_libraries_scores(tmp_path: pathlib.Path) -> None:
     names, rows, labels = wine_like(40)
     f = _write_csv(tmp_path / "w.csv", ["class"] + names, [[lab] + row for row, lab in zip(rows, labels)])
@@ -227,6 +235,7 @@ def test_fit_scores_file_holds_the_libraries_scores(tmp_path: pathlib.Path) -> N
 
 # ------------------------------------------------------------ what the library says, and its options
 
+@pytest.mark.slow
 def test_an_accuracy_warning_reaches_stderr_as_one_line(tmp_path: pathlib.Path) -> None:
     r = random.Random(1)
     rows = []
@@ -247,6 +256,7 @@ def test_an_accuracy_warning_reaches_stderr_as_one_line(tmp_path: pathlib.Path) 
     assert len(said) == 1 and said[0].endswith("(DegenerateEigenvalueWarning)") and "eigenvalues 1 and 2" in said[0]
 
 
+@pytest.mark.slow
 def test_fit_missing_em_equals_the_library_to_the_bit(tmp_path: pathlib.Path) -> None:
     names, rows, _ = wine_like(50)
     r = random.Random(2)
@@ -262,6 +272,7 @@ def test_fit_missing_em_equals_the_library_to_the_bit(tmp_path: pathlib.Path) ->
     assert usage.returncode == 2 and "--components K" in usage.stderr
 
 
+@pytest.mark.slow
 def test_fit_weights_column_equals_the_library_to_the_bit(tmp_path: pathlib.Path) -> None:
     names, rows, _ = wine_like(40)
     r = random.Random(4)
@@ -281,6 +292,7 @@ def test_fit_weights_column_equals_the_library_to_the_bit(tmp_path: pathlib.Path
 
 # ------------------------------------------------------------ packaging and the docs
 
+@pytest.mark.slow
 def test_golden_cases_load_from_a_zip(tmp_path: pathlib.Path) -> None:
     archive = tmp_path / "purepca.zip"
     with zipfile.ZipFile(archive, "w") as z:
@@ -297,6 +309,7 @@ def test_golden_cases_load_from_a_zip(tmp_path: pathlib.Path) -> None:
     assert out.stdout.split() == [str(count), "purepca-golden"]
 
 
+@pytest.mark.slow
 def test_check_runs_the_golden_cases_its_help_promises() -> None:
     helped = purepca("check", "--help")
     assert "toy, integers, offset_1e6, rank_deficient" in " ".join(helped.stdout.split())
@@ -352,6 +365,7 @@ def _svg(out: subprocess.CompletedProcess[str]) -> Any:
     return ET.fromstring(out.stdout)
 
 
+@pytest.mark.slow
 def test_plot_of_ten_classes_gives_each_its_own_colour_and_marker(tmp_path: pathlib.Path) -> None:
     f, _, labels = _digits_file(tmp_path)
     root = _svg(purepca("plot", str(f), "--groups", "class", "--kind", "scores", "--drop-constant"))
@@ -361,6 +375,7 @@ def test_plot_of_ten_classes_gives_each_its_own_colour_and_marker(tmp_path: path
     assert len(set(points)) == 10 and len(points) == len(labels)
 
 
+@pytest.mark.slow
 def test_plot_biplot_of_64_variables_draws_the_top_15_by_contribution(tmp_path: pathlib.Path) -> None:
     f, rows, labels = _digits_file(tmp_path)
     root = _svg(purepca("plot", str(f), "--id-column", "class", "--kind", "biplot", "--drop-constant"))
@@ -378,6 +393,7 @@ def test_plot_biplot_of_64_variables_draws_the_top_15_by_contribution(tmp_path: 
     assert len([e for e in root.iter(NS + "line") if e.get("class") == "loading"]) == 61
 
 
+@pytest.mark.slow
 def test_plot_scree_of_64_components_thins_its_ticks(tmp_path: pathlib.Path) -> None:
     f, _, _ = _digits_file(tmp_path)
     root = _svg(purepca("plot", str(f), "--id-column", "class", "--kind", "scree"))
@@ -390,6 +406,7 @@ def test_plot_scree_of_64_components_thins_its_ticks(tmp_path: pathlib.Path) -> 
     assert any("PC21 to PC64" in (e.text or "") for e in root.iter(NS + "text"))
 
 
+@pytest.mark.slow
 def test_plot_report_scales_and_keeps_one_colour(tmp_path: pathlib.Path) -> None:
     names, rows, _ = wine_like(60)
     f = _write_csv(tmp_path / "w.csv", names, rows)
@@ -403,6 +420,7 @@ def test_plot_report_scales_and_keeps_one_colour(tmp_path: pathlib.Path) -> None
     assert float(caption.get("y")) + 3 < float(frame.get("y"))  # the caption's descenders above the frame
 
 
+@pytest.mark.slow
 def test_plot_scores_any_two_components_equal_aspect_and_labels(tmp_path: pathlib.Path) -> None:
     names, rows, labels = wine_like(40)
     f = _write_csv(tmp_path / "w.csv", ["id"] + names, [[f"s{i}"] + row for i, row in enumerate(rows)])
@@ -425,6 +443,7 @@ def test_plot_scores_any_two_components_equal_aspect_and_labels(tmp_path: pathli
     assert bad.returncode == 2 and "two different component numbers" in bad.stderr
 
 
+@pytest.mark.slow
 def test_plot_png_beside_the_svg_or_a_clear_message(tmp_path: pathlib.Path) -> None:
     data = _write_csv(tmp_path / "d.csv", ["a", "b"], [[1, 2], [2, 1], [3, 5], [4, 3]])
     env_path = os.environ.get("PATH", "")

@@ -48,6 +48,7 @@ def test_covariance_matrix_matches_exact_arithmetic_at_any_offset(offset: float)
         assert covariance_error(textbook_covariance(X), exact) > 1e-3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("offset", [0.0, 1e6, 1e9, 1e12])
 def test_moments_equal_two_pass_however_rows_are_split(offset: float) -> None:
     X = offset_data(offset)

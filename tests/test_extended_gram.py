@@ -19,6 +19,9 @@ from purepca.covariance import Centred, _centred_columns
 from purepca.fast.grams import DeviationColumns
 from purepca.fast.rows import float_columns_at_once as _float_columns_at_once
 
+#: The answers here depend on the interpreter or the mode: every stage of .ci/test runs them (conftest.py).
+pytestmark = pytest.mark.interpreter
+
 U = Fraction(1, 2 ** 53)
 SUMPROD = hasattr(math, "sumprod") and not fast.REFERENCE
 needs_sumprod = pytest.mark.skipif(not SUMPROD, reason="math.sumprod (Python 3.12+), bound as a kernel (not in "

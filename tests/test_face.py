@@ -45,6 +45,7 @@ def _table(text: str, first: str, rows: int) -> list[list[float]]:
 
 # ------------------------------------------------------------ bundled data sets
 
+@pytest.mark.slow
 def test_fit_dataset_usarrests_prints_the_published_sdev_and_loadings() -> None:
     out = purepca("fit", "--dataset", "usarrests", "--scale")
     assert out.returncode == 0 and out.stderr == ""
@@ -57,6 +58,7 @@ def test_fit_dataset_usarrests_prints_the_published_sdev_and_loadings() -> None:
     assert "Murder" in out.stdout and "the sign of each column is arbitrary" in out.stdout
 
 
+@pytest.mark.slow
 def test_the_same_table_from_a_csv_with_a_name_column(tmp_path: pathlib.Path) -> None:
     csv = purepca("dataset", "usarrests")
     assert csv.returncode == 0 and csv.stdout.startswith("name,Murder,Assault,UrbanPop,Rape\nAlabama,13.2,236.0,58.0,21.2")
@@ -70,6 +72,7 @@ def test_the_same_table_from_a_csv_with_a_name_column(tmp_path: pathlib.Path) ->
     assert [round(v, 7) for v in doc["importance"]["Standard deviation"]] == [1.5748783, 0.9948694, 0.5971291, 0.4164494]
 
 
+@pytest.mark.slow
 def test_save_then_transform_reproduces_fit_transform_bit_for_bit(tmp_path: pathlib.Path) -> None:
     model = tmp_path / "model.json"
     assert purepca("fit", "--dataset", "iris", "--scale", "--save", str(model)).returncode == 0
@@ -95,6 +98,7 @@ def test_every_bundled_data_set_reproduces_its_published_analyses(name: str) -> 
             assert [f"{abs(v):.{len(s.split('.')[1])}f}" for v, s in zip(got, want)] == list(want)
 
 
+@pytest.mark.slow
 def test_dataset_list_and_unknown_name() -> None:
     out = purepca("dataset")
     assert out.returncode == 0 and "usarrests  50 x 4" in out.stdout and "prcomp(USArrests, scale. = TRUE)" in out.stdout
@@ -112,6 +116,7 @@ def test_iris_matches_fishers_table() -> None:
 
 # ------------------------------------------------------------ kernel
 
+@pytest.mark.slow
 def test_kernel_reproduces_kernlab_on_the_toy_data() -> None:
     out = purepca("kernel", "--dataset", "toy", "--kernel", "linear", "--convention", "kernlab")
     assert out.returncode == 0, out.stderr
@@ -121,6 +126,7 @@ def test_kernel_reproduces_kernlab_on_the_toy_data() -> None:
     assert [round(v, 8) for v in doc["eigenvalues"]] == [1.15562494, 0.04417506]  # seed 003, kernlab's eig(kpc)
 
 
+@pytest.mark.slow
 def test_kernel_json_equals_the_api(tmp_path: pathlib.Path) -> None:
     out = purepca("kernel", "--dataset", "iris", "--gamma", "0.5", "--components", "3", "--format", "json")
     assert out.returncode == 0, out.stderr
@@ -131,6 +137,7 @@ def test_kernel_json_equals_the_api(tmp_path: pathlib.Path) -> None:
     assert doc["ids"][0] == "setosa" and doc["components"] == ["PC1", "PC2", "PC3"]
 
 
+@pytest.mark.slow
 def test_kernel_components_zero_keeps_every_positive_eigenvalue() -> None:
     out = purepca("kernel", "--dataset", "toy", "--kernel", "poly", "--degree", "2", "--components", "0",
                   "--format", "json")
@@ -140,6 +147,7 @@ def test_kernel_components_zero_keeps_every_positive_eigenvalue() -> None:
 
 # ------------------------------------------------------------ plot
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, panels", [("report", 4), ("scree", 0), ("scores", 0), ("biplot", 0), ("circle", 0)])
 def test_plot_writes_an_svg(kind: str, panels: int, tmp_path: pathlib.Path) -> None:
     target = tmp_path / "out.svg"
@@ -157,6 +165,7 @@ def test_plot_writes_an_svg(kind: str, panels: int, tmp_path: pathlib.Path) -> N
         assert {"Sepal.Length", "Petal.Width"} <= texts
 
 
+@pytest.mark.slow
 def test_plot_to_stdout_and_from_a_file(tmp_path: pathlib.Path) -> None:
     path = tmp_path / "data.csv"
     path.write_text("name,a,b,c\nx,1,2,3\ny,2,1,0\nz,4,4,1\nw,0,1,3\n")
@@ -169,6 +178,7 @@ def test_plot_to_stdout_and_from_a_file(tmp_path: pathlib.Path) -> None:
 
 # ------------------------------------------------------------ trace
 
+@pytest.mark.slow
 def test_trace_of_the_toy_covariance_is_one_rotation_by_the_textbook_angle() -> None:
     out = purepca("trace", "--dataset", "toy", "--method", "jacobi")
     assert out.returncode == 0, out.stderr
@@ -184,6 +194,7 @@ def test_trace_of_the_toy_covariance_is_one_rotation_by_the_textbook_angle() -> 
     assert "eigenvalues: 1.284028 0.0490834" in out.stdout  # 1.1331495² and 0.2215477², seed 003's sdev squared
 
 
+@pytest.mark.slow
 def test_trace_of_a_5_by_5_matrix_shows_the_off_norm_falling_below_the_tolerance(tmp_path: pathlib.Path) -> None:
     path = tmp_path / "m.csv"
     A = [[4.0, 1.0, 0.5, 0.2, 0.1], [1.0, 3.0, 0.3, 0.1, 0.2], [0.5, 0.3, 2.0, 0.4, 0.1],
@@ -205,6 +216,7 @@ def test_trace_of_a_5_by_5_matrix_shows_the_off_norm_falling_below_the_tolerance
     assert float(last.split("residual ")[1].rstrip(")\n")) <= stop
 
 
+@pytest.mark.slow
 def test_trace_power_with_two_components_and_sweeps_only() -> None:
     out = purepca("trace", "--dataset", "usarrests", "--scale", "--method", "power", "--components", "2")
     assert out.returncode == 0
@@ -262,6 +274,7 @@ def bad_files(tmp_path: pathlib.Path) -> pathlib.Path:
     return tmp_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, status, message", BAD)
 def test_bad_input_is_one_line_and_a_status(argv: list[str], status: int, message: str, bad_files: pathlib.Path) -> None:
     out = purepca(*[a.format(d=bad_files) for a in argv])
@@ -299,6 +312,7 @@ def _big_csv(path: pathlib.Path, n: int, holes: bool = False) -> list[list[float
     return rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", ["error", "drop", "mean"])
 def test_streamed_fit_agrees_with_the_fit_in_memory(missing: str, tmp_path: pathlib.Path) -> None:
     path = tmp_path / "big.csv"
@@ -317,6 +331,7 @@ def test_streamed_fit_agrees_with_the_fit_in_memory(missing: str, tmp_path: path
             assert abs(abs(a) - abs(b)) <= 1e-13
 
 
+@pytest.mark.slow
 def test_streamed_fit_saves_a_model_that_transform_reads(tmp_path: pathlib.Path) -> None:
     path = tmp_path / "big.csv"
     rows = _big_csv(path, 500)
@@ -328,6 +343,7 @@ def test_streamed_fit_saves_a_model_that_transform_reads(tmp_path: pathlib.Path)
     assert scores == expected
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_progress_shows_on_a_terminal_and_nowhere_else(tmp_path: pathlib.Path) -> None:
     import pty
@@ -367,6 +383,7 @@ def test_progress_counts_rows_and_bytes() -> None:
     assert quiet.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_the_readme_opens_with_the_main_job_on_bundled_data_which_runs_without_install() -> None:
     readme = (ROOT / "README.md").read_text().splitlines()
     first = readme[readme.index("```sh") + 1].split("#")[0].split()

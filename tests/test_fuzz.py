@@ -43,6 +43,7 @@ import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+from helpers import examples  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import purepca  # noqa: E402
@@ -50,7 +51,7 @@ from purepca import KernelPCA, PCA, PurePCAError  # noqa: E402
 from purepca.cli import main as cli_main  # noqa: E402
 from purepca.model_io import pca_from_json, pca_to_json  # noqa: E402
 
-EXAMPLES = int(os.environ.get("PUREPCA_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("PUREPCA_FUZZ_EXAMPLES", examples(60)))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -638,6 +639,7 @@ def test_micro_build_never_takes_the_package(out: str, where: str, replace: bool
     assert str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.lists(st.sampled_from(["build", "build", "--mpy", "--replace", "--x", "-", "OUT", "OUT", "FILE", "FULL",
                                  "BUNDLE", "EMPTY", "NEW", "..", "", "a\0b"]), max_size=4))

@@ -56,6 +56,7 @@ def _moments_of(rows):
     return m
 
 
+@pytest.mark.slow
 def test_moments_from_four_worker_processes_merge_to_the_one_process_result():
     rng = random.Random(9)
     rows = [[rng.gauss(1e6, 1.0), rng.gauss(0.0, 1e-3), rng.gauss(5.0, 2.0)] for _ in range(400)]

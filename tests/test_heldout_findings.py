@@ -76,6 +76,7 @@ def test_score_samples_of_rank_one_data_treats_rounding_as_zero():
     assert got == pytest.approx(truth, rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cell", ["1_000", "١٢", "１２"])
 def test_csv_reads_python_only_numbers_as_text(tmp_path, cell):
     # float() reads all three (1000, 12, 12); R and pandas read them as text
@@ -85,6 +86,7 @@ def test_csv_reads_python_only_numbers_as_text(tmp_path, cell):
     assert "decimal commas" not in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sep,flag", [(";", "--delimiter ';'"), ("\t", "--delimiter $'\\t'"), ("|", "--delimiter '|'")])
 def test_csv_names_the_delimiter_it_sees(tmp_path, sep, flag):
     text = sep.join("abc") + "\n" + "\n".join(sep.join(r) for r in (["1", "2", "3"], ["2", "1", "4"], ["3", "5", "1"])) + "\n"
@@ -108,6 +110,7 @@ def test_oracle_refuses_booleans_and_text_as_numbers(result):
         T.assert_pca_close(result, [[1, 2], [2, 1], [3, 5.0], [4, 4]])
 
 
+@pytest.mark.slow
 def test_kernel_command_on_a_precomputed_matrix_names_its_shape(tmp_path):
     r = _cli(tmp_path, "kernel", "k.csv", "--kernel", "precomputed", "--no-header", files={"k.csv": "2,1\n1,2\n"})
     assert r.returncode == 0, r.stderr
@@ -133,6 +136,7 @@ def test_rows_of_weight_zero_do_not_make_constant_data_differ():
         PCA().fit([[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]], sample_weight=[0, 2])
 
 
+@pytest.mark.slow
 def test_factominer_unscaled_through_the_command(tmp_path):
     # --convention factominer scaled the columns with no --scale given and no way to say
     # scale.unit = FALSE; the header did not say it was scaled.

@@ -17,6 +17,9 @@ from helpers import IS_PYPY, ULP, check_lapack_ratios, lapack_matrix, qdq, rando
 
 from purepca import DecimalContext, jacobi_eigh
 
+#: The answers here depend on the interpreter or the mode: every stage of .ci/test runs them (conftest.py).
+pytestmark = pytest.mark.interpreter
+
 SIZES = [0, 1, 2, 3, 5, 20, 50]
 TYPES = list(range(1, 22))
 THRESHOLD = 20.0
@@ -41,6 +44,7 @@ def reference_eigenvalues(A: list[list[float]]) -> list[float]:
 GRADED_SIZES = [2, 3, 5, 20] if IS_PYPY else [2, 3, 5, 20, 50]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", GRADED_SIZES)
 def test_jacobi_eigh_relative_accuracy_type_21(n: int) -> None:
     A = lapack_matrix(21, n)
@@ -64,6 +68,7 @@ def graded_matrix(n: int, seed: int) -> list[list[float]]:
     return H
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", GRADED_SIZES)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_jacobi_eigh_relative_accuracy_graded(n: int, seed: int) -> None:

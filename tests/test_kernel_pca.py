@@ -321,6 +321,7 @@ def test_kernel_matrix_rows_have_the_bits_of_the_kernel_function(kernel: str) ->
     assert _kernel_matrix(Y, X, kernel, 0.3, 3, 0.5, FLOAT) == [[k(y, x) for x in X] for y in Y]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("list_entries", [0, 150 * 40, 10**9])  # rows as arrays, mixed, lists
 def test_fit_transform_reuses_the_centred_kernel_bit_for_bit_and_reports_progress(
     list_entries: int, monkeypatch: pytest.MonkeyPatch

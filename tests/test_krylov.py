@@ -18,6 +18,7 @@ def matrix_with(values: list[float], seed: int) -> list[list[float]]:
     return qdq(random_orthogonal(len(values), random.Random(seed)), values)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_lanczos_matches_jacobi_on_decaying_spectra(seed: int) -> None:
     rng = random.Random(seed)

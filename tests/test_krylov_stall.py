@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import random
 from decimal import Decimal
 import warnings
@@ -9,6 +10,7 @@ import warnings
 from purepca import KernelPCA
 
 
+@pytest.mark.slow
 def test_krylov_sigmoid_kernel_at_30_digits_converges_and_agrees_with_jacobi() -> None:
     # Before: ConvergenceError after 200 restarts, the residual stuck at 2.2e-19 (tolerance 3.4e-24).
     rng = random.Random(0)

@@ -84,6 +84,7 @@ def _lazy_imports(modules: dict[str, ast.Module]) -> set[int]:
     return lazy
 
 
+@pytest.mark.slow
 def test_the_bundle_imports_only_what_micropython_has(bundle: pathlib.Path) -> None:
     """Every import of the bundle is one of its own modules, a standard module
     MicroPython has, or a compat module; every name imported exists there; no
@@ -330,6 +331,8 @@ def test_micropython_webassembly_port(mpy: bool, tmp_path: pathlib.Path) -> None
     assert len(passed) == expected + 1, (len(passed), expected)  # + the precision line
 
 
+@pytest.mark.interpreter
+@pytest.mark.slow
 def test_the_compat_math_gives_cpythons_bits() -> None:
     """fsum, hypot and dist of the compat module are correctly rounded on
     vectors of 2..16 entries spread over the float range (the exact value from

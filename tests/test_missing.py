@@ -103,6 +103,7 @@ def test_em_needs_a_number_of_components() -> None:
         PCA(1, missing="em").fit([[1.0, "x"], [None, 2.0], [3.0, 4.0]])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, d, k", [("usarrests", 4, 2), ("iris", 4, 2), ("decathlon", 10, 3)])
 @pytest.mark.parametrize("standardize", [True, False])
 def test_em_under_the_statsmodels_convention_equals_fill_em(name: str, d: int, k: int, standardize: bool) -> None:

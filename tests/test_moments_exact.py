@@ -118,6 +118,7 @@ def test_exact_moments_correctly_rounded_on_hard_columns(seed: int) -> None:
         assert all(_correctly_rounded(g, t) for g, t in zip(m.mean, mean))
 
 
+@pytest.mark.slow
 def test_exact_moments_bit_identical_over_1000_partitionings_and_merge_trees() -> None:
     rng = random.Random(23)
     rows = offset_rows(60, seed=5)
@@ -272,6 +273,7 @@ def _partition_bytes(args: tuple[int, int]) -> bytes:
     return Moments.from_rows(rows[k * 1000:(k + 1) * 1000], exact=True).to_bytes()
 
 
+@pytest.mark.slow
 def test_four_processes_merge_to_one_process() -> None:
     with multiprocessing.get_context("spawn").Pool(4) as pool:
         parts = pool.map(_partition_bytes, [(11, k) for k in range(4)])
@@ -297,6 +299,7 @@ def test_exact_moments_feed_a_pca_fit() -> None:
 # --------------------------------------------------------- random data (hypothesis)
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+from helpers import examples  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 _finite = st.floats(min_value=-1e150, max_value=1e150, allow_nan=False, allow_infinity=False)
@@ -311,7 +314,7 @@ def _rows_and_cuts(draw: Any) -> tuple[List[List[float]], List[int], int]:
     return rows, cuts, draw(st.integers(0, 2 ** 32))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_rows_and_cuts())
 def test_exact_moments_any_floats_correctly_rounded_and_partition_free(case: Any) -> None:
     rows, cuts, seed = case

@@ -522,6 +522,7 @@ def test_output_options_write_into_devices_fifos_and_link_targets(tmp_path: path
         assert not os.path.isfile("/dev/full")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="closing the standard streams as a POSIX shell does")
 def test_closed_or_full_standard_streams_and_codecs_that_are_not_text(tmp_path: pathlib.Path) -> None:
     # Each was a traceback (AttributeError, LookupError, OSError) or, with stdout closed, exit 0 with the

@@ -63,6 +63,7 @@ def test_discarded_variance_is_what_the_axes_leave() -> None:
     assert discarded_variance(Z, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], 1.0, FLOAT) == 0.0
 
 
+@pytest.mark.interpreter
 @pytest.mark.parametrize("noise", [1e-2, 1e-6, 1e-10, 1e-14])
 def test_each_residual_square_is_within_twice_the_unit_roundoff_of_the_exact_one(noise: float) -> None:
     # ‖z - Vᵀp‖² for p = V·z as rounded, against Fractions: the sumprod expansion on 3.12+ (one
@@ -102,6 +103,7 @@ def test_each_residual_square_is_within_twice_the_unit_roundoff_of_the_exact_one
             (Fraction(x) ** 2 for z in Z for x in z), Fraction(0))
 
 
+@pytest.mark.interpreter
 def test_residual_squares_leave_overflow_to_the_entries() -> None:
     import math
 

@@ -14,6 +14,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_notebook_shows_the_summary_table_and_the_player_inline(tmp_path: pathlib.Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # On 768b701 PCA had no _repr_html_ and teach no inline=True: the notebook failed in cell 2.

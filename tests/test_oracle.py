@@ -236,6 +236,7 @@ def _verify(tmp_path, *argv):  # type: ignore[no-untyped-def]
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_verify_passes_scikit_learns_output_and_names_what_is_wrong(tmp_path) -> None:  # type: ignore[no-untyped-def]
     d = _verify_files(tmp_path)
     ok = _verify(d, "--data", "X.csv", "--result", "theirs.json", "--convention", "sklearn")
@@ -251,6 +252,7 @@ def test_verify_passes_scikit_learns_output_and_names_what_is_wrong(tmp_path) ->
     assert wrong.returncode == 1 and "explained_variance_[2]         FAIL" in wrong.stdout and "digits lost" in wrong.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, status, message", [
     (["--data", "X.csv", "--result", "bad.json"], 1, "bad.json: not JSON"),
     (["--data", "X.csv", "--result", "list.json"], 1, "list.json: expected a JSON object of attributes, got list"),

@@ -32,6 +32,7 @@ def _csv(X: object, path: str) -> None:
     np.savetxt(path, A, delimiter=",", header=",".join(f"c{i}" for i in range(A.shape[1])), comments="")
 
 
+@pytest.mark.slow
 def test_verify_passes_sklearn_on_the_digits_with_constant_pixels(tmp_path: object, capsys: object) -> None:
     datasets = pytest.importorskip("sklearn.datasets")
     X = datasets.load_digits().data
@@ -128,6 +129,7 @@ def test_noise_variance_and_whitened_scores_are_compared() -> None:
         assert_pca_close(bad, X)
 
 
+@pytest.mark.slow
 def test_kernel_pca_flags_sklearn_rbf_at_an_offset_of_1e6_and_passes_it_at_0() -> None:
     X = np.random.default_rng(0).standard_normal((40, 3))
     for solver in ("dense", "arpack"):

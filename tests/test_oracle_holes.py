@@ -234,6 +234,7 @@ def test_components_of_a_correct_covariance_eigensolver_pass_the_new_checks() ->
 # ------------------------------------------------------------------ messages
 
 
+@pytest.mark.slow
 def test_messages_a_failing_assert_pca_close_prints_only_the_failures(tmp_path) -> None:
     import os
     import subprocess
@@ -296,6 +297,7 @@ def test_messages_verify_gives_advice_for_the_result_file(tmp_path, capsys) -> N
     assert "pass --encoding" not in err
 
 
+@pytest.mark.slow
 def test_messages_kernel_pca_reads_the_kernel_of_the_estimator() -> None:
     np = pytest.importorskip("numpy")
     decomposition = pytest.importorskip("sklearn.decomposition")

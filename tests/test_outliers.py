@@ -29,6 +29,7 @@ def test_normal_quantiles_over_the_whole_range() -> None:
         norm_ppf(1.0)
 
 
+@pytest.mark.slow
 def test_f_and_beta_quantiles_against_scipy() -> None:
     rng = random.Random(1)
     for _ in range(500):
@@ -108,6 +109,7 @@ def test_limits_errors() -> None:
         top.spe_limit()
 
 
+@pytest.mark.slow
 def test_the_t2_limit_for_training_rows_holds_about_alpha_of_them() -> None:
     """On Gaussian data the training-row limit is exceeded by about alpha of the rows (the F limit
     for new rows, by about alpha of new rows)."""

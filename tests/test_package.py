@@ -18,6 +18,7 @@ from purepca.moments import _chunks
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_import_loads_only_the_standard_library() -> None:
     code = (
         "import sys\n"
@@ -76,6 +77,7 @@ def test_public_api_has_docstring_with_example(name: str, obj: object) -> None:
         assert "return" in hints, f"{name} has no return annotation"
 
 
+@pytest.mark.slow
 def test_only_stdlib_imports_in_source() -> None:
     import ast
 
@@ -132,6 +134,7 @@ def test_float_context_sums_are_compensated() -> None:
     assert list(_chunks([], 3)) == []
 
 
+@pytest.mark.interpreter
 @pytest.mark.parametrize("name", ["fsum_dot", "dot2"])
 def test_every_float_dot_product_is_compensated(name: str) -> None:
     import random

@@ -12,6 +12,9 @@ from purepca import PCA, PurePCAError, parallel, solvers
 from purepca.parallel import _share_rows, check_n_jobs, parallel_gram
 from purepca.numeric import FLOAT, DecimalContext
 
+#: worker processes (fork, forkserver: each interpreter its own): seconds a test, on every interpreter
+pytestmark = [pytest.mark.slow, pytest.mark.interpreter]
+
 
 def data(n: int, d: int, seed: int = 0) -> list[list[float]]:
     rng = random.Random(seed)

@@ -143,6 +143,7 @@ def assert_same_model(a: PCA, b: PCA, tol: float = 1e-12) -> None:
         assert rel_close(u, v, tol)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [False, True])
 def test_partial_fit_in_any_chunks_equals_fit(scale: bool) -> None:
     # Distinct noise levels keep the eigenvalues apart, so the components are

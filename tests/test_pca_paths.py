@@ -39,6 +39,7 @@ def assert_same_top(a: PCA, b: PCA, k: int) -> None:
             assert chord < 1e-10, (i, chord)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [(300, 60), (40, 90), (80, 70)])
 def test_krylov_top5_equals_the_full_jacobi_path(shape: tuple[int, int]) -> None:
     n, d = shape
@@ -89,6 +90,7 @@ def test_covariance_path_uses_the_tridiagonal_method_and_agrees_with_jacobi() ->
     assert_same_top(auto, jac, 40)
 
 
+@pytest.mark.slow
 def test_kernel_pca_tridiagonal_and_krylov_equal_jacobi() -> None:
     rng = random.Random(4)
     X = [[rng.gauss(0.0, 1.0) for _ in range(3)] for _ in range(60)]
@@ -105,6 +107,7 @@ def test_kernel_pca_tridiagonal_and_krylov_equal_jacobi() -> None:
         assert max(abs(a - b) for a, b in zip(r, s[:5])) < 1e-8
 
 
+@pytest.mark.slow
 def test_kernel_pca_krylov_finds_positive_eigenvalues_of_an_indefinite_kernel() -> None:
     # A sigmoid kernel with a large negative eigenvalue: the top k are the
     # algebraically largest, not the largest in magnitude.

@@ -39,6 +39,9 @@ from png import browser_or_skip, read_png  # noqa: E402
 from purepca import PCA  # noqa: E402
 from purepca.svg import pca_report  # noqa: E402
 
+#: pictures rendered in a real Chromium: seconds a test
+pytestmark = pytest.mark.slow
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -141,6 +144,7 @@ def _overlap(a: list[float], b: list[float], slack: float = 0.5) -> bool:
     return a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
 
 
+@pytest.mark.slow
 def test_no_two_texts_overlap_and_none_is_clipped(measured: tuple[dict[str, Any], dict[str, Any]]) -> None:
     cases, boxes = measured
     assert set(boxes) == set(cases) and len(cases) == 2 * 4 * (2 + 3 * 3)
@@ -178,6 +182,7 @@ def test_variables_shown_and_thinned(measured: tuple[dict[str, Any], dict[str, A
             assert f"the 15 of {d} variables" in caption, (key, caption)
 
 
+@pytest.mark.slow
 def test_every_group_has_its_own_colour_and_marker(measured: tuple[dict[str, Any], dict[str, Any]]) -> None:
     cases, _ = measured
     for key, (kind, _, _, groups, svg) in cases.items():
@@ -203,6 +208,7 @@ def _axis(texts: list[dict[str, Any]], cls: str) -> tuple[float, float]:
     return p0 - b * v0, b
 
 
+@pytest.mark.slow
 def test_points_land_where_the_ticks_say(measured: tuple[dict[str, Any], dict[str, Any]]) -> None:
     cases, boxes = measured
     checked = 0
@@ -235,6 +241,7 @@ def _screenshot(svg: str, path: pathlib.Path) -> list[list[tuple[int, int, int]]
     return read_png(path.read_bytes())
 
 
+@pytest.mark.slow
 def test_report_scales_to_its_window_without_scrollbars(tmp_path: pathlib.Path) -> None:
     """The report is drawn whole in a 900 x 700 window (it was 1280 x 1000, cropped): its right and bottom
     edges' black frames are inside the screenshot."""
@@ -270,6 +277,7 @@ def _distance(px: float, py: float, x0: float, y0: float, x1: float, y1: float) 
     return math.hypot(px - x0 - t * dx, py - y0 - t * dy)
 
 
+@pytest.mark.slow
 def test_points_have_their_colour_where_the_ticks_put_them(tmp_path: pathlib.Path) -> None:
     """Pixels: the scores and biplot of digits-like data (64 variables, 10 groups), at both sizes."""
     rows, labels = synthetic(64, 10)

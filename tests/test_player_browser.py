@@ -48,6 +48,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PLAYGROUND = ROOT / "docs" / "playground"
 
 pytestmark = [
+    pytest.mark.slow,  # a real Chromium drives every page: seconds a test
     pytest.mark.skipif(sys.version_info[:2] != (3, 11) or not (ROOT / ".git").exists(),
                        reason="browser tests run once per CI run: CPython 3.11 in a git checkout"),
     pytest.mark.skipif(chromium() is None,
@@ -138,6 +139,7 @@ def _step_through_jacobi(browser: Browser, url: str, M: list[list[float]]) -> li
     return rotations
 
 
+@pytest.mark.slow
 def test_toy_covariance_one_rotation_and_the_axes_turn(browser: Browser, tmp_path: pathlib.Path) -> None:
     X = toy_data()
     C = covariance_matrix(X)
@@ -170,6 +172,7 @@ def test_toy_covariance_one_rotation_and_the_axes_turn(browser: Browser, tmp_pat
     assert all(u.startswith("file://") for u in browser.requests()), browser.requests()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, M", [("m3", M3), ("m5", M5)])
 def test_jacobi_pages_show_the_solvers_numbers(browser: Browser, tmp_path: pathlib.Path, name: str,
                                                M: list[list[float]]) -> None:
@@ -213,6 +216,7 @@ def test_fifty_digit_run_is_rounded_from_its_decimal_strings(browser: Browser, t
                      f"off(A) at frame {i}")
 
 
+@pytest.mark.slow
 def test_power_page_rayleigh_quotient_and_the_vector_turning(browser: Browser, tmp_path: pathlib.Path) -> None:
     url = _page(tmp_path, "power", method="power", matrix=M3, replay_digits=0)
     browser.open(url)

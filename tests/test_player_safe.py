@@ -126,6 +126,7 @@ def test_teach_output_device_in_a_scratch_directory_stays_a_device(tmp_path: pat
     assert stat.S_ISCHR(null.stat().st_mode)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/fd/1"), reason="/proc/self/fd as on Linux")
 def test_teach_output_link_to_proc_self_fd_1_prints(tmp_path: pathlib.Path) -> None:
     # What /dev/stdout is: on 768b701, as root, the page replaced the link by a regular file.
@@ -212,6 +213,7 @@ def _browser_or_skip() -> object:
     return chromium
 
 
+@pytest.mark.slow
 def test_player_with_a_hostile_title_runs_and_shows_three_precisions_in_chromium(tmp_path: pathlib.Path) -> None:
     # On 768b701 the title '<!--<script>' kept the data block open: the page showed no step and no table.
     _browser_or_skip()
@@ -239,6 +241,7 @@ def test_player_with_a_hostile_title_runs_and_shows_three_precisions_in_chromium
         browser.close()
 
 
+@pytest.mark.slow
 def test_player_number_format_control_and_cells_that_fit_in_chromium(tmp_path: pathlib.Path) -> None:
     # On 768b701 the page showed six significant digits whatever --digits was, and entries such as
     # -9.01591e-42 ran out of their 64 px cells.

@@ -168,6 +168,7 @@ def _diabetes_pictures(scale: float = 1.0) -> dict[str, str]:
 
 # ------------------------------------------------------------ without a browser
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scale", [0.75, 1.0, 1.25])
 def test_point_labels_of_diabetes_stay_with_their_points(scale: float) -> None:
     """Issue 36: 20 of 90 labels sat more than 15 px from their point with no leader (P117's beside
@@ -186,6 +187,7 @@ ALLOWED = {("scores", 0.75): 9, ("scores", 1.0): 0, ("scores", 1.25): 0,
            ("biplot", 0.75): 27, ("biplot", 1.0): 2, ("biplot", 1.25): 0}
 
 
+@pytest.mark.slow
 def test_point_labels_of_a_crowd_are_placed_or_counted() -> None:
     """400 points in a small cloud: labels that find no room are left out and the caption says how many."""
     r = random.Random(5)
@@ -293,6 +295,7 @@ def _measure(cases: dict[str, str], folder: pathlib.Path) -> dict[str, Any]:
     return json.loads(html.unescape(found.group(1)))  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_point_labels_stay_with_their_points_in_a_browser(tmp_path: pathlib.Path) -> None:
     """Acceptance 4 of issue 36, on the boxes Chromium draws: the scores plot and the biplot of 90 rows."""
     browser_or_skip()

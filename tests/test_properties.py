@@ -10,11 +10,11 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from helpers import covariance_error, decomposition_ratio, exact_covariance, orthogonality_ratio  # noqa: E402
+from helpers import covariance_error, decomposition_ratio, examples, exact_covariance, orthogonality_ratio  # noqa: E402
 
 from purepca import Moments, PurePCAError, as_matrix, covariance_matrix, jacobi_eigh  # noqa: E402
 
-SETTINGS = settings(max_examples=int(os.environ.get("PUREPCA_HYPOTHESIS_EXAMPLES", "60")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=int(os.environ.get("PUREPCA_HYPOTHESIS_EXAMPLES", examples(60))), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 unit = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False, allow_infinity=False)
 

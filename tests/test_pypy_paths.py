@@ -30,6 +30,9 @@ from purepca.fast.sums import fsum_by_sum2 as _fsum_by_sum2
 from purepca.linalg.matrix import as_matrix
 from purepca.numeric import GramWork
 
+#: The answers here depend on the interpreter or the mode: every stage of .ci/test runs them (conftest.py).
+pytestmark = pytest.mark.interpreter
+
 PYPY = sys.implementation.name == "pypy" and not fast.REFERENCE
 
 
@@ -116,6 +119,7 @@ def test_pypy_fsum_by_sum2_certifies_ordinary_sums_without_fsum(monkeypatch: pyt
     assert numeric.fsum_by_sum2([1.0, 2.0 ** -53]) == 1.0 and calls  # an exact tie: fsum decides
 
 
+@pytest.mark.slow
 def test_pypy_blocked_dot_within_its_bound_of_the_exact_dot() -> None:
     rng = random.Random(3)
     # A long vector whose blocks' sums must be compensated: 1e16, then 198 blocks summing to 1.0

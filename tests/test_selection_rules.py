@@ -48,6 +48,7 @@ def test_parallel_analysis_against_numpy() -> None:
     assert all(a > b for a, b in zip(thresholds, thresholds[1:]))
 
 
+@pytest.mark.slow
 def test_parallel_on_data_with_two_real_directions() -> None:
     rng = random.Random(7)
     rows = []
@@ -80,6 +81,7 @@ def test_rules_validate() -> None:
     assert kaiser([3.0, 1.0], 4.0, 2) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, d", [("decathlon", 10), ("usarrests", 4), ("iris", 4)])
 def test_rules_give_the_k_of_an_independent_computation(name: str, d: int) -> None:
     """Kaiser, the broken stick and parallel analysis on the three data sets of the issue, each rule

@@ -44,6 +44,7 @@ PCA_EXPECTED_FAILURES = {
 X = [[2.5, 2.4, 0.5], [0.5, 0.7, 1.5], [2.2, 2.9, 0.1], [1.9, 2.2, 0.9], [3.1, 3.0, 0.3], [2.3, 2.7, 1.1]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("estimator", [PCA(), KernelPCA()], ids=["PCA", "KernelPCA"])
 def test_check_estimator_passes_except_the_list_output_checks(estimator):
     with warnings.catch_warnings():
@@ -120,6 +121,7 @@ def test_an_object_with_only_the_array_protocol():
     assert KernelPCA(2).fit_transform(OnlyArray(X)) == KernelPCA(2).fit_transform(X)
 
 
+@pytest.mark.slow
 def test_grid_search_over_a_pipeline_with_a_precomputed_kernel():
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics.pairwise import rbf_kernel

@@ -220,6 +220,7 @@ FIT_PATH = ("pca.py", "fitting.py", "missing.py", "covariance.py", "moments.py",
             "fast/rows.py", "fast/grams.py", "fast/centre.py", "fast/rotations.py", "fast/panels.py")
 
 
+@pytest.mark.slow
 def test_state_no_function_on_the_fit_path_is_longer_than_80_lines() -> None:
     root = pathlib.Path(purepca.__file__).parent
     long = []
@@ -243,6 +244,7 @@ def test_state_pca_module_holds_the_estimator_not_the_statistics() -> None:
         assert forbidden not in source
 
 
+@pytest.mark.interpreter
 def test_state_model_files_of_the_previous_version_load_and_transform_to_the_same_bits() -> None:
     # Written by purepca at bb293b2, before the fitted state became one record: the models, and what
     # that version's transform and inverse_transform gave for six new rows on each interpreter it ran on

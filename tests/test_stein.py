@@ -14,6 +14,9 @@ from purepca.linalg.jacobi import EighResult
 from purepca.linalg.stein import _tridiagonal_vectors, eigh_inverse_iteration
 from purepca.solvers import INVERSE_ITERATION_MIN_N
 
+#: The answers here depend on the interpreter or the mode: every stage of .ci/test runs them (conftest.py).
+pytestmark = pytest.mark.interpreter
+
 SIZES = [2, 3, 5, 20, 50]
 LARGE_KINDS = () if IS_PYPY else (8, 9, 10, 13, 15)  # graded, clustered and random spectra at n = 120
 
@@ -23,6 +26,7 @@ def _solver(A: list[list[float]]) -> EighResult:
     return eigh_inverse_iteration(M, FLOAT) or tridiagonal_eigh(M)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,n", [(kind, n) for kind in range(1, 22) for n in SIZES] + [(k, 120) for k in LARGE_KINDS])
 def test_stein_eigh_residuals_and_orthogonality_on_lapack_matrices(kind: int, n: int) -> None:
     # Zero, identity, clustered spectra down to ulp, graded, scaled near overflow and underflow,
@@ -66,6 +70,7 @@ def test_stein_vectors_refuse_a_wrong_eigenvalue() -> None:
     assert [round(abs(x), 12) for x in vectors[0]] == [0.707106781187, 0.707106781187]
 
 
+@pytest.mark.slow
 def test_stein_gram_path_of_a_wide_fit_matches_the_ql_gram_path(monkeypatch: pytest.MonkeyPatch) -> None:
     # Wide data at the size where the Gram path switches to inverse iteration: the same variances and
     # components (up to sign) as the same path with QL's rotations, and orthonormal components.

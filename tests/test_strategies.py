@@ -11,18 +11,20 @@ import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+from helpers import examples  # noqa: E402
 
 from purepca.testing import assert_pca_close, reference  # noqa: E402
 from purepca.testing import strategies  # noqa: E402
 
 
+@pytest.mark.slow
 def test_strategies_import_hypothesis_only_when_called() -> None:
     code = ("import sys, purepca.testing.strategies as s; assert 'hypothesis' not in sys.modules; "
             "s.offset_data(); assert 'hypothesis' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.hard_data())
 def test_strategies_hard_data_is_valid_and_the_reference_passes_itself(X: list[list[float]]) -> None:
     assert len(X) >= 2 and len({len(r) for r in X}) == 1
@@ -38,7 +40,7 @@ np = pytest.importorskip("numpy")
 sk = pytest.importorskip("sklearn.decomposition")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.hard_data())
 def test_strategies_sklearn_full_passes_on_hard_data(X: list[list[float]]) -> None:
     A = np.array(X)

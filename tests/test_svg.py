@@ -156,6 +156,7 @@ def _panel(root: ET.Element, title_part: str) -> tuple[ET.Element, float, float]
     raise AssertionError(f"no panel {title_part!r}")
 
 
+@pytest.mark.slow
 def test_scores_appear_where_the_axes_put_them(tmp_path: pathlib.Path) -> None:
     groups = ["a"] * 4 + ["b"] * 4 + ["c"] * 4
     pts = [[-3.0 + 0.9 * i, 2.0 - 0.35 * i] for i in range(4)] + [[0.5 + 0.8 * i, -1.5 + 0.2 * i] for i in range(4)] \
@@ -175,6 +176,7 @@ def test_scores_appear_where_the_axes_put_them(tmp_path: pathlib.Path) -> None:
         assert not any(_close(pixel, c, 40) for c in colour.values()), pixel
 
 
+@pytest.mark.slow
 def test_scree_bars_reach_their_share(tmp_path: pathlib.Path) -> None:
     variances = [5.0, 2.5, 1.5, 1.0]
     svg = scree_plot(variances)
@@ -190,6 +192,7 @@ def test_scree_bars_reach_their_share(tmp_path: pathlib.Path) -> None:
         assert _close(image[round(top) - 4][round(cx) - 10], (255, 255, 255), 30), share  # just above it
 
 
+@pytest.mark.slow
 def test_correlation_circle_arrows_end_at_the_correlations(tmp_path: pathlib.Path) -> None:
     corr = [[0.9, 0.3], [-0.5, 0.8], [0.1, -0.95], [-0.7, -0.6]]
     svg = correlation_circle(corr, ["a", "b", "c", "d"])
@@ -210,6 +213,7 @@ def test_correlation_circle_arrows_end_at_the_correlations(tmp_path: pathlib.Pat
         assert min(sum(p) for p in near) < 3 * 160
 
 
+@pytest.mark.slow
 def test_report_of_usarrests_in_a_browser(tmp_path: pathlib.Path) -> None:
     data = load("usarrests")
     pca = PCA(convention="prcomp", scale=True).fit(data.rows)

@@ -64,6 +64,7 @@ def _fair() -> tuple[list[str], list[list[float]], list[str]]:
     return columns, frame[columns].values.tolist(), groups
 
 
+@pytest.mark.slow
 def test_variable_names_over_a_dense_biplot_have_a_halo(tmp_path: pathlib.Path) -> None:
     """Issue 36: on statsmodels' fair (6,366 points) the biplot's names had no halo.  In the screenshot,
     every pixel beside a name's dark glyph pixels is grey (black ink anti-aliased on the white halo),

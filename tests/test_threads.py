@@ -17,6 +17,9 @@ import pytest
 
 from purepca import PCA, parallel
 
+#: threads beside worker processes (each interpreter its own): seconds a test, on every interpreter
+pytestmark = [pytest.mark.slow, pytest.mark.interpreter]
+
 
 def data(n: int, d: int, seed: int) -> list[list[float]]:
     rng = random.Random(seed)

@@ -15,6 +15,9 @@ from purepca.fast.panels import back_transform as _back_transform
 from purepca.fast.panels import householder as _householder
 from purepca.linalg.tridiagonal import tridiagonal_ql, tridiagonalize
 
+#: The answers here depend on the interpreter or the mode: every stage of .ci/test runs them (conftest.py).
+pytestmark = pytest.mark.interpreter
+
 EPS = 2.0 ** -52
 
 
