@@ -34,13 +34,13 @@ from __future__ import annotations
 import json
 import math
 import os
-from decimal import Decimal, localcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 from ..conventions import CONVENTIONS
 from ..linalg import jacobi_eigh
-from ..numeric import DecimalContext
+from ..numeric import DecimalContext, in_owned_decimal, owned_context
 from .cases import CASES, Case, build_case
 from .exact import enclose, exact_rank, moment_matrix, scaled_integers
 
@@ -62,6 +62,41 @@ def _s(x: Any) -> str:
     if x == 0:
         return "0"
     return format(x, f".{STORED - 1}e")
+
+
+#: How the certificate's enclosures and bounds are rounded to STORED digits (the certificate says so).
+ROUNDING = (f"outward, to {STORED} significant digits: each enclosure's lo rounded toward -infinity and hi "
+            f"toward +infinity, so that lo < exact < hi; each angle bound rounded toward +infinity")
+
+
+def _directed(x: Fraction, rounding: str, digits: int = STORED) -> str:
+    """``x`` as text with ``digits`` significant digits, rounded in one direction (``ROUND_FLOOR``:
+    the largest such number <= x; ``ROUND_CEILING``: the smallest >= x); exact zeros as 0.
+
+    >>> _directed(Fraction(1, 3), ROUND_FLOOR, 4), _directed(Fraction(1, 3), ROUND_CEILING, 4)
+    ('3.333e-1', '3.334e-1')
+    >>> _directed(Fraction(-1, 3), ROUND_FLOOR, 4), _directed(Fraction(2), ROUND_CEILING, 4)
+    ('-3.334e-1', '2.000e+0')
+    """
+    if x == 0:
+        return "0"
+    ctx = owned_context(digits)
+    ctx.rounding = rounding
+    # one correctly rounded division of two exact integers: the directed rounding of x itself
+    value = ctx.divide(Decimal(x.numerator), Decimal(x.denominator))
+    with localcontext(ctx):
+        return format(value, f".{digits - 1}e")  # value has at most `digits` digits: no rounding here
+
+
+def _outward(lo: Fraction, hi: Fraction) -> list[str]:
+    """The enclosure ``[lo, hi]`` stored: lo rounded down, hi up, at STORED digits (so it encloses
+    whatever [lo, hi] encloses, and lo < hi whenever lo < hi)."""
+    return [_directed(lo, ROUND_FLOOR), _directed(hi, ROUND_CEILING)]
+
+
+def _width(stored: list[str]) -> str:
+    """``hi - lo`` of a stored enclosure, rounded up to two significant digits (exact subtraction first)."""
+    return _directed(Fraction(Decimal(stored[1])) - Fraction(Decimal(stored[0])), ROUND_CEILING, 2)
 
 
 def _frac_decimal(x: Fraction) -> Decimal:
@@ -92,6 +127,7 @@ def _clusters(enclosures: list[tuple[Fraction, Fraction]], rank: int, d: int) ->
     return out
 
 
+@in_owned_decimal
 def certify(case: Case) -> dict[str, Any]:
     """The certificate of one case: eigenvalues certified twice, vectors checked by residual.
 
@@ -201,14 +237,18 @@ def certify(case: Case) -> dict[str, Any]:
             cert["eigenvalues"] = {"n-1": [_s(v) for v in lam], "n": [_s(v * (n - 1) / n) for v in lam]}
             cert["singular_values"] = [_s((v * (n - 1)).sqrt()) for v in lam]
         cert["explained_variance_ratio"] = [_s(m / total) if total else "0" for m in mids]
-        cert["enclosures"] = [[_s(lo), _s(hi)] for lo, hi in enclosures]
+        cert["enclosures"] = [_outward(lo, hi) for lo, hi in enclosures]
+        cert["enclosure_widths"] = [_width(e) for e in cert["enclosures"]]
+        cert["enclosure_rounding"] = ROUNDING
         cert["agreement_digits"] = agree_digits
         cert["clusters"] = clusters
         cert["components"] = {str(i): [_s(x) for x in vectors[i]] for i in single}
         cert["projectors"] = {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
                                                          for c in range(d)] for r in range(d)]
                               for cl in clusters if len(cl) > 1}
-        cert["angle_bounds"] = [_s(b) for b in angle_bounds]
+        # upper bounds, rounded up (past the 120-digit rounding of their own arithmetic, too)
+        cert["angle_bounds"] = [_directed(Fraction(b) * (1 + Fraction(1, 10 ** (DIGITS - 10))), ROUND_CEILING)
+                                for b in angle_bounds]
         if scaled:
             sd_n1 = [(Decimal(M[j][j]) / Decimal(unit)).sqrt() for j in range(d)]
             sd_n = [s * Decimal(n - 1).sqrt() / Decimal(n).sqrt() for s in sd_n1]
@@ -272,6 +312,7 @@ def certificate_json(cert: dict[str, Any]) -> str:
     return json.dumps(cert, indent=1, ensure_ascii=True) + "\n"
 
 
+@in_owned_decimal
 def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = None) -> list[str]:
     """Build and write the files of the named cases (all by default); returns the paths written."""
     from . import DATA
