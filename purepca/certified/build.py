@@ -39,6 +39,7 @@ from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 from ..conventions import CONVENTIONS
+from ..errors import PurePCAError
 from ..linalg import jacobi_eigh
 from ..numeric import DecimalContext, in_owned_decimal, owned_context
 from .cases import CASES, Case, build_case
@@ -312,23 +313,67 @@ def certificate_json(cert: dict[str, Any]) -> str:
     return json.dumps(cert, indent=1, ensure_ascii=True) + "\n"
 
 
+def _targets(folder: str, files: Sequence[str]) -> list[str]:
+    """The paths the build writes, each refused before any work unless it is absent or a regular file:
+    a symbolic link (which the one file door would follow out of the folder, replacing its target), a
+    FIFO (which would block), a device or a directory."""
+    paths = []
+    for file in files:
+        path = os.path.join(folder, file)
+        if os.path.islink(path):
+            raise PurePCAError(f"{path}: is a symbolic link (to {os.readlink(path)}); the corpus is written as "
+                               f"regular files in the folder: remove the link first")
+        if os.path.lexists(path) and not os.path.isfile(path):
+            raise PurePCAError(f"{path}: is not a regular file (a directory, a FIFO or a device); "
+                               f"the corpus is written as regular files in the folder")
+        paths.append(path)
+    return paths
+
+
 @in_owned_decimal
 def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = None) -> list[str]:
-    """Build and write the files of the named cases (all by default); returns the paths written."""
+    """Build and write the files of the named cases (all by default) into ``folder`` (default the
+    corpus's own, :data:`purepca.certified.DATA`), through the one file door
+    (:func:`purepca.files.write_output`: a temporary file renamed into place, the user's umask);
+    returns the paths written.  Every target is checked before any work: the folder must be a
+    directory (it is created when missing), and each file absent or a regular file.
+
+    >>> import os, tempfile
+    >>> write_cases(["tiny"], os.path.join(tempfile.mkdtemp(), "new"))  # doctest: +ELLIPSIS
+    ['.../new/tiny.csv', '.../new/tiny.json']
+    >>> write_cases(["tiny"], __file__)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: folder .../build.py: is a file, not a directory
+    """
+    from ..files import write_output
     from . import DATA
 
-    folder = folder or DATA
-    os.makedirs(folder, exist_ok=True)
+    if folder is not None and not isinstance(folder, (str, os.PathLike)):
+        raise PurePCAError(f"folder: expected a directory's path, got {folder!r}")
+    where = os.fspath(folder) if folder else DATA
+    if not isinstance(where, str):
+        raise PurePCAError(f"folder: expected a directory's path, got {folder!r}")
+    if os.path.lexists(where) and not os.path.isdir(where):
+        raise PurePCAError(f"folder {where}: is a file, not a directory")
+    chosen = sorted(CASES) if names is None else list(names)
+    cases = [build_case(name) for name in chosen]
+    planned = []
+    for case in cases:
+        planned += [case.name + ".csv", case.name + ".json"] + ([case.name + ".sup.csv"] if case.supplementary_columns
+                                                                else [])
+    _targets(where, planned)  # before any work
+    try:
+        os.makedirs(where, exist_ok=True)
+    except OSError as err:
+        raise PurePCAError(f"folder {where}: cannot create it ({err.strerror or err})") from None
     written = []
-    for name in names or sorted(CASES):
-        case = build_case(name)
+    for case in cases:
         cert = certify(case)
-        files = {name + ".csv": case_csv(case.columns, case.rows), name + ".json": certificate_json(cert)}
+        files = {case.name + ".csv": case_csv(case.columns, case.rows), case.name + ".json": certificate_json(cert)}
         if case.supplementary_columns:
-            files[name + ".sup.csv"] = case_csv(case.supplementary_columns, case.supplementary_rows)
-        for file, text in files.items():
-            path = os.path.join(folder, file)
-            with open(path, "w", encoding="ascii", newline="\n") as f:
-                f.write(text)
+            files[case.name + ".sup.csv"] = case_csv(case.supplementary_columns, case.supplementary_rows)
+        for path, text in zip(_targets(where, list(files)), files.values()):
+            write_output(text.encode("ascii"), path)  # bytes: written as they are
             written.append(path)
     return written
