@@ -665,19 +665,30 @@ def _single_value(x: Any) -> float:
     number beyond the binary32 range is an error (an infinity stays itself)."""
     if type(x) is float or type(x) is Binary32:
         value = _round_single(x)
+    elif isinstance(x, Decimal) and not x.is_finite():  # NaN and the infinities stay themselves, as floats do
+        return math.nan if x.is_nan() else (-math.inf if x.is_signed() else math.inf)
     else:
-        exact = Fraction(x)  # int, Fraction, Decimal, numpy scalars: exactly
+        if x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"):
+            raise PurePCAError(f"binary32: expected a real number, got {type(x).__name__} {x!r:.60}")
+        try:
+            # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction compares in numpy bools)
+            exact = Fraction(int(x)) if hasattr(type(x), "__index__") else Fraction(x)
+        except (TypeError, ValueError, OverflowError):  # numpy's NaN and infinities, other reals
+            exact = None
+        if exact is None:
+            return _round_single(float(x))
         try:
             nearest = float(exact)
         except OverflowError:
-            nearest = math.copysign(math.inf, exact)
+            nearest = math.inf if exact > 0 else -math.inf
         if math.isinf(nearest):
             value = nearest
         else:
             rest = exact - Fraction(nearest)
             value = _round_single_exact(nearest, (rest > 0) - (rest < 0))
     if math.isinf(value) and not (isinstance(x, float) and math.isinf(x)):
-        raise PurePCAError(f"binary32: {x!r} is beyond the single-precision range "
+        shown = repr(x) if len(repr(x)) <= 40 else f"{repr(x)[:20]}...({len(repr(x))} characters)"
+        raise PurePCAError(f"binary32: {shown} is beyond the single-precision range "
                            f"(largest {_single_from_bits(0x7F7FFFFF):.8g})")
     return value
 

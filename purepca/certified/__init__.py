@@ -35,7 +35,7 @@ from typing import Any, Optional
 from ..errors import PurePCAError
 from ..numeric import in_owned_decimal
 
-__all__ = ["CertifiedCase", "DATA", "case_names", "check_certificate", "load_case"]
+__all__ = ["CertifiedCase", "DATA", "case_names", "check_case", "check_certificate", "load_case"]
 
 #: The folder of the corpus's files (``NAME.csv`` and ``NAME.json``).
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -163,14 +163,40 @@ def _read_csv(path: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     rows = tuple(tuple(line.split(",")) for line in lines[1:])
     if not rows:
         raise PurePCAError(f"data {path}: a header and no rows")
-    for i, row in enumerate(rows, start=2):
-        if len(row) != len(header):
-            raise PurePCAError(f"data {path}: line {i} has {len(row)} cells, the header {len(header)}")
-        for j, cell in enumerate(row):
-            if not _NUMERAL.match(cell) or not math.isfinite(float(cell)):
-                raise PurePCAError(f"data {path}: line {i}, column {j + 1} ({header[j]!r}): {cell[:40]!r} is not "
-                                   f"a finite decimal numeral")
+    _check_text(header, rows, f"data {path}")
     return header, rows
+
+
+def _check_text(header: Any, rows: Any, where: str) -> None:
+    """Refuse rows that are not a table of finite decimal numerals under ``header``."""
+    if not isinstance(header, tuple) or not header or not all(isinstance(h, str) for h in header):
+        raise PurePCAError(f"{where}: the columns must be a tuple of names")
+    if not isinstance(rows, tuple) or not rows:
+        raise PurePCAError(f"{where}: no rows")
+    for i, row in enumerate(rows, start=2):
+        if not isinstance(row, tuple) or len(row) != len(header):
+            raise PurePCAError(f"{where}: line {i} has {len(row) if isinstance(row, tuple) else 'no'} cells, "
+                               f"the header {len(header)}")
+        for j, cell in enumerate(row):
+            if not isinstance(cell, str) or not _NUMERAL.match(cell) or not math.isfinite(float(cell)):
+                raise PurePCAError(f"{where}: line {i}, column {j + 1} ({header[j]!r}): {cell!r:.40} is not "
+                                   f"a finite decimal numeral")
+
+
+@in_owned_decimal
+def check_case(case: CertifiedCase) -> None:
+    """Refuse a :class:`CertifiedCase` built by hand whose rows or certificate :func:`load_case` would refuse.
+
+    >>> check_case(CertifiedCase("x", ("a",), (("1",), ("abc",)), {}))
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: case 'x': line 3, column 1 ('a'): 'abc' is not a finite decimal numeral
+    """
+    if not isinstance(case, CertifiedCase):
+        raise PurePCAError(f"expected a CertifiedCase, got {type(case).__name__}")
+    where = f"case {case.name!r:.60}"
+    _check_text(case.columns, case.text, where)
+    check_certificate(case.certificate, case.columns, len(case.text), where)
 
 
 def _numbers(value: Any, size: Optional[int], where: str) -> list[Decimal]:
@@ -203,6 +229,7 @@ def _indices(key: Any, d: int, where: str) -> list[int]:
     return [int(p) for p in parts]
 
 
+@in_owned_decimal
 def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: str) -> None:
     """Refuse a certificate that does not fit its data (``n_rows`` rows of ``columns``) or lacks what
     :func:`~purepca.testing.assess` and the ``list`` command read, naming ``where`` and the field.

@@ -329,7 +329,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     >>> ref.clusters, round(ref.condition, 3), len(ref.components_)
     ([[0], [1]], 318.33, 2)
     """
-    if convention not in CONVENTIONS:
+    if not isinstance(convention, str) or convention not in CONVENTIONS:
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
     conv = CONVENTIONS[convention]
     rows = _rows(X, "X")
