@@ -130,6 +130,8 @@ def lre(value: Any, certified: Union[str, Decimal], scale: Optional[Union[str, D
     with owned_decimal(_DIGITS):
         c = _exact(certified, "certified", finite=True)
         s = abs(_exact(scale, "scale", finite=True) if scale is not None else c)  # type: ignore[arg-type]
+        if isinstance(value, (str, bytes)):  # an answer's number is a number: '1.0' is text (as compare_pca reads it)
+            raise PurePCAError(f"lre: value must be a real number, got {value!r:.60}")
         x = _exact(value, "value", finite=False)
         if x is None:
             return 0.0
