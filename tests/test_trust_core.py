@@ -53,6 +53,11 @@ def _fit() -> Any:
     return p.explained_variance_, p.components_, p.transform(X), p.high_precision_
 
 
+def _readers() -> Any:
+    p = PCA(2, precision=30).fit(X)
+    return p.spe(X), p.row_distances(X), p.row_cos2(X), p.column_correlations_, p.score_samples(X)
+
+
 def _kernel() -> Any:
     k = KernelPCA(2, kernel="rbf", precision=30).fit(X)
     return k.transform(X), k.high_precision_
@@ -83,6 +88,7 @@ def _model_json() -> Any:
 
 ENTRY_POINTS: dict[str, Callable[[], Any]] = {
     "fit at 30 digits": _fit,
+    "readers of a fit at 30 digits": _readers,
     "KernelPCA at 30 digits": _kernel,
     "reference(digits=30)": _reference,
     "assess": _assess,
@@ -109,7 +115,9 @@ def test_owned_decimal_entry_points_same_bits_under_hostile_caller_contexts(entr
     """On 1d257ef, a caller's context reached purepca: reference(X, digits=30) under prec=1 gave
     [3.84, 2.56, 0.128] for [3.32, 2.36, 0.145] and under ROUND_DOWN lost the 11th digit; the trap
     FloatOperation made every fit at N digits, KernelPCA, assess, lre, the replay, teach and model
-    JSON raise decimal.FloatOperation; capitals=0 changed model files and player pages."""
+    JSON raise decimal.FloatOperation; capitals=0 changed model files and player pages; spe,
+    row_distances, row_cos2 and column_correlations_ of a fit at N digits centred in the caller's
+    context (prec=1: distances of 3.0 for 3.09; every trap: decimal.Inexact)."""
     run = ENTRY_POINTS[entry]
     if entry not in _BASE:
         _BASE[entry] = _bits(run())
