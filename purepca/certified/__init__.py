@@ -257,7 +257,7 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
     if cert.get("tier") not in ("lower", "average", "higher"):
         raise PurePCAError(f"{where}: tier must be lower, average or higher, got {cert.get('tier')!r:.40}")
     risk = _keyed(cert.get("difficulty"), f"{where}: difficulty").get("digits_at_risk")
-    if type(risk) not in (int, float) or not math.isfinite(risk):
+    if not isinstance(risk, (int, float)) or isinstance(risk, bool) or not math.isfinite(risk):
         raise PurePCAError(f"{where}: difficulty.digits_at_risk must be a number, got {risk!r:.40}")
     _numbers(cert.get("mean"), d, f"{where}: mean")
     eigenvalues = _keyed(cert.get("eigenvalues"), f"{where}: eigenvalues")
