@@ -341,6 +341,29 @@ class FloatContext(Context):
 MAX_DIGITS = 10_000
 """The most digits ``DecimalContext`` (and ``precision=``) accepts."""
 
+def short_repr(x: Any, limit: int = 60) -> str:
+    """``repr(x)`` for a message, at most about ``limit`` characters: an int too long to print (past
+    Python's 4,300 digits) is named by its size, and a repr that raises by the type.
+
+    >>> short_repr(10 ** 5000), short_repr("abc"), short_repr("x" * 100, 10)
+    ('an int of 5001 digits', "'abc'", "'xxxxxxxx... (102 characters)")
+    """
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 3_000:
+        return f"an int of {_int_digits(x)} digits"
+    try:
+        text = repr(x)
+    except Exception:  # a hostile object's repr: its type is enough to name it
+        return f"a {type(x).__name__}"
+    return text if len(text) <= limit else f"{text[:limit - 1]}... ({len(text)} characters)"
+
+
+def _int_digits(x: int) -> int:
+    """The number of decimal digits of a nonzero int, without printing it (exact: checked against a power of ten)."""
+    x = abs(x)
+    guess = int((x.bit_length() - 1) * 0.30102999566398120) + 1
+    return guess + 1 if x >= 10 ** guess else (guess if x >= 10 ** (guess - 1) else guess - 1)
+
+
 #: The precision of the owned context where an entry point does not choose one: decimal's own
 #: default, so that code written against the default context gives the same bits inside it.
 OWNED_PRECISION = 28
@@ -669,7 +692,7 @@ def _single_value(x: Any) -> float:
         return math.nan if x.is_nan() else (-math.inf if x.is_signed() else math.inf)
     else:
         if x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"):
-            raise PurePCAError(f"binary32: expected a real number, got {type(x).__name__} {x!r:.60}")
+            raise PurePCAError(f"binary32: expected a real number, got {type(x).__name__} {short_repr(x)}")
         try:
             # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction compares in numpy bools)
             exact = Fraction(int(x)) if hasattr(type(x), "__index__") else Fraction(x)
@@ -687,8 +710,7 @@ def _single_value(x: Any) -> float:
             rest = exact - Fraction(nearest)
             value = _round_single_exact(nearest, (rest > 0) - (rest < 0))
     if math.isinf(value) and not (isinstance(x, float) and math.isinf(x)):
-        shown = repr(x) if len(repr(x)) <= 40 else f"{repr(x)[:20]}...({len(repr(x))} characters)"
-        raise PurePCAError(f"binary32: {shown} is beyond the single-precision range "
+        raise PurePCAError(f"binary32: {short_repr(x, 40)} is beyond the single-precision range "
                            f"(largest {_single_from_bits(0x7F7FFFFF):.8g})")
     return value
 

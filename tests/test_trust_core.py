@@ -312,6 +312,19 @@ def test_lre_of_a_value_that_is_no_number_is_an_error(bad: Any) -> None:
         lre(bad, "1")
 
 
+def test_lre_at_the_ends_of_decimal_and_int_ranges() -> None:
+    """Past decimal's exponents or Python's printable ints, lre still answers in digits or says what is
+    wrong (1d257ef: OverflowError for an int past the float range, ValueError printing one of 5,000 digits)."""
+    assert lre(1.0, "1e999999999999999999", scale=5e-324) == 0.0
+    assert lre(-10 ** 5000, "1") == 0.0
+    assert lre(1.0, "1", cap=7) == 7.0
+    for cap in (10 ** 400, -1, math.nan, True):
+        with pytest.raises(PurePCAError, match=r"lre: cap must be a number of digits from 0 to 1,000"):
+            lre(1.0, "1", cap=cap)
+    with pytest.raises(PurePCAError, match=r"binary32: an int of 5001 digits is beyond the single-precision range"):
+        BINARY32.convert(10 ** 5000)
+
+
 def test_lre_under_inexact_and_rounded_traps() -> None:
     """The Inexact and Rounded traps broke lre on 1d257ef (its 60 digits were set in a copy of the caller's context)."""
     for trap in (decimal.Inexact, decimal.Rounded):

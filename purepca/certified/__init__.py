@@ -33,7 +33,7 @@ from decimal import Decimal
 from typing import Any, Optional
 
 from ..errors import PurePCAError
-from ..numeric import in_owned_decimal
+from ..numeric import in_owned_decimal, short_repr
 
 __all__ = ["CertifiedCase", "DATA", "case_names", "check_case", "check_certificate", "load_case"]
 
@@ -82,10 +82,10 @@ def _folder(folder: Any) -> str:
     if folder is None or folder == "":
         return DATA
     if not isinstance(folder, (str, os.PathLike)):
-        raise PurePCAError(f"folder: expected a directory's path, got {folder!r}")
+        raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
     path = os.fspath(folder)
     if not isinstance(path, str) or "\0" in path:
-        raise PurePCAError(f"folder: expected a directory's path, got {folder!r}")
+        raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
     if not os.path.exists(path):
         raise PurePCAError(f"folder {path}: no such directory")
     if not os.path.isdir(path):
@@ -179,7 +179,7 @@ def _check_text(header: Any, rows: Any, where: str) -> None:
                                f"the header {len(header)}")
         for j, cell in enumerate(row):
             if not isinstance(cell, str) or not _NUMERAL.match(cell) or not math.isfinite(float(cell)):
-                raise PurePCAError(f"{where}: line {i}, column {j + 1} ({header[j]!r}): {cell!r:.40} is not "
+                raise PurePCAError(f"{where}: line {i}, column {j + 1} ({header[j]!r}): {short_repr(cell, 40)} is not "
                                    f"a finite decimal numeral")
 
 
@@ -194,7 +194,7 @@ def check_case(case: CertifiedCase) -> None:
     """
     if not isinstance(case, CertifiedCase):
         raise PurePCAError(f"expected a CertifiedCase, got {type(case).__name__}")
-    where = f"case {case.name!r:.60}"
+    where = f"case {short_repr(case.name, 60)}"
     _check_text(case.columns, case.text, where)
     check_certificate(case.certificate, case.columns, len(case.text), where)
 
@@ -207,11 +207,11 @@ def _numbers(value: Any, size: Optional[int], where: str) -> list[Decimal]:
     out = []
     for i, x in enumerate(value):
         if not isinstance(x, str) or not _NUMERAL.match(x):
-            raise PurePCAError(f"{where}[{i}]: expected a decimal string, got {x!r:.60}")
+            raise PurePCAError(f"{where}[{i}]: expected a decimal string, got {short_repr(x, 60)}")
         try:
             out.append(Decimal(x))  # a numeral: exact, and finite
         except ArithmeticError:  # an exponent beyond decimal's range
-            raise PurePCAError(f"{where}[{i}]: {x!r:.60} is beyond the range of a decimal") from None
+            raise PurePCAError(f"{where}[{i}]: {short_repr(x, 60)} is beyond the range of a decimal") from None
     return out
 
 
@@ -225,7 +225,7 @@ def _indices(key: Any, d: int, where: str) -> list[int]:
     """The component indices a key names (``"2"``, or ``"1,2"`` for a cluster), each below d."""
     parts = key.split(",") if isinstance(key, str) else []
     if not parts or not all(p.isdigit() and p.isascii() and int(p) < d for p in parts):
-        raise PurePCAError(f"{where}: key {key!r:.40} is not a component index below {d}")
+        raise PurePCAError(f"{where}: key {short_repr(key, 40)} is not a component index below {d}")
     return [int(p) for p in parts]
 
 
@@ -246,19 +246,20 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
         value = cert.get(field)
         if type(value) is not int or value != size:
             what = "rows" if field == "n_samples" else "columns"
-            raise PurePCAError(f"{where}: {field} is {value!r:.40}, but the data have {size} {what}")
+            raise PurePCAError(f"{where}: {field} is {short_repr(value, 40)}, but the data have {size} {what}")
     if cert.get("columns") != list(columns):
-        raise PurePCAError(f"{where}: columns {cert.get('columns')!r:.80} are not the data's header {list(columns)!r:.80}")
+        raise PurePCAError(f"{where}: columns {short_repr(cert.get('columns'), 80)} are not the data's header "
+                           f"{short_repr(list(columns), 80)}")
     if type(cert.get("scaled")) is not bool:
-        raise PurePCAError(f"{where}: scaled must be true or false, got {cert.get('scaled')!r:.40}")
+        raise PurePCAError(f"{where}: scaled must be true or false, got {short_repr(cert.get('scaled'), 40)}")
     rank = cert.get("rank")
     if type(rank) is not int or not 0 <= rank <= d:
-        raise PurePCAError(f"{where}: rank must be an int from 0 to {d}, got {rank!r:.40}")
+        raise PurePCAError(f"{where}: rank must be an int from 0 to {d}, got {short_repr(rank, 40)}")
     if cert.get("tier") not in ("lower", "average", "higher"):
-        raise PurePCAError(f"{where}: tier must be lower, average or higher, got {cert.get('tier')!r:.40}")
+        raise PurePCAError(f"{where}: tier must be lower, average or higher, got {short_repr(cert.get('tier'), 40)}")
     risk = _keyed(cert.get("difficulty"), f"{where}: difficulty").get("digits_at_risk")
     if not isinstance(risk, (int, float)) or isinstance(risk, bool) or not math.isfinite(risk):
-        raise PurePCAError(f"{where}: difficulty.digits_at_risk must be a number, got {risk!r:.40}")
+        raise PurePCAError(f"{where}: difficulty.digits_at_risk must be a number, got {short_repr(risk, 40)}")
     _numbers(cert.get("mean"), d, f"{where}: mean")
     eigenvalues = _keyed(cert.get("eigenvalues"), f"{where}: eigenvalues")
     if not eigenvalues:
@@ -271,7 +272,7 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
         _numbers(values, d, f"{where}: singular_values" + (f"[{key!r}]" if key else ""))
     for key, vector in _keyed(cert.get("components"), f"{where}: components").items():
         if len(_indices(key, d, f"{where}: components")) != 1:
-            raise PurePCAError(f"{where}: components: key {key!r:.40} names more than one component")
+            raise PurePCAError(f"{where}: components: key {short_repr(key, 40)} names more than one component")
         _numbers(vector, d, f"{where}: components[{key!r}]")
     for key, matrix in _keyed(cert.get("projectors"), f"{where}: projectors").items():
         _indices(key, d, f"{where}: projectors")
@@ -283,7 +284,8 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
     for label, columns_ in scores.items():
         for key, column in _keyed(columns_, f"{where}: scores[{label!r}]").items():
             if len(_indices(key, d, f"{where}: scores[{label!r}]")) != 1:
-                raise PurePCAError(f"{where}: scores[{label!r}]: key {key!r:.40} names more than one component")
+                raise PurePCAError(f"{where}: scores[{label!r}]: key {short_repr(key, 40)} names more than one "
+                                   f"component")
             _numbers(column, n_rows, f"{where}: scores[{label!r}][{key!r}]")
     conventions = _keyed(cert.get("conventions"), f"{where}: conventions")
     if not conventions:
@@ -308,7 +310,8 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
             raise PurePCAError(f"{where}: supplementary.columns: expected a list of column names")
         for key, values in _keyed(sup.get("correlations"), f"{where}: supplementary.correlations").items():
             if len(_indices(key, d, f"{where}: supplementary.correlations")) != 1:
-                raise PurePCAError(f"{where}: supplementary.correlations: key {key!r:.40} names more than one component")
+                raise PurePCAError(f"{where}: supplementary.correlations: key {short_repr(key, 40)} names more "
+                                   f"than one component")
             _numbers(values, len(names), f"{where}: supplementary.correlations[{key!r}]")
 
 
@@ -327,14 +330,14 @@ def load_case(name: str, folder: Optional[str] = None) -> CertifiedCase:
     where = _folder(folder)
     if not isinstance(name, str) or not name or os.sep in name or "/" in name or "\0" in name \
             or name in (".", ".."):
-        raise PurePCAError(f"no certified case named {name!r:.80}; the cases: {', '.join(case_names(where))}")
+        raise PurePCAError(f"no certified case named {short_repr(name, 80)}; the cases: {', '.join(case_names(where))}")
     path = os.path.join(where, name + ".json")
     if not os.path.lexists(path):
-        raise PurePCAError(f"no certified case named {name!r:.80}; the cases: {', '.join(case_names(where))}")
+        raise PurePCAError(f"no certified case named {short_repr(name, 80)}; the cases: {', '.join(case_names(where))}")
     cert = _read_certificate(path)
     data = cert.get("data")
     if not isinstance(data, str) or not data or os.sep in data or "/" in data or "\0" in data or data in (".", ".."):
-        raise PurePCAError(f"certificate {path}: \"data\" must name a CSV file beside it, got {data!r:.80}")
+        raise PurePCAError(f"certificate {path}: \"data\" must name a CSV file beside it, got {short_repr(data, 80)}")
     columns, text = _read_csv(os.path.join(where, data))
     check_certificate(cert, columns, len(text), f"certificate {path}")
     return CertifiedCase(name, columns, text, cert)

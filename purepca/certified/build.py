@@ -41,7 +41,7 @@ from typing import Any, Optional, Sequence
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
 from ..linalg import jacobi_eigh
-from ..numeric import DecimalContext, in_owned_decimal, owned_context
+from ..numeric import DecimalContext, in_owned_decimal, owned_context, short_repr
 from .cases import CASES, Case, build_case
 from .exact import enclose, exact_rank, moment_matrix, scaled_integers
 
@@ -350,10 +350,10 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
     from . import DATA
 
     if folder is not None and not isinstance(folder, (str, os.PathLike)):
-        raise PurePCAError(f"folder: expected a directory's path, got {folder!r}")
+        raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
     where = os.fspath(folder) if folder else DATA
     if not isinstance(where, str):
-        raise PurePCAError(f"folder: expected a directory's path, got {folder!r}")
+        raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
     if os.path.lexists(where) and not os.path.isdir(where):
         raise PurePCAError(f"folder {where}: is a file, not a directory")
     chosen = sorted(CASES) if names is None else list(names)

@@ -30,6 +30,7 @@ decimal data, so it includes what the rounding of the input to floats costs.
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
-from ..numeric import in_owned_decimal, owned_decimal
+from ..numeric import in_owned_decimal, owned_decimal, short_repr
 from .compare import METHODS, Check, _extract, _number, compare_pca
 
 __all__ = ["Assessed", "assess", "assessment_report", "lre"]
@@ -76,7 +77,7 @@ def _exact(x: Any, what: str, *, finite: bool) -> Optional[Decimal]:
     NaN or an infinity unless ``finite`` (then an error); anything else an error naming ``what``.
     Called inside the owned context."""
     if isinstance(x, (bool, complex)) or x is None:
-        raise PurePCAError(f"lre: {what} must be a real number, got {x!r:.60}")
+        raise PurePCAError(f"lre: {what} must be a real number, got {short_repr(x, 60)}")
     if isinstance(x, str):
         text = x.strip()
         try:
@@ -84,7 +85,7 @@ def _exact(x: Any, what: str, *, finite: bool) -> Optional[Decimal]:
         except ArithmeticError:  # not a numeral, or an exponent beyond decimal's range
             value = None
         if value is None:
-            raise PurePCAError(f"lre: {what} must be a number or a decimal numeral, got {x!r:.60}")
+            raise PurePCAError(f"lre: {what} must be a number or a decimal numeral, got {short_repr(x, 60)}")
     elif isinstance(x, Decimal):
         value = x
     elif isinstance(x, float):
@@ -96,10 +97,10 @@ def _exact(x: Any, what: str, *, finite: bool) -> Optional[Decimal]:
     elif isinstance(x, numbers.Real):  # numpy's float32 and the like: exactly, through float
         value = Decimal.from_float(float(x))
     else:
-        raise PurePCAError(f"lre: {what} must be a real number, got {type(x).__name__} {x!r:.60}")
+        raise PurePCAError(f"lre: {what} must be a real number, got {type(x).__name__} {short_repr(x, 60)}")
     if not value.is_finite():
         if finite:
-            raise PurePCAError(f"lre: {what} must be a finite number, got {x!r:.60}")
+            raise PurePCAError(f"lre: {what} must be a finite number, got {short_repr(x, 60)}")
         return None
     return value
 
@@ -125,13 +126,13 @@ def lre(value: Any, certified: Union[str, Decimal], scale: Optional[Union[str, D
     ...
     purepca.errors.PurePCAError: lre: certified must be a finite number, got 'NaN'
     """
-    if isinstance(cap, bool) or not isinstance(cap, (int, float)) or not 0 <= cap < math.inf:
-        raise PurePCAError(f"lre: cap must be a number >= 0, got {cap!r:.60}")
+    if isinstance(cap, bool) or not isinstance(cap, (int, float)) or not 0 <= cap <= 1_000:
+        raise PurePCAError(f"lre: cap must be a number of digits from 0 to 1,000, got {short_repr(cap)}")
     with owned_decimal(_DIGITS):
         c = _exact(certified, "certified", finite=True)
         s = abs(_exact(scale, "scale", finite=True) if scale is not None else c)  # type: ignore[arg-type]
         if isinstance(value, (str, bytes)):  # an answer's number is a number: '1.0' is text (as compare_pca reads it)
-            raise PurePCAError(f"lre: value must be a real number, got {value!r:.60}")
+            raise PurePCAError(f"lre: value must be a real number, got {short_repr(value, 60)}")
         x = _exact(value, "value", finite=False)
         if x is None:
             return 0.0
@@ -141,7 +142,13 @@ def lre(value: Any, certified: Union[str, Decimal], scale: Optional[Union[str, D
             return float(cap)
         if s == 0:
             return 0.0
-        digits = float(-(err / s).log10())
+        try:
+            ratio = err / s
+        except decimal.Overflow:  # past decimal's exponents (an error 10^(10^18) times the scale): no digit
+            return 0.0
+        if ratio == 0:  # below decimal's exponents: every digit
+            return float(cap)
+        digits = float(-ratio.log10())
     return max(0.0, min(float(cap), digits))
 
 
@@ -262,9 +269,9 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     from ..certified import CertifiedCase, check_case, load_case
 
     if not isinstance(method, str) or method not in METHODS:
-        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r:.60}")
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {short_repr(method)}")
     if convention is not None and not isinstance(convention, str):
-        raise PurePCAError(f"convention must be a convention's name (a str), got {convention!r:.60}")
+        raise PurePCAError(f"convention must be a convention's name (a str), got {short_repr(convention, 60)}")
     if isinstance(case, CertifiedCase):
         check_case(case)  # one built by hand is held to what load_case checks
         c = case
