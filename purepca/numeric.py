@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import decimal
-import functools
 import itertools
 import math
 import operator
@@ -433,6 +432,7 @@ def in_owned_decimal(func: _F) -> _F:
     """
     if getattr(decimal, "getcontext", None) is None:  # MicroPython's stand-in: no decimal arithmetic
         return func
+    import functools  # here, not at the top: the MicroPython path never needs it
 
     @functools.wraps(func)
     def owned(*args: Any, **kwargs: Any) -> Any:
