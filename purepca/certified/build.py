@@ -288,7 +288,7 @@ def certify(case: Case) -> dict[str, Any]:
             "smallest_relative_gap": f"{min_gap:.3e}",
             "offset_to_spread": f"{float(offset):.3e}",
             "digits_at_risk": round(at_risk, 2),
-            "enclosure_width": f"{float(max(widths, default=Fraction(0))):.1e}",
+            "enclosure_width": _directed(max(widths, default=Fraction(0)), ROUND_CEILING, 2),  # a width: up
         }
         cert["tier"] = tier(at_risk)
         # each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)
