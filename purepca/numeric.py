@@ -10,6 +10,9 @@ it, so one piece of code gives a fast float answer or a 50-digit reference:
 ``DecimalContext(N)``  :class:`decimal.Decimal` at ``N`` significant digits
 ``get_context(x)``     ``None`` -> ``FLOAT``, an int -> ``DecimalContext(x)``,
                        a context -> itself
+``owned_decimal(p)``   a ``with`` block in purepca's own ``decimal`` context
+                       (``in_owned_decimal``: the decorator), whatever the
+                       caller's precision, rounding, exponents or traps
 =====================  ==================================================
 
 Rules the algorithms follow so that both contexts work:
