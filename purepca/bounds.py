@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from decimal import Context, Decimal, localcontext
+from decimal import Decimal, localcontext
 from itertools import repeat
 from operator import mul, sub
 from typing import Callable, Optional, Sequence
 
 from .errors import PurePCAError
+from .numeric import owned_context
 
 __all__ = ["Bounds", "data_operator", "enclose", "kernel_entry_error", "kernel_operator", "matrix_bounds"]
 
@@ -185,7 +186,7 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
     k = len(vectors)
     if k == 0:
         return Bounds([], [], [])
-    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
+    with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         given = [[Decimal(float(x)) for x in v] for v in vectors]
         U = _complete(_orthonormalise(given), d, apply)
@@ -423,7 +424,7 @@ def data_operator(rows: Sequence[Sequence[float]], ddof: int, scale: bool,
     [0.75, 0.75]
     """
     n, d = len(rows), len(rows[0])
-    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
+    with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         X = [[Decimal(float(x)) for x in row] for row in rows]
         w = [Decimal(float(v)) for v in weights] if weights is not None else [Decimal(1)] * n
@@ -511,14 +512,14 @@ def covariance_operator(C: Sequence[Sequence[float]]) -> tuple[Operator, Decimal
     >>> [float(x) for x in apply([Decimal(1), Decimal(0)])], float(error) < 1e-15
     ([2.0, 1.0], True)
     """
-    with localcontext(Context()) as ctx:
+    with localcontext(owned_context()) as ctx:
         ctx.prec = DIGITS
         A = [[Decimal(float(v)) for v in row] for row in C]
         half_ulps = sum((Decimal(math.ulp(float(v))) / 2) ** 2 for row in C for v in row)
         error = half_ulps.sqrt() if half_ulps else Decimal(0)
 
     def apply(v: Vector) -> Vector:
-        with localcontext(Context()) as inner:
+        with localcontext(owned_context()) as inner:
             inner.prec = DIGITS
             return [sum((a * x for a, x in zip(row, v)), Decimal(0)) for row in A]
 
@@ -534,7 +535,7 @@ def kernel_operator(K: Sequence[Sequence[Decimal]], entry_error: Decimal) -> tup
     [1.0, -1.0]
     """
     n = len(K)
-    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
+    with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         rows = [sum(r, Decimal(0)) / n for r in K]
         total = sum(rows, Decimal(0)) / n
@@ -564,7 +565,7 @@ def kernel_entry_error(kernel: str, X: Sequence[Sequence[float]], gamma: float, 
     """
     n, d = len(X), len(X[0])
     worst = Decimal(0)
-    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
+    with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         rows = [[Decimal(float(x)) for x in r] for r in X]
         g = abs(Decimal(float(gamma)))

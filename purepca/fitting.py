@@ -52,6 +52,7 @@ from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
 from .moments import Moments
 from .numeric import FLOAT, Context, FloatContext, Scalar
+from .numeric import in_owned_decimal
 from .parallel import parallel_gram
 from .projection import _float_rows, _reconstruct_rows, _score_rows
 from .selection import broken_stick, components_for_fraction, infer_dimension, kaiser, parallel_analysis
@@ -213,6 +214,7 @@ def reconstruct(state: PCAState, M: list[list[Scalar]]) -> list[list[float]]:
                        "the reconstruction")
 
 
+@in_owned_decimal  # the mean's hi + lo are Decimals at N digits: not in the caller's context
 def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float]]:
     """Validated rows centred about the mean (hi + lo) and divided by the scales: FactoMineR's X̃."""
     hi, lo, sd = state.mean_hi, state.mean_lo, state.sd

@@ -28,6 +28,7 @@ from typing import Any, Optional
 from .conventions import SIGN_RULES
 from .errors import PurePCAError
 from .numeric import Context, Scalar, get_context
+from .numeric import in_owned_decimal
 from .fitting import PCAState
 from .pca import PCA, SOLVERS
 
@@ -109,6 +110,7 @@ def _count(value: Any, where: str, low: int = 0, high: Optional[int] = None) -> 
     return value
 
 
+@in_owned_decimal
 def pca_to_json(pca: PCA) -> str:
     """The fitted model as JSON text (see the module's docstring).
 
@@ -143,6 +145,7 @@ def pca_to_json(pca: PCA) -> str:
     return json.dumps(document, indent=1, allow_nan=False)
 
 
+@in_owned_decimal
 def pca_from_json(text: str) -> PCA:
     """A fitted :class:`~purepca.PCA` from :func:`pca_to_json`'s text; a file of
     another format or version is an error that says so.

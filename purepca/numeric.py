@@ -10,6 +10,9 @@ it, so one piece of code gives a fast float answer or a 50-digit reference:
 ``DecimalContext(N)``  :class:`decimal.Decimal` at ``N`` significant digits
 ``get_context(x)``     ``None`` -> ``FLOAT``, an int -> ``DecimalContext(x)``,
                        a context -> itself
+``owned_decimal(p)``   a ``with`` block in purepca's own ``decimal`` context
+                       (``in_owned_decimal``: the decorator), whatever the
+                       caller's precision, rounding, exponents or traps
 =====================  ==================================================
 
 Rules the algorithms follow so that both contexts work:
@@ -39,14 +42,15 @@ import struct
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar, Union
 
 from . import fast
 from .errors import PurePCAError
 
 _fast_dots = fast.dots
 
-__all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "GramWork", "PolarRows", "Scalar", "get_context"]
+__all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "GramWork", "PolarRows", "Scalar", "get_context",
+           "in_owned_decimal", "owned_context", "owned_decimal"]
 
 #: A scalar of the active context: ``float`` under ``FLOAT``, ``Decimal`` under
 #: a ``DecimalContext``.  Spelled ``Any`` because the algorithms are generic over
@@ -339,6 +343,107 @@ class FloatContext(Context):
 MAX_DIGITS = 10_000
 """The most digits ``DecimalContext`` (and ``precision=``) accepts."""
 
+def short_repr(x: Any, limit: int = 60) -> str:
+    """``repr(x)`` for a message, at most about ``limit`` characters: an int too long to print (past
+    Python's 4,300 digits) is named by its size, and a repr that raises by the type.
+
+    >>> short_repr(10 ** 5000), short_repr("abc"), short_repr("x" * 100, 10)
+    ('an int of 5001 digits', "'abc'", "'xxxxxxxx... (102 characters)")
+    """
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 3_000:
+        return f"an int of {_int_digits(x)} digits"
+    try:
+        text = repr(x)
+    except Exception:  # a hostile object's repr: its type is enough to name it
+        return f"a {type(x).__name__}"
+    return text if len(text) <= limit else f"{text[:limit - 1]}... ({len(text)} characters)"
+
+
+def _int_digits(x: int) -> int:
+    """The number of decimal digits of a nonzero int, without printing it (exact: checked against a power of ten)."""
+    x = abs(x)
+    guess = int((x.bit_length() - 1) * 0.30102999566398120) + 1
+    return guess + 1 if x >= 10 ** guess else (guess if x >= 10 ** (guess - 1) else guess - 1)
+
+
+#: The precision of the owned context where an entry point does not choose one: decimal's own
+#: default, so that code written against the default context gives the same bits inside it.
+OWNED_PRECISION = 28
+
+#: The only conditions purepca's own context traps: each means a computation went wrong, and an
+#: algorithm turns it into a :class:`PurePCAError`.  Inexact, Rounded, Clamped, Subnormal and
+#: Underflow are what arithmetic at N digits does; FloatOperation is never trapped (and purepca
+#: converts floats with ``Decimal.from_float``, which does not even flag it).
+OWNED_TRAPS = ("InvalidOperation", "DivisionByZero", "Overflow")
+
+_MAX_PREC: int = getattr(decimal, "MAX_PREC", 999_999_999_999_999_999)
+
+
+def owned_context(prec: int = OWNED_PRECISION) -> decimal.Context:
+    """A fresh ``decimal.Context`` that is purepca's own: ``prec`` digits, ROUND_HALF_EVEN, the
+    widest exponent range, :data:`OWNED_TRAPS` trapped, no flags, ``capitals=1``, ``clamp=0``.
+
+    Every field is given, none copied from ``decimal.DefaultContext`` (which a caller may have
+    changed), so nothing of the caller's reaches it.
+
+    >>> import decimal
+    >>> decimal.DefaultContext.rounding = decimal.ROUND_DOWN   # a hostile caller
+    >>> ctx = owned_context(30)
+    >>> decimal.DefaultContext.rounding = decimal.ROUND_HALF_EVEN
+    >>> ctx.prec, ctx.rounding, ctx.Emax == decimal.MAX_EMAX, ctx.traps[decimal.FloatOperation]
+    (30, 'ROUND_HALF_EVEN', True, False)
+    """
+    if isinstance(prec, bool) or not isinstance(prec, int) or not 1 <= prec <= _MAX_PREC:
+        raise PurePCAError(f"owned decimal context: the precision must be an int >= 1, got {prec!r}")
+    traps = [getattr(decimal, name) for name in OWNED_TRAPS]
+    # (names spelled out as on MicroPython's stand-in, whose Context() says decimal is unavailable)
+    return decimal.Context(prec=prec, rounding="ROUND_HALF_EVEN", Emin=decimal.MIN_EMIN,
+                           Emax=decimal.MAX_EMAX, capitals=1, clamp=0, flags=[], traps=traps)
+
+
+def owned_decimal(prec: int = OWNED_PRECISION) -> contextlib.AbstractContextManager[decimal.Context]:
+    """A ``with`` block whose decimal context is :func:`owned_context` ``(prec)``, whatever the
+    caller's: its precision, rounding, exponent range, traps and flags change nothing inside, and
+    nothing inside changes the caller's (its flags included).
+
+    >>> import decimal
+    >>> with decimal.localcontext(decimal.Context(prec=1, traps=[decimal.Inexact])):
+    ...     with owned_decimal(30):
+    ...         third = Decimal(1) / 3
+    >>> third
+    Decimal('0.333333333333333333333333333333')
+    """
+    return decimal.localcontext(owned_context(prec))
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def in_owned_decimal(func: _F) -> _F:
+    """Decorator: ``func`` runs inside :func:`owned_decimal` (at :data:`OWNED_PRECISION` digits;
+    code that needs more digits sets them, or uses a ``DecimalContext``, inside).  For the entry
+    points of purepca that compute in ``Decimal``.  Where ``decimal`` is only named (MicroPython's
+    stand-in) the function runs as it is.
+
+    >>> @in_owned_decimal
+    ... def third() -> Decimal:
+    ...     return Decimal(1) / 3
+    >>> import decimal
+    >>> with decimal.localcontext(decimal.Context(prec=1, rounding=decimal.ROUND_DOWN)):
+    ...     third()
+    Decimal('0.3333333333333333333333333333')
+    """
+    if getattr(decimal, "getcontext", None) is None:  # MicroPython's stand-in: no decimal arithmetic
+        return func
+    import functools  # here, not at the top: the MicroPython path never needs it
+
+    @functools.wraps(func)
+    def owned(*args: Any, **kwargs: Any) -> Any:
+        with decimal.localcontext(owned_context(OWNED_PRECISION)):
+            return func(*args, **kwargs)
+
+    return owned  # type: ignore[return-value]
+
 
 class DecimalContext(Context):
     """``Decimal`` arithmetic at ``digits`` significant digits.
@@ -368,10 +473,7 @@ class DecimalContext(Context):
             raise PurePCAError(f"precision: at most {MAX_DIGITS:,} digits, got {shown}")
         self.digits = digits
         self.name = f"decimal({digits})"
-        self._context = decimal.Context(
-            prec=digits, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN,
-            traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
-        )
+        self._context = owned_context(digits)
         self._guarded = self._context.copy()
         self._guarded.prec = digits + 10
         # Every operation outside the algorithms' ``with ctx.local()`` names this context: the
@@ -390,13 +492,15 @@ class DecimalContext(Context):
         """
         if isinstance(x, Decimal):
             return x
-        if isinstance(x, (int, float)):
+        if isinstance(x, float):
+            return Decimal.from_float(x)  # exact, and no FloatOperation even where the caller traps it
+        if isinstance(x, int):
             return Decimal(x)
         # fractions.Fraction and other rationals: divide at context precision.
         num, den = getattr(x, "numerator", None), getattr(x, "denominator", None)
         if num is not None and den is not None:
             return self._context.divide(Decimal(num), Decimal(den))
-        return Decimal(float(x))
+        return Decimal.from_float(float(x))
 
     def local(self) -> contextlib.AbstractContextManager[Any]:
         """Make this context's precision the current ``decimal`` context."""
@@ -415,7 +519,7 @@ class DecimalContext(Context):
         Decimal('1267650600228229401496703205376')
         """
         if e == 0:
-            return Decimal(x)
+            return self.convert(x)
         power = self._context.power(self.two, abs(e))
         return self._context.multiply(x, power) if e > 0 else self._context.divide(x, power)
 
@@ -587,19 +691,29 @@ def _single_value(x: Any) -> float:
     number beyond the binary32 range is an error (an infinity stays itself)."""
     if type(x) is float or type(x) is Binary32:
         value = _round_single(x)
+    elif isinstance(x, Decimal) and not x.is_finite():  # NaN and the infinities stay themselves, as floats do
+        return math.nan if x.is_nan() else (-math.inf if x.is_signed() else math.inf)
     else:
-        exact = Fraction(x)  # int, Fraction, Decimal, numpy scalars: exactly
+        if x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"):
+            raise PurePCAError(f"binary32: expected a real number, got {type(x).__name__} {short_repr(x)}")
+        try:
+            # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction compares in numpy bools)
+            exact = Fraction(int(x)) if hasattr(type(x), "__index__") else Fraction(x)
+        except (TypeError, ValueError, OverflowError):  # numpy's NaN and infinities, other reals
+            exact = None
+        if exact is None:
+            return _round_single(float(x))
         try:
             nearest = float(exact)
         except OverflowError:
-            nearest = math.copysign(math.inf, exact)
+            nearest = math.inf if exact > 0 else -math.inf
         if math.isinf(nearest):
             value = nearest
         else:
             rest = exact - Fraction(nearest)
             value = _round_single_exact(nearest, (rest > 0) - (rest < 0))
     if math.isinf(value) and not (isinstance(x, float) and math.isinf(x)):
-        raise PurePCAError(f"binary32: {x!r} is beyond the single-precision range "
+        raise PurePCAError(f"binary32: {short_repr(x, 40)} is beyond the single-precision range "
                            f"(largest {_single_from_bits(0x7F7FFFFF):.8g})")
     return value
 

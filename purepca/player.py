@@ -100,6 +100,7 @@ from .linalg.power import PowerStep, SubspaceStep, power_iteration, subspace_ite
 from .linalg.tridiagonal import SHIFTS, TridiagonalStep, tridiagonal_eigh
 from .markup import escape_text, fill_template, json_for_script
 from .numeric import BINARY32, FLOAT, Context, get_context
+from .numeric import in_owned_decimal
 from .params import as_int, as_real
 
 __all__ = ["SCHEMA", "Player", "code_of", "data_run", "jacobi_run", "naive_covariance", "pivot_step", "player_html",
@@ -153,6 +154,7 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
     return M
 
 
+@in_owned_decimal
 def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
                title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
@@ -354,6 +356,7 @@ def _standardised(rows: list[list[float]]) -> list[list[float]]:
     return [[x / s if s else 0.0 for x, s in zip(row, sds)] for row in center(rows)]
 
 
+@in_owned_decimal
 def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale: bool = False,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
     """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data;
@@ -387,6 +390,7 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale:
     return run
 
 
+@in_owned_decimal
 def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
               title: str = "Power iteration", start: Optional[Any] = None, inverse: bool = False) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
@@ -451,6 +455,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
             "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
 
 
+@in_owned_decimal
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
                  digits: Optional[int] = None, title: str = "Subspace iteration") -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.subspace_iteration` on ``A``, as a run.
@@ -492,6 +497,7 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
 
 
+@in_owned_decimal
 def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
                     title: str = "Householder tridiagonalisation and implicit QL", shift: str = "wilkinson",
                     choices: bool = True) -> dict[str, Any]:
@@ -715,6 +721,7 @@ def _shown_number(x: Decimal) -> Any:
     return f"{x:.17g}"
 
 
+@in_owned_decimal
 def replay(A: Any, digits: int = 50) -> dict[str, Any]:
     """Jacobi on ``A`` in binary32, in floats (binary64) and at ``digits`` decimal digits, sweep by
     sweep, side by side.
@@ -908,6 +915,7 @@ def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ...
           title: Optional[str] = ..., scale: bool = ..., inline: Literal[True]) -> Player: ...
 
 
+@in_owned_decimal
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
           replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
           title: Optional[str] = None, scale: bool = False, inline: bool = False) -> Union[str, Player]:

@@ -464,7 +464,8 @@ def test_certified_build_command_bad_arguments_are_one_line(tmp_path: os.PathLik
     blocker = os.path.join(tmp_path, "file")
     open(blocker, "w").close()
     assert certified_main(["build", "tiny", "--folder", os.path.join(blocker, "sub")]) == 1
-    assert capsys.readouterr().err.startswith("python -m purepca.certified build: [Errno")
+    assert capsys.readouterr().err == (f"python -m purepca.certified build: --folder {os.path.join(blocker, 'sub')}: "
+                                       "cannot create it (Not a directory)\n")
 
 
 def test_assess_scores_and_supplementary_of_the_wrong_shape_are_errors() -> None:

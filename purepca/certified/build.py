@@ -34,13 +34,14 @@ from __future__ import annotations
 import json
 import math
 import os
-from decimal import Decimal, localcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 from ..conventions import CONVENTIONS
+from ..errors import PurePCAError
 from ..linalg import jacobi_eigh
-from ..numeric import DecimalContext
+from ..numeric import DecimalContext, in_owned_decimal, owned_context, short_repr
 from .cases import CASES, Case, build_case
 from .exact import enclose, exact_rank, moment_matrix, scaled_integers
 
@@ -62,6 +63,41 @@ def _s(x: Any) -> str:
     if x == 0:
         return "0"
     return format(x, f".{STORED - 1}e")
+
+
+#: How the certificate's enclosures and bounds are rounded to STORED digits (the certificate says so).
+ROUNDING = (f"outward, to {STORED} significant digits: each enclosure's lo rounded toward -infinity and hi "
+            f"toward +infinity, so that lo < exact < hi; each angle bound rounded toward +infinity")
+
+
+def _directed(x: Fraction, rounding: str, digits: int = STORED) -> str:
+    """``x`` as text with ``digits`` significant digits, rounded in one direction (``ROUND_FLOOR``:
+    the largest such number <= x; ``ROUND_CEILING``: the smallest >= x); exact zeros as 0.
+
+    >>> _directed(Fraction(1, 3), ROUND_FLOOR, 4), _directed(Fraction(1, 3), ROUND_CEILING, 4)
+    ('3.333e-1', '3.334e-1')
+    >>> _directed(Fraction(-1, 3), ROUND_FLOOR, 4), _directed(Fraction(2), ROUND_CEILING, 4)
+    ('-3.334e-1', '2.000e+0')
+    """
+    if x == 0:
+        return "0"
+    ctx = owned_context(digits)
+    ctx.rounding = rounding
+    # one correctly rounded division of two exact integers: the directed rounding of x itself
+    value = ctx.divide(Decimal(x.numerator), Decimal(x.denominator))
+    with localcontext(ctx):
+        return format(value, f".{digits - 1}e")  # value has at most `digits` digits: no rounding here
+
+
+def _outward(lo: Fraction, hi: Fraction) -> list[str]:
+    """The enclosure ``[lo, hi]`` stored: lo rounded down, hi up, at STORED digits (so it encloses
+    whatever [lo, hi] encloses, and lo < hi whenever lo < hi)."""
+    return [_directed(lo, ROUND_FLOOR), _directed(hi, ROUND_CEILING)]
+
+
+def _width(stored: list[str]) -> str:
+    """``hi - lo`` of a stored enclosure, rounded up to two significant digits (exact subtraction first)."""
+    return _directed(Fraction(Decimal(stored[1])) - Fraction(Decimal(stored[0])), ROUND_CEILING, 2)
 
 
 def _frac_decimal(x: Fraction) -> Decimal:
@@ -92,6 +128,7 @@ def _clusters(enclosures: list[tuple[Fraction, Fraction]], rank: int, d: int) ->
     return out
 
 
+@in_owned_decimal
 def certify(case: Case) -> dict[str, Any]:
     """The certificate of one case: eigenvalues certified twice, vectors checked by residual.
 
@@ -201,14 +238,18 @@ def certify(case: Case) -> dict[str, Any]:
             cert["eigenvalues"] = {"n-1": [_s(v) for v in lam], "n": [_s(v * (n - 1) / n) for v in lam]}
             cert["singular_values"] = [_s((v * (n - 1)).sqrt()) for v in lam]
         cert["explained_variance_ratio"] = [_s(m / total) if total else "0" for m in mids]
-        cert["enclosures"] = [[_s(lo), _s(hi)] for lo, hi in enclosures]
+        cert["enclosures"] = [_outward(lo, hi) for lo, hi in enclosures]
+        cert["enclosure_widths"] = [_width(e) for e in cert["enclosures"]]
+        cert["enclosure_rounding"] = ROUNDING
         cert["agreement_digits"] = agree_digits
         cert["clusters"] = clusters
         cert["components"] = {str(i): [_s(x) for x in vectors[i]] for i in single}
         cert["projectors"] = {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
                                                          for c in range(d)] for r in range(d)]
                               for cl in clusters if len(cl) > 1}
-        cert["angle_bounds"] = [_s(b) for b in angle_bounds]
+        # upper bounds, rounded up (past the 120-digit rounding of their own arithmetic, too)
+        cert["angle_bounds"] = [_directed(Fraction(b) * (1 + Fraction(1, 10 ** (DIGITS - 10))), ROUND_CEILING)
+                                for b in angle_bounds]
         if scaled:
             sd_n1 = [(Decimal(M[j][j]) / Decimal(unit)).sqrt() for j in range(d)]
             sd_n = [s * Decimal(n - 1).sqrt() / Decimal(n).sqrt() for s in sd_n1]
@@ -247,7 +288,7 @@ def certify(case: Case) -> dict[str, Any]:
             "smallest_relative_gap": f"{min_gap:.3e}",
             "offset_to_spread": f"{float(offset):.3e}",
             "digits_at_risk": round(at_risk, 2),
-            "enclosure_width": f"{float(max(widths, default=Fraction(0))):.1e}",
+            "enclosure_width": _directed(max(widths, default=Fraction(0)), ROUND_CEILING, 2),  # a width: up
         }
         cert["tier"] = tier(at_risk)
         # each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)
@@ -272,22 +313,67 @@ def certificate_json(cert: dict[str, Any]) -> str:
     return json.dumps(cert, indent=1, ensure_ascii=True) + "\n"
 
 
+def _targets(folder: str, files: Sequence[str]) -> list[str]:
+    """The paths the build writes, each refused before any work unless it is absent or a regular file:
+    a symbolic link (which the one file door would follow out of the folder, replacing its target), a
+    FIFO (which would block), a device or a directory."""
+    paths = []
+    for file in files:
+        path = os.path.join(folder, file)
+        if os.path.islink(path):
+            raise PurePCAError(f"{path}: is a symbolic link (to {os.readlink(path)}); the corpus is written as "
+                               f"regular files in the folder: remove the link first")
+        if os.path.lexists(path) and not os.path.isfile(path):
+            raise PurePCAError(f"{path}: is not a regular file (a directory, a FIFO or a device); "
+                               f"the corpus is written as regular files in the folder")
+        paths.append(path)
+    return paths
+
+
+@in_owned_decimal
 def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = None) -> list[str]:
-    """Build and write the files of the named cases (all by default); returns the paths written."""
+    """Build and write the files of the named cases (all by default) into ``folder`` (default the
+    corpus's own, :data:`purepca.certified.DATA`), through the one file door
+    (:func:`purepca.files.write_output`: a temporary file renamed into place, the user's umask);
+    returns the paths written.  Every target is checked before any work: the folder must be a
+    directory (it is created when missing), and each file absent or a regular file.
+
+    >>> import os, tempfile
+    >>> write_cases(["tiny"], os.path.join(tempfile.mkdtemp(), "new"))  # doctest: +ELLIPSIS
+    ['.../new/tiny.csv', '.../new/tiny.json']
+    >>> write_cases(["tiny"], __file__)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: folder .../build.py: is a file, not a directory
+    """
+    from ..files import write_output
     from . import DATA
 
-    folder = folder or DATA
-    os.makedirs(folder, exist_ok=True)
+    if folder is not None and not isinstance(folder, (str, os.PathLike)):
+        raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
+    where = os.fspath(folder) if folder else DATA
+    if not isinstance(where, str):
+        raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
+    if os.path.lexists(where) and not os.path.isdir(where):
+        raise PurePCAError(f"folder {where}: is a file, not a directory")
+    chosen = sorted(CASES) if names is None else list(names)
+    cases = [build_case(name) for name in chosen]
+    planned = []
+    for case in cases:
+        planned += [case.name + ".csv", case.name + ".json"] + ([case.name + ".sup.csv"] if case.supplementary_columns
+                                                                else [])
+    _targets(where, planned)  # before any work
+    try:
+        os.makedirs(where, exist_ok=True)
+    except OSError as err:
+        raise PurePCAError(f"folder {where}: cannot create it ({err.strerror or err})") from None
     written = []
-    for name in names or sorted(CASES):
-        case = build_case(name)
+    for case in cases:
         cert = certify(case)
-        files = {name + ".csv": case_csv(case.columns, case.rows), name + ".json": certificate_json(cert)}
+        files = {case.name + ".csv": case_csv(case.columns, case.rows), case.name + ".json": certificate_json(cert)}
         if case.supplementary_columns:
-            files[name + ".sup.csv"] = case_csv(case.supplementary_columns, case.supplementary_rows)
-        for file, text in files.items():
-            path = os.path.join(folder, file)
-            with open(path, "w", encoding="ascii", newline="\n") as f:
-                f.write(text)
+            files[case.name + ".sup.csv"] = case_csv(case.supplementary_columns, case.supplementary_rows)
+        for path, text in zip(_targets(where, list(files)), files.values()):
+            write_output(text.encode("ascii"), path)  # bytes: written as they are
             written.append(path)
     return written

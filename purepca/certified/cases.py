@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable, Optional
 
+from ..numeric import in_owned_decimal
+
 __all__ = ["CASES", "Case"]
 
 
@@ -322,13 +324,14 @@ CASES: dict[str, Callable[[], Case]] = {
 }
 
 
+@in_owned_decimal
 def build_case(name: str) -> Case:
     """The case called ``name``, built from its definition (no file read).
 
     >>> build_case("tiny").rows[1]
     ('2', '3.5')
     """
-    maker: Optional[Callable[[], Case]] = CASES.get(name)
+    maker: Optional[Callable[[], Case]] = CASES.get(name) if isinstance(name, str) else None
     if maker is None:
         from ..errors import PurePCAError
 

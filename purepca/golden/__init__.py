@@ -30,12 +30,13 @@ import os
 import pathlib
 import random
 import warnings
-from decimal import Context, Decimal, localcontext
+from decimal import Decimal, localcontext
 from importlib import resources
 from typing import Any, Callable, Optional, Sequence
 
 from ..datasets import toy_data
 from ..errors import PurePCAError
+from ..numeric import owned_context
 
 __all__ = ["FORMAT", "VERSION", "build_cases", "golden_cases", "write_cases"]
 
@@ -116,7 +117,7 @@ def _kernel_result(X: list[list[float]], params: dict[str, Any], convention: str
     # The scores of the training rows, sqrt(eigenvalue) times the unit eigenvectors (scikit-learn's
     # fit_transform; kernlab's rotated is the same with its eigenvalues times n).
     n = len(X)
-    with localcontext(Context()) as ctx:  # a fresh context: none of the caller's traps or limits
+    with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         mu = values if convention == "sklearn" else [v * n for v in values]
         roots = [m.sqrt() for m in mu]

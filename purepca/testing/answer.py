@@ -52,6 +52,7 @@ from ..conventions import CONVENTIONS, apply_sign_rule
 from ..errors import PurePCAError
 from ..linalg.jacobi import jacobi_eigh
 from ..numeric import FLOAT
+from ..numeric import in_owned_decimal
 from .geometry import _rows
 
 __all__ = ["Reference", "clear_cache", "fingerprint", "reference"]
@@ -306,6 +307,7 @@ def _with_constant(comps: list[list[float]], unit: list[float], mean: list[float
     return full[:size], (list(unit) + [0.0] * len(const))[:size], new_mean, new_scales
 
 
+@in_owned_decimal
 def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
               digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
               scale_ddof: Optional[int] = None, constant_columns: str = "error") -> Reference:
@@ -327,7 +329,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     >>> ref.clusters, round(ref.condition, 3), len(ref.components_)
     ([[0], [1]], 318.33, 2)
     """
-    if convention not in CONVENTIONS:
+    if not isinstance(convention, str) or convention not in CONVENTIONS:
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
     conv = CONVENTIONS[convention]
     rows = _rows(X, "X")

@@ -30,13 +30,16 @@ decimal data, so it includes what the rounding of the input to floats costs.
 
 from __future__ import annotations
 
+import decimal
 import math
+import numbers
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import Decimal
 from typing import Any, Optional, Sequence, Union
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
+from ..numeric import in_owned_decimal, owned_decimal, short_repr
 from .compare import METHODS, Check, _extract, _number, compare_pca
 
 __all__ = ["Assessed", "assess", "assessment_report", "lre"]
@@ -65,47 +68,106 @@ class Assessed:
         return f"{self.quantity}: LRE {self.lre:.1f}, {self.verdict}" + (f" ({self.note})" if self.note else "")
 
 
-def _dec(x: Any) -> Decimal:
-    return x if isinstance(x, Decimal) else Decimal(x)
+#: The digits the oracle's decimal arithmetic works at (far past the 25 a certificate stores).
+_DIGITS = 60
 
 
-def lre(value: float, certified: Union[str, Decimal], scale: Optional[Union[str, Decimal]] = None,
+def _exact(x: Any, what: str, *, finite: bool) -> Optional[Decimal]:
+    """A real number as a Decimal, exactly (a Fraction to 60 digits; numeric text exactly); None for
+    NaN or an infinity unless ``finite`` (then an error); anything else an error naming ``what``.
+    Called inside the owned context."""
+    if isinstance(x, (bool, complex)) or x is None:
+        raise PurePCAError(f"lre: {what} must be a real number, got {short_repr(x, 60)}")
+    if isinstance(x, str):
+        text = x.strip()
+        try:
+            value = Decimal(text) if text and "_" not in text else None
+        except ArithmeticError:  # not a numeral, or an exponent beyond decimal's range
+            value = None
+        if value is None:
+            raise PurePCAError(f"lre: {what} must be a number or a decimal numeral, got {short_repr(x, 60)}")
+    elif isinstance(x, Decimal):
+        value = x
+    elif isinstance(x, float):
+        value = Decimal.from_float(x)
+    elif isinstance(x, numbers.Integral):
+        value = Decimal(int(x))
+    elif isinstance(x, numbers.Rational):
+        value = Decimal(int(x.numerator)) / Decimal(int(x.denominator))
+    elif isinstance(x, numbers.Real):  # numpy's float32 and the like: exactly, through float
+        value = Decimal.from_float(float(x))
+    else:
+        raise PurePCAError(f"lre: {what} must be a real number, got {type(x).__name__} {short_repr(x, 60)}")
+    if not value.is_finite():
+        if finite:
+            raise PurePCAError(f"lre: {what} must be a finite number, got {short_repr(x, 60)}")
+        return None
+    return value
+
+
+def lre(value: Any, certified: Union[str, Decimal], scale: Optional[Union[str, Decimal]] = None,
         cap: float = _CAP) -> float:
     """``-log10(|value - certified| / |certified|)`` (or ``/ |scale|`` when given, as for a certified
-    zero), between 0 and ``cap``; 0 for NaN and infinities.
+    zero), between 0 and ``cap``; 0 for a NaN or infinite value.
+
+    ``value`` is any real number (a float, an int, a Decimal, a Fraction, a numpy scalar), taken
+    exactly; ``certified`` and ``scale`` a finite real number or its decimal text.  Computed at 60
+    digits in purepca's own decimal context, whatever the caller's.
 
     >>> round(lre(1.0000001, "1"), 6)
     7.0
     >>> lre(-2.0, "2"), lre(float("nan"), "2"), lre(3.0, "3")
     (0.0, 0.0, 25.0)
+    >>> from fractions import Fraction
+    >>> round(lre(Fraction(10000001, 10000000), "1"), 6), lre(10 ** 400, "1")
+    (7.0, 0.0)
+    >>> lre(1.0, "NaN")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: lre: certified must be a finite number, got 'NaN'
     """
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        return 0.0
-    with localcontext() as ctx:
-        ctx.prec = 60
-        c = _dec(certified)
-        s = abs(_dec(scale)) if scale is not None else abs(c)
-        err = abs(Decimal(value) - c)
+    if isinstance(cap, bool) or not isinstance(cap, (int, float)) or not 0 <= cap <= 1_000:
+        raise PurePCAError(f"lre: cap must be a number of digits from 0 to 1,000, got {short_repr(cap)}")
+    with owned_decimal(_DIGITS):
+        c = _exact(certified, "certified", finite=True)
+        s = abs(_exact(scale, "scale", finite=True) if scale is not None else c)  # type: ignore[arg-type]
+        if isinstance(value, (str, bytes)):  # an answer's number is a number: '1.0' is text (as compare_pca reads it)
+            raise PurePCAError(f"lre: value must be a real number, got {short_repr(value, 60)}")
+        x = _exact(value, "value", finite=False)
+        if x is None:
+            return 0.0
+        assert c is not None
+        err = abs(x - c)
         if err == 0:
-            return cap
+            return float(cap)
         if s == 0:
             return 0.0
-        digits = float(-(err / s).log10())
-    return max(0.0, min(cap, digits))
+        try:
+            ratio = err / s
+        except decimal.Overflow:  # past decimal's exponents (an error 10^(10^18) times the scale): no digit
+            return 0.0
+        if ratio == 0:  # below decimal's exponents: every digit
+            return float(cap)
+        digits = float(-ratio.log10())
+    return max(0.0, min(float(cap), digits))
 
 
 def _norm(v: Sequence[Decimal]) -> Decimal:
     return Decimal(sum(x * x for x in v)).sqrt()
 
 
+def _decimals(v: Sequence[float]) -> list[Decimal]:
+    """Finite floats as Decimals, exactly (no FloatOperation, even flagged)."""
+    return [Decimal.from_float(t) for t in v]
+
+
 def _component_lre(v: Sequence[float], cert: dict[str, Any], i: int) -> tuple[float, str]:
     """The digits of a component: of its direction (sine of the angle to the certified vector, or
     the part outside the certified cluster's span) and of its length (unit)."""
-    with localcontext() as ctx:
-        ctx.prec = 60
-        x = [Decimal(t) if math.isfinite(t) else Decimal(0) for t in v]
-        if not all(math.isfinite(t) for t in v):
-            return 0.0, "not finite"
+    if not all(math.isfinite(t) for t in v):
+        return 0.0, "not finite"
+    with owned_decimal(_DIGITS):
+        x = _decimals(v)
         length = _norm(x)
         if length == 0:
             return 0.0, "zero vector"
@@ -134,10 +196,9 @@ def _scores_lre(column: Sequence[float], certified: Sequence[str]) -> float:
     """The digits of one column of scores, up to sign, normwise."""
     if not all(math.isfinite(t) for t in column):
         return 0.0
-    with localcontext() as ctx:
-        ctx.prec = 60
+    with owned_decimal(_DIGITS):
         c = [Decimal(t) for t in certified]
-        x = [Decimal(t) for t in column]
+        x = _decimals(column)
         size = _norm(c)
         err = min(_norm([a - b for a, b in zip(x, c)]), _norm([a + b for a, b in zip(x, c)]))
         if err == 0:
@@ -146,6 +207,16 @@ def _scores_lre(column: Sequence[float], certified: Sequence[str]) -> float:
             return 0.0
         digits = float(-(err / size).log10())
     return max(0.0, min(_CAP, digits))
+
+
+def _column_sign(column: Sequence[float], certified: Sequence[str]) -> int:
+    """The sign of a component for its whole column of supplementary correlations: the one that
+    brings the answer's column nearer the certified one (one sign per component, never per entry)."""
+    finite = [(v, c) for v, c in zip(column, certified) if math.isfinite(v)]
+    with owned_decimal(_DIGITS):
+        same = sum((Decimal.from_float(v) - Decimal(c)) ** 2 for v, c in finite)
+        flipped = sum((Decimal.from_float(v) + Decimal(c)) ** 2 for v, c in finite)
+    return -1 if flipped < same else 1
 
 
 def _get(answer: Any, name: str) -> Any:
@@ -174,6 +245,7 @@ def _verdicts(checks: list[Check]) -> dict[str, Check]:
     return out
 
 
+@in_owned_decimal
 def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: str = "svd") -> list[Assessed]:
     """Another implementation's answer for a corpus case, quantity by quantity: the LRE against the
     certificate and the verdict of the error model of ``method`` (:func:`compare_pca`).
@@ -194,11 +266,17 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     >>> [(a.quantity, round(a.lre, 1), a.verdict) for a in rows]
     [('explained_variance_[0]', 2.7, 'FAIL'), ('explained_variance_[1]', 3.3, 'FAIL')]
     """
-    from ..certified import CertifiedCase, load_case
+    from ..certified import CertifiedCase, check_case, load_case
 
-    if method not in METHODS:
-        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
-    c = case if isinstance(case, CertifiedCase) else load_case(case)
+    if not isinstance(method, str) or method not in METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {short_repr(method)}")
+    if convention is not None and not isinstance(convention, str):
+        raise PurePCAError(f"convention must be a convention's name (a str), got {short_repr(convention, 60)}")
+    if isinstance(case, CertifiedCase):
+        check_case(case)  # one built by hand is held to what load_case checks
+        c = case
+    else:
+        c = load_case(case)
     cert = c.certificate
     scaled = bool(cert["scaled"])
     convention = convention if convention is not None else ("prcomp" if scaled else "sklearn")
@@ -255,6 +333,10 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     if scores is not None:
         if len(scores) != n:
             raise PurePCAError(f"scores: {len(scores)} rows, but case {c.name!r} has {n} samples")
+        widths = {len(row) for row in scores}
+        if len(widths) != 1 or not 0 < len(scores[0]) <= d:
+            raise PurePCAError(f"scores: rows of {' and '.join(map(str, sorted(widths)))} entries; need one "
+                               f"width, one entry per component (at most {d})")
         certified = cert["scores"][use["scores"]]
         for i in range(len(scores[0])):
             if str(i) in certified:
@@ -269,12 +351,17 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
         if len(table) != len(names):
             raise PurePCAError(f"supplementary_correlations: {len(table)} rows, but case {c.name!r} has "
                                f"{len(names)} supplementary columns ({', '.join(names)}): one row each")
+        widths = {len(row) for row in table}
+        if len(widths) != 1 or not 0 < len(table[0]) <= d:
+            raise PurePCAError(f"supplementary_correlations: rows of {' and '.join(map(str, sorted(widths)))} "
+                               f"entries; need one width, one entry per component (at most {d})")
+        # up to the sign of each component: one sign for its whole column, the nearer of the two
+        signs = {i: _column_sign([row[i] for row in table], certified_sup[str(i)])
+                 for i in range(len(table[0])) if str(i) in certified_sup}
         for j, row in enumerate(table):
             for i, v in enumerate(row):
-                if str(i) in certified_sup:
-                    c_ij = certified_sup[str(i)][j]
-                    # up to the sign of the component: the better of the two
-                    add(f"supplementary_correlations[{j}][{i}]", max(lre(v, c_ij), lre(-v, c_ij)))
+                if i in signs:
+                    add(f"supplementary_correlations[{j}][{i}]", lre(signs[i] * v, certified_sup[str(i)][j]))
     named = {a.quantity for a in out}
     for check in checks:  # what the error model checked beside the certified quantities
         if check.quantity not in named and not check.quantity.startswith("components_["):
