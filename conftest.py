@@ -211,5 +211,7 @@ def pytest_runtest_logreport(report: Any) -> None:
         line = {"id": report.nodeid, "outcome": report.outcome,
                 "seconds": round(float(measured.get("spent", report.duration)), 3),
                 "cpu": round(float(measured.get("cpu", 0.0)), 3), "stage": os.environ.get("PUREPCA_STAGE", "")}
+        if report.outcome == "skipped" and isinstance(report.longrepr, tuple):
+            line["why"] = str(report.longrepr[-1])
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
