@@ -522,6 +522,7 @@ def test_certified_build_does_not_follow_a_link_out_of_the_folder(tmp_path: Any)
     assert sorted(os.listdir(folder)) == ["tiny.csv"]  # refused before any work: nothing written
 
 
+@pytest.mark.slow  # a child process: about 0.7 s quiet, more on a busy machine
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_certified_build_does_not_block_on_a_fifo(tmp_path: Any) -> None:
     """On 1d257ef `build tiny --folder DIR` blocked forever on a FIFO DIR/tiny.json."""
@@ -562,6 +563,7 @@ def test_certified_build_writes_through_the_one_file_door(tmp_path: Any, monkeyp
         assert mine.read() == stored.read()
 
 
+@pytest.mark.slow  # a child process: about 0.7 s quiet, more on a busy machine
 def test_certified_list_into_a_closed_pipe_exits_quietly() -> None:
     """`python -m purepca.certified list | head -1` printed a BrokenPipeError traceback on 1d257ef."""
     env = dict(os.environ, PYTHONPATH=ROOT)
