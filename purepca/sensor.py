@@ -339,6 +339,7 @@ class SensorModel:
         self.mean_hi, self.mean_lo, self.sd = mean_hi, mean_lo, sd
         self.components, self.variance, self.rest, self.sweeps = components, variance, rest, sweeps
         self._z = [0.0] * self.d  # work: the centred row
+        self._t = [0.0] * self.k  # work: the scores
 
     def score(self, row: Sequence[float]) -> tuple[list[Any], Any, Any]:
         """``(scores, T², SPE)`` of one reading (see the module's docstring; the row is checked).
@@ -347,34 +348,31 @@ class SensorModel:
         >>> m.score([1.0, 1.0])
         ([1.0], 0.5, 1.0)
         """
-        d = self.d
-        if len(row) != d:
-            raise PurePCAError(f"row: expected {d} values, got {len(row)}")
-        z, hi, sd = self._z, self.mean_hi, self.sd
+        # Few locals on purpose: MicroPython puts a call's frame on the heap past 11 words.
+        if len(row) != self.d:
+            raise PurePCAError(f"row: expected {self.d} values, got {len(row)}")
+        z = self._z
         q = 0.0
-        for j in range(d):
-            x = row[j]
-            if not _is_real(x):
-                _real(x, f"row, column {j}")
-            v = x - hi[j]
-            if sd is not None:
-                v = v / sd[j]
+        for j in range(self.d):
+            v = row[j]
+            if not _is_real(v):
+                _real(v, f"row, column {j}")
+            v = v - self.mean_hi[j]
+            if self.sd is not None:
+                v = v / self.sd[j]
             z[j] = v
             q = v * v if j == 0 else q + v * v
-        scores = [0.0] * self.k
         t2 = 0.0
         for i in range(self.k):
-            w = self.components[i]
-            t = w[0] * z[0]
-            for j in range(1, d):
-                t = t + w[j] * z[j]
-            scores[i] = t
-            tt = t * t
-            q = q - tt
-            lam = self.variance[i]
-            if lam > 0:
-                t2 = tt / lam if i == 0 else t2 + tt / lam
-        return scores, t2, (q if q > 0 else 0.0)
+            v = self.components[i][0] * z[0]
+            for j in range(1, self.d):
+                v = v + self.components[i][j] * z[j]
+            self._t[i] = v
+            v = v * v
+            q = q - v
+            if self.variance[i] > 0:
+                t2 = v / self.variance[i] if i == 0 else t2 + v / self.variance[i]
+        return tuple(self._t), t2, (q if q > 0 else 0.0)
 
     def t2_limit(self, alpha: float = 0.05) -> float:
         """The upper control limit of T² for new readings at level ``alpha`` (the F limit, as
