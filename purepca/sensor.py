@@ -346,7 +346,7 @@ class SensorModel:
 
         >>> m = SensorModel(5, [0.0, 0.0], [0.0, 0.0], None, [[1.0, 0.0]], [2.0], [0.5])
         >>> m.score([1.0, 1.0])
-        ([1.0], 0.5, 1.0)
+        ((1.0,), 0.5, 1.0)
         """
         # Few locals on purpose: MicroPython puts a call's frame on the heap past 11 words.
         if len(row) != self.d:
