@@ -95,7 +95,7 @@ before = gc.mem_alloc()
 result = model.score(reading)
 after = gc.mem_alloc()
 print("FIG score", after - before)
-print("BITS score", bits(result[0] + [result[1], result[2]]))
+print("BITS score", bits(list(result[0]) + [result[1], result[2]]))
 # ---- step
 try:
     with open("/lib/host_model.json") as fh:
@@ -107,6 +107,6 @@ except OSError:
     host = None
 if host is not None:
     scores, t2, spe = host.score(row)
-    print("BITS host_score", bits(scores + [t2, spe]))
+    print("BITS host_score", bits(list(scores) + [t2, spe]))
     print("BITS host_limits", bits([host.t2_limit(0.05), host.spe_limit(0.05)]))
 print("DONE")
