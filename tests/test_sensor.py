@@ -258,21 +258,73 @@ def _one_pass_float32(rows):
     return [[(ss[i][j] - s[i] * s[j] / n) / (n - c(1)) for j in range(d)] for i in range(d)]
 
 
+def _graded(rows):
+    """Column j divided by 4**j (exactly): variances spread over 2**28."""
+    return [[v / 4.0 ** j for j, v in enumerate(r)] for r in rows]
+
+
+def _angle(w, v):
+    """The angle between unit vectors w (as computed) and v (true), in mpmath: ``‖w/‖w‖ ∓ v‖``."""
+    with mpmath.workdps(40):
+        w = [mpmath.mpf(float(x)) for x in w]
+        norm = mpmath.sqrt(mpmath.fsum(x * x for x in w))
+        sign = 1 if mpmath.fsum(a * b for a, b in zip(w, v)) >= 0 else -1
+        return float(mpmath.sqrt(mpmath.fsum((a / norm - sign * b) ** 2 for a, b in zip(w, v))))
+
+
+def _ulab_rule_eigenvalues(C, threshold=1.2e-7):
+    """Eigenvalues by cyclic Jacobi (in doubles) stopped by ulab's rule: every off-diagonal entry
+    below an *absolute* threshold (1.2e-7 in ulab's float builds), whatever the matrix's scale.
+    A model of that rule for the page's table, not a solver of purepca."""
+    A = [[float(x) for x in r] for r in C]
+    d = len(A)
+    for _ in range(50):
+        big = max(abs(A[p][q]) for p in range(d) for q in range(p + 1, d))
+        if big < threshold:
+            break
+        for p in range(d - 1):
+            for q in range(p + 1, d):
+                if abs(A[p][q]) < threshold:
+                    continue
+                theta = (A[q][q] - A[p][p]) / (2 * A[p][q])
+                t = (1 if theta >= 0 else -1) / (abs(theta) + math.sqrt(theta * theta + 1))
+                c = 1 / math.sqrt(t * t + 1)
+                s = t * c
+                for r in range(d):  # columns p and q, then rows p and q
+                    a, b = A[r][p], A[r][q]
+                    A[r][p], A[r][q] = c * a - s * b, s * a + c * b
+                for r in range(d):
+                    a, b = A[p][r], A[q][r]
+                    A[p][r], A[q][r] = c * a - s * b, s * a + c * b
+    return sorted((A[i][i] for i in range(d)), reverse=True)
+
+
 def binary32_digits(rows, k=2):
-    """Digits of the binary32 streaming fit (largest eigenvalue, smallest kept eigenvalue, worst kept
-    component's angle) and of the one-pass float32 covariance's largest eigenvalue, against mpmath on
-    the rows as binary32 holds them."""
+    """Digits of the binary32 streaming fit against mpmath on the rows as binary32 holds them: the
+    largest, the k-th and the smallest eigenvalue (relative), the kept components (-log10 of the
+    worst angle); and the one-pass float32 covariance's largest eigenvalue."""
     single = [[float(BINARY32.convert(v)) for v in r] for r in rows]
     values, vectors = _true_spectrum(single)
-    model = fit(_stream(rows, BINARY32), k)
-    angle = max(float(mpmath.sqrt(abs(1 - mpmath.fsum(mpmath.mpf(float(a)) * b for a, b in zip(w, v)) ** 2)))
-                for w, v in zip(model.components, vectors))
+    model = fit(_stream(rows, BINARY32), k)  # the binary32 context: each operation rounded to single
+    angle = max(_angle(w, v) for w, v in zip(model.components, vectors))
     naive = _one_pass_float32(rows)
     with mpmath.workdps(30):
         E = mpmath.eigsy(mpmath.matrix([[float(x) for x in r] for r in naive]), eigvals_only=True)
         naive_top = max(E)
-    return {"top": _digits(model.variance[0], values[0]), "kept": _digits(model.variance[k - 1], values[k - 1]),
-            "angle": angle, "naive_top": _digits(naive_top, values[0])}
+    spectrum = model.variance + model.rest
+    ulab = _ulab_rule_eigenvalues(_stream(rows).covariance())
+    return {"ulab_last": _digits(ulab[-1], values[-1]) if ulab[-1] > 0 else 0.0,"top": _digits(spectrum[0], values[0]), "kept": _digits(spectrum[k - 1], values[k - 1]),
+            "last": _digits(spectrum[-1], values[-1]), "components": -math.log10(angle) if angle else 17.0,
+            "naive_top": _digits(naive_top, values[0])}
+
+
+#: The scenarios docs/restricted.md reports (benchmarks/bench_sensor.py prints them).
+SCENARIOS = {
+    "well-conditioned (offset 0)": lambda n: _rows(n, offset=0.0),
+    "offset 1e3": lambda n: _rows(n, offset=1e3),
+    "offset 1e5": lambda n: _rows(n, offset=1e5),
+    "graded columns (4**-j)": lambda n: _graded(_rows(n, offset=0.0)),
+}
 
 
 @pytest.mark.slow
@@ -280,3 +332,10 @@ def test_binary32_streaming_fit_offset_1e3_five_digits():
     figures = binary32_digits(_rows(10000, offset=1e3))
     assert figures["top"] >= 5, figures
     assert figures["naive_top"] < 1, figures
+
+
+@pytest.mark.slow
+def test_binary32_streaming_fit_graded_columns_beside_ulab_rule():
+    figures = binary32_digits(SCENARIOS["graded columns (4**-j)"](10000))
+    assert min(figures["top"], figures["kept"], figures["last"], figures["components"]) >= 4, figures
+    assert figures["ulab_last"] < 2, figures
