@@ -28,7 +28,12 @@ language, :func:`build` rewrites copies of them with :mod:`ast`:
 The numerics are not touched: the device runs the very statements CPython runs.
 :data:`MODULES` is the set MicroPython needs for a fit, its scores, T²/SPE and
 a model file; ``tests/test_micropython.py`` checks on CPython that it imports
-nothing else and runs it on the WebAssembly port.
+nothing else and runs it on the WebAssembly port.  ``profile="sensor"``
+(``--profile sensor``) builds instead the bundle of a small board:
+:data:`SENSOR_MODULES` (:mod:`purepca.sensor`: a streaming fit, scores, T²,
+SPE, their limits and model files) and the functions of
+:data:`SENSOR_EXTRACTS`, taken out of their modules by :func:`extract`, in
+about 30 KB of RAM (``docs/restricted.md``).
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as out:
@@ -359,7 +364,7 @@ def extract(source: str, names: Sequence[str]) -> str:
             if kept:
                 node.names = kept
                 body.append(node)
-    tree.body = body + defs
+    tree.body = body + [d for d in defs]
     return ast.unparse(tree)
 
 

@@ -341,7 +341,7 @@ class SensorModel:
         self._z = [0.0] * self.d  # work: the centred row
         self._t = [0.0] * self.k  # work: the scores
 
-    def score(self, row: Sequence[float]) -> tuple[list[Any], Any, Any]:
+    def score(self, row: Sequence[float]) -> tuple[tuple[float, ...], float, float]:
         """``(scores, T², SPE)`` of one reading (see the module's docstring; the row is checked).
 
         >>> m = SensorModel(5, [0.0, 0.0], [0.0, 0.0], None, [[1.0, 0.0]], [2.0], [0.5])
@@ -478,7 +478,7 @@ def fit(stream: Streaming, n_components: int, scale: bool = False) -> SensorMode
         sd = _deviations(C, ctx)
         C = _correlation(C, sd, ctx)
     V = [[ctx.one if i == j else ctx.zero for j in range(d)] for i in range(d)]
-    sweeps, _ = _cyclic_jacobi(C, V, ctx.eps, MAX_SWEEPS, ctx, None, "threshold")
+    sweeps, _ = _cyclic_jacobi(C, V, ctx.eps, MAX_SWEEPS, ctx, None, "threshold")  # type: ignore[arg-type]
     diag = [C[i][i] for i in range(d)]
     order = sorted(range(d), key=lambda i: diag[i], reverse=True)
     values = [diag[i] if diag[i] > 0 else ctx.zero for i in order]
