@@ -204,7 +204,13 @@ class Streaming:
             x = row[j]
             if not _is_real(x):
                 _real(x, f"row {self.n}, column {j}")
-            work[j] = convert(x)
+            try:
+                x = convert(x)
+            except (OverflowError, ValueError):  # an int beyond the float range
+                x = _INF
+            if not _is_real(x):
+                raise PurePCAError(f"row {self.n}, column {j}: {row[j]!r} is beyond the float range")
+            work[j] = x
         if self.n == 0:
             for j in range(d):
                 self._shift[j] = work[j]
@@ -357,9 +363,14 @@ class SensorModel:
             v = row[j]
             if not _is_real(v):
                 _real(v, f"row, column {j}")
-            v = v - self.mean_hi[j]
+            try:
+                v = v - self.mean_hi[j]
+            except OverflowError:  # an int beyond the float range
+                v = _INF
             if self.sd is not None:
                 v = v / self.sd[j]
+            if v != v or v == _INF or v == _NEG_INF:
+                raise PurePCAError(f"row, column {j}: {row[j]!r} is beyond the float range from the mean")
             z[j] = v
             q = v * v if j == 0 else q + v * v
         t2 = 0.0
@@ -372,6 +383,8 @@ class SensorModel:
             q = q - v
             if self.variance[i] > 0:
                 t2 = v / self.variance[i] if i == 0 else t2 + v / self.variance[i]
+        if q != q or t2 != t2:  # a reading so far out that its squares overflow: inf - inf
+            return tuple(self._t), _INF, _INF
         return tuple(self._t), t2, (q if q > 0 else 0.0)
 
     def t2_limit(self, alpha: float = 0.05) -> float:

@@ -339,3 +339,22 @@ def test_binary32_streaming_fit_graded_columns_beside_ulab_rule():
     figures = binary32_digits(SCENARIOS["graded columns (4**-j)"](10000))
     assert min(figures["top"], figures["kept"], figures["last"], figures["components"]) >= 4, figures
     assert figures["ulab_last"] < 2, figures
+
+
+def test_streaming_update_refuses_huge_int():
+    s = Streaming(2)
+    s.update([1.0, 2.0])
+    with pytest.raises(PurePCAError, match=r"row 1, column 0: 1000.* is beyond the float range"):
+        s.update([10 ** 400, 1.0])
+    assert s.n == 1
+
+
+def test_score_wild_readings():
+    m = SensorModel(5, [0.0, 0.0], [0.0, 0.0], None, [[1.0, 0.0]], [2.0], [0.5])
+    with pytest.raises(PurePCAError, match="row, column 0: .* is beyond the float range from the mean"):
+        m.score([10 ** 400, 0.0])
+    far = SensorModel(5, [-1e308, 0.0], [0.0, 0.0], None, [[1.0, 0.0]], [2.0], [0.5])
+    with pytest.raises(PurePCAError, match="beyond the float range from the mean"):
+        far.score([1e308, 0.0])
+    scores, t2, q = m.score([1e200, 1e200])  # squares overflow: beyond every limit, never 0 or nan
+    assert t2 == math.inf and q == math.inf
