@@ -56,7 +56,7 @@ def _stream(rows, context=None):
 
 
 def test_streaming_covariance_two_pass_accuracy_at_offset():
-    rows = _rows(2000, offset=1e6)
+    rows = _rows(200, offset=1e6)
     C = _stream(rows).covariance()
     with mpmath.workdps(40):
         n, d = len(rows), 8
@@ -358,3 +358,53 @@ def test_score_wild_readings():
         far.score([1e308, 0.0])
     scores, t2, q = m.score([1e200, 1e200])  # squares overflow: beyond every limit, never 0 or nan
     assert t2 == math.inf and q == math.inf
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_HOSTILE = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10 ** 400, 10 ** 400),
+                     st.none(), st.booleans(), st.text(max_size=3), st.lists(st.floats(), max_size=2))
+
+
+@pytest.mark.slow  # 150 examples: about 3 s
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.one_of(st.lists(_HOSTILE, max_size=4), _HOSTILE), min_size=1, max_size=6),
+       k=st.one_of(st.integers(-1, 4), _HOSTILE), scale=st.one_of(st.booleans(), _HOSTILE))
+def test_sensor_doors_fuzzed(rows, k, scale):
+    """Hostile rows, counts and flags: a result, or a PurePCAError; never another exception."""
+    s = Streaming(3)
+    try:
+        for r in rows:
+            s.update(r)
+        model = fit(s, k, scale)
+        for r in rows:
+            model.score(r)
+        model.t2_limit(0.05)
+        model.spe_limit(0.05)
+        load_model(model.to_json())
+    except PurePCAError:
+        pass
+
+
+_DOC3 = pca_to_json(PCA(2).fit(_rows(20, d=3)))
+
+
+@pytest.mark.slow  # 150 examples: about 2 s
+@settings(max_examples=150, deadline=None)
+@given(path=st.lists(st.sampled_from(["state", "attributes", "components", "components_", "mean_hi", "mean_lo",
+                                      "variance", "rest", "sd", "n_samples_", "n_components_", "div", "ddof",
+                                      "explained_variance_", "scale_", "mean_"]), min_size=1, max_size=2),
+       value=_HOSTILE)
+def test_load_model_fuzzed(path, value):
+    doc = json.loads(_DOC3)
+    for part in ("state", "attributes"):
+        if path[-1] in doc[part]:
+            doc[part][path[-1]] = value
+    try:
+        text = json.dumps(doc)
+    except ValueError:
+        return
+    try:
+        load_model(text).score([1.0, 2.0, 3.0])
+    except PurePCAError:
+        pass
