@@ -261,7 +261,8 @@ class Streaming:
         hi, out_lo = [], []
         for k, m, l in zip(self._shift, self._mean, self._lo):
             a = m + l
-            e1 = l - (a - m)  # Fast2Sum: |m| >= |l|
+            z = a - m
+            e1 = (m - (a - z)) + (l - z)  # TwoSum: m + l = a + e1 exactly
             s = k + a
             z = s - k
             hi.append(s)
@@ -288,10 +289,16 @@ class Streaming:
             for j in range(i, d):
                 C[i][j] = C[j][i] = (self._m2[k] + self._m2_lo[k]) / div
                 k += 1
+        # Squares below the float's normal range lose their digits (or vanish): a column that
+        # varied (its shifted mean is not zero) with so small a spread is refused, not returned.
+        tiny = ctx.convert(math.ldexp(1.0, -998 if ctx.eps < 1e-10 else -102))  # 2**24 times the least normal
         for i in range(d):
             if C[i][i] - C[i][i] != 0:
                 raise PurePCAError(f"column {i}: its sum of squared deviations is beyond the float range; "
                                    "rescale the data")
+            if C[i][i] < tiny and (self._mean[i] != 0 or self._lo[i] != 0):
+                raise PurePCAError(f"column {i}: its spread is so small that its squares fall below the float "
+                                   "range (they lose their digits); rescale the data")
         return C
 
     def correlation(self) -> list[list[Any]]:
@@ -490,9 +497,17 @@ def fit(stream: Streaming, n_components: int, scale: bool = False) -> SensorMode
     if scale:
         sd = _deviations(C, ctx)
         C = _correlation(C, sd, ctx)
+    # A matrix far from 1 in magnitude is scaled by a power of two (exactly) so that no square in
+    # the rotations underflows or overflows, and its eigenvalues scaled back (as jacobi_eigh does).
+    big = max(abs(x) for row in C for x in row)
+    shift = math.frexp(float(big))[1] if big > 0 else 0
+    if abs(shift) < (100 if ctx.eps < 1e-10 else 30):
+        shift = 0
+    if shift:
+        C = [[x * ctx.convert(math.ldexp(1.0, -shift)) for x in row] for row in C]
     V = [[ctx.one if i == j else ctx.zero for j in range(d)] for i in range(d)]
     sweeps, _ = _cyclic_jacobi(C, V, ctx.eps, MAX_SWEEPS, ctx, None, "threshold")  # type: ignore[arg-type]
-    diag = [C[i][i] for i in range(d)]
+    diag = [C[i][i] * ctx.convert(math.ldexp(1.0, shift)) if shift else C[i][i] for i in range(d)]
     order = sorted(range(d), key=lambda i: diag[i], reverse=True)
     values = [diag[i] if diag[i] > 0 else ctx.zero for i in order]
     vectors = []

@@ -408,3 +408,24 @@ def test_load_model_fuzzed(path, value):
         load_model(text).score([1.0, 2.0, 3.0])
     except PurePCAError:
         pass
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e150])
+def test_fit_far_from_one_is_scaled(scale):
+    rows = [[v * scale for v in r] for r in _rows(100, offset=0.0, d=4)]
+    model = fit(_stream(rows), 2)
+    full = PCA(2).fit(rows)
+    for a, b in zip(model.variance, full.explained_variance_):
+        assert abs(a - b) <= 1e-12 * b
+
+
+def test_streaming_refuses_spread_below_the_squares_range():
+    s = Streaming(2)
+    for x in (1.0, 1.0 + 2 ** -52, 1.0):
+        s.update([x, 1e-170 * x])
+    with pytest.raises(PurePCAError, match="column 1: its spread is so small that its squares fall below"):
+        s.covariance()
+    c = Streaming(1)
+    for _ in range(3):
+        c.update([5.0])
+    assert c.covariance() == [[0.0]]  # a constant column is no error
