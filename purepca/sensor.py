@@ -550,6 +550,9 @@ def load_model(text: Any) -> SensorModel:
         doc = json.loads(text)
     except ValueError:
         raise PurePCAError("model: not JSON") from None
+    if isinstance(doc, dict) and "loadings" in doc and "format" not in doc:
+        raise PurePCAError("model: this is the report of purepca fit -o (no mean, no model); save the model "
+                           "with purepca fit ... --save model.json")
     if not isinstance(doc, dict) or doc.get("format") != "purepca.PCA":
         raise PurePCAError(f"model: not a purepca.PCA model file (format {doc.get('format') if isinstance(doc, dict) else None!r})")
     if doc.get("version") != 1 or isinstance(doc.get("version"), bool):

@@ -234,6 +234,16 @@ def test_load_model_refuses(edit, message):
         load_model(json.dumps(doc))
 
 
+def test_load_model_refuses_the_fit_report(tmp_path):
+    from purepca.cli import main
+
+    data = tmp_path / "log.csv"
+    data.write_text("".join(",".join(repr(v) for v in r) + "\n" for r in _rows(30, d=3)))
+    assert main(["fit", str(data), "--no-header", "--format", "json", "-o", str(tmp_path / "r.json")]) == 0
+    with pytest.raises(PurePCAError, match="the report of purepca fit -o .*--save model.json"):
+        load_model((tmp_path / "r.json").read_text())
+
+
 def test_load_model_not_json():
     with pytest.raises(PurePCAError, match="model: not JSON"):
         load_model("{")

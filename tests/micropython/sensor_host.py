@@ -35,16 +35,18 @@ def missing() -> Optional[str]:
 
 
 def host_files(bundle: pathlib.Path) -> tuple[str, list[float]]:
-    """A model fitted on the host by the full package (what ``purepca fit --save`` writes) and a
-    reading, written next to the bundle (the device's /lib)."""
-    from purepca import PCA
-    from purepca.model_io import pca_to_json
+    """A model fitted on the host by ``purepca fit log.csv --components 2 --save host_model.json``
+    and a reading, written next to the bundle (the device's /lib)."""
+    from purepca.cli import main
 
     g = Rows(D, seed=9)
-    rows = [list(g.next_row()) for _ in range(300)]
-    text = pca_to_json(PCA(K).fit(rows))
+    log = bundle.parent / "host_log.csv"
+    log.write_text("".join(",".join(repr(v) for v in g.next_row()) + "\n" for _ in range(300)), encoding="utf-8")
+    path = bundle / "host_model.json"
+    if main(["fit", str(log), "--no-header", "--components", str(K), "--save", str(path)]) != 0:
+        raise RuntimeError("purepca fit --save failed")
+    text = path.read_text(encoding="utf-8")
     row = list(g.next_row())
-    (bundle / "host_model.json").write_text(text, encoding="utf-8")
     (bundle / "host_row.json").write_text(json.dumps(row), encoding="utf-8")
     return text, row
 
