@@ -588,5 +588,4 @@ def lesson_command(args: Any) -> None:
     names, rows = table.names, table.rows
     if args.columns is None and len(names) > 2:
         names, rows = names[:2], [row[:2] for row in rows]  # the first two; the page names them
-    lesson = pc1_lesson(rows, names, source)
-    write_output(pc1_page(lesson, args.title), args.output)
+    write_output(pc1_page(pc1_lesson(rows, names, source), args.title), args.output)
