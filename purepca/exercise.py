@@ -647,7 +647,12 @@ def grade(path: str, name: Optional[str] = None, time_limit: float = TIME_LIMIT)
 
 
 def report(path: str, checks: Sequence[Check]) -> str:
-    """The checks as lines, PASS/FAIL first, and a count."""
+    """The checks as lines, PASS/FAIL first, and a count.
+
+    >>> print(report("power_step.py", [Check("power: w is a unit vector", True, "|‖w‖ − 1|/(n·ulp) <= 0")]))
+    PASS  power: w is a unit vector: |‖w‖ − 1|/(n·ulp) <= 0
+    power_step.py: 1 of 1 tests passed
+    """
     lines = [f"{'PASS' if c.passed else 'FAIL'}  {c.name}: {c.message}" for c in checks]
     failed = sum(not c.passed for c in checks)
     lines.append(f"{path}: {len(checks) - failed} of {len(checks)} tests passed")
@@ -655,7 +660,14 @@ def report(path: str, checks: Sequence[Check]) -> str:
 
 
 def add_exercise_parser(sub: Any) -> None:
-    """The ``exercise`` subcommand (for :mod:`purepca.cli`)."""
+    """The ``exercise`` subcommand (for :mod:`purepca.cli`).
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser().add_subparsers(dest="command")
+    >>> add_exercise_parser(sub)
+    >>> sub.choices["exercise"].parse_args(["write", "power", "--folder", "/tmp"]).target
+    'power'
+    """
     p = sub.add_parser("exercise", help="skeleton files to fill in (Jacobi rotation, Householder, power, covariance), "
                        "graded against purepca's rooms",
                        description="list: the exercises; write NAME: its skeleton file into --folder; grade FILE: run "
@@ -669,7 +681,13 @@ def add_exercise_parser(sub: Any) -> None:
 
 
 def exercise_command(args: Any) -> None:
-    """``purepca exercise``: list, write or grade."""
+    """``purepca exercise``: list, write or grade (a failed test: :class:`PurePCAError`, exit status 1).
+
+    >>> import argparse
+    >>> exercise_command(argparse.Namespace(action="list", target=None))  # doctest: +ELLIPSIS
+    covariance   covariance.py          the sample covariance matrix (divisor n − 1) of the columns of X
+    ...
+    """
     if args.action == "list":
         if args.target is not None:
             raise PurePCAError(f"exercise list: takes no argument, got {args.target!r}")

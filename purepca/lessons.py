@@ -80,7 +80,8 @@ def graded_matrix(n: int = 6, seed: int = 0, grading: float = 50.0) -> list[list
     """Slapničar's strongly scaled positive definite matrix (NLA notebooks, lesson L4c):
     ``D = exp(grading·(u - 0.5))`` for ``n`` uniform ``u``, then ``B`` with uniform entries,
     ``A = BᵀB`` and ``H = D·A·D`` (built symmetric: ``H[j][i]`` is ``H[i][j]``), all from
-    ``random.Random(seed)``: the same matrix on every interpreter.
+    ``random.Random(seed)``, ``exp`` correctly rounded by :mod:`decimal` (not the platform's
+    libm): the same matrix on every interpreter and machine.
 
     >>> H = graded_matrix(3, seed=1)
     >>> len(H), all(H[i][j] == H[j][i] for i in range(3) for j in range(3))
@@ -99,7 +100,8 @@ def graded_matrix(n: int = 6, seed: int = 0, grading: float = 50.0) -> list[list
         raise PurePCAError(f"graded_matrix: grading must be <= 100 (D = exp(grading·(u - 0.5)) must stay "
                            f"within the float range), got {grading}")
     rng = random.Random(seed)
-    D = [math.exp(grading * (rng.random() - 0.5)) for _ in range(n)]
+    with decimal.localcontext(_DIGITS_CONTEXT):  # exp correctly rounded: the same bits whatever the libm
+        D = [float(Decimal(grading * (rng.random() - 0.5)).exp()) for _ in range(n)]
     B = [[rng.random() for _ in range(n)] for _ in range(n)]
     A = [[math.fsum(B[k][i] * B[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
     H = [[0.0] * n for _ in range(n)]
@@ -548,7 +550,14 @@ def pc1_page(lesson: PC1Lesson, title: Optional[str] = None) -> str:
 
 def add_lesson_arguments(p: Any) -> None:
     """``--lesson`` for ``purepca teach`` (for :mod:`purepca.cli`); the lesson reads ``--seed``,
-    ``FILE``/``--dataset``, ``--columns``, ``--id-column``, ``--title`` and ``-o`` of ``teach``."""
+    ``FILE``/``--dataset``, ``--columns``, ``--id-column``, ``--title`` and ``-o`` of ``teach``.
+
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_lesson_arguments(p)
+    >>> p.parse_args(["--lesson", "pc1"]).lesson
+    'pc1'
+    """
     p.add_argument("--lesson", choices=LESSONS, default=None,
                    help="a lesson instead of the step player: 'stopping' (absolute against relative stopping of "
                         "Jacobi on a graded matrix, seeded by --seed) or 'pc1' (drag an axis to find PC1 in a 2-D "
@@ -557,7 +566,16 @@ def add_lesson_arguments(p: Any) -> None:
 
 def lesson_command(args: Any) -> None:
     """``purepca teach --lesson NAME``: write the lesson's page (``-o``, else standard output); with
-    ``-o``, the stopping lesson's table is printed too."""
+    ``-o``, the stopping lesson's table is printed too.
+
+    >>> import os, tempfile
+    >>> from purepca.cli import main
+    >>> page = os.path.join(tempfile.mkdtemp(), "pc1.html")
+    >>> main(["teach", "--lesson", "pc1", "--dataset", "usarrests", "--columns", "Murder,Assault", "-o", page])
+    0
+    >>> "Murder against Assault" in open(page, encoding="utf-8").read()
+    True
+    """
     from .csvdata import read_table
     from .datasets import load
     from .files import read_text, text_lines, write_output
