@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -242,19 +243,41 @@ def _run(path: str, tasks: list[dict[str, Any]], time_limit: float) -> Any:
     """The learner's answers to ``tasks``, from a separate ``python -I`` process."""
     with tempfile.TemporaryDirectory(prefix="purepca-exercise-") as work:
         out = os.path.join(work, "answers.json")
-        try:
-            done = subprocess.run([sys.executable, "-I", "-c", _RUNNER, os.path.abspath(path), out],
-                                  input=json.dumps(tasks), capture_output=True, text=True, timeout=time_limit,
-                                  cwd=work)
-        except subprocess.TimeoutExpired:
-            raise PurePCAError(f"exercise grade: {path} ran past the time limit of {time_limit:g} s "
-                               "(a loop that never ends?); nothing was graded") from None
+        # Its standard output is dropped, its errors go to a file (only the last line is read): a file
+        # that prints without end cannot fill our memory.  A session of its own, so that a timeout
+        # ends whatever it started too.
+        with open(os.path.join(work, "stderr.txt"), "w+b") as errors:
+            process = subprocess.Popen([sys.executable, "-I", "-c", _RUNNER, os.path.abspath(path), out],
+                                       stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors, cwd=work,
+                                       start_new_session=os.name == "posix")
+            try:
+                process.communicate(json.dumps(tasks).encode(), timeout=time_limit)
+            except subprocess.TimeoutExpired:
+                _end(process)
+                raise PurePCAError(f"exercise grade: {path} ran past the time limit of {time_limit:g} s "
+                                   "(a loop that never ends?); nothing was graded") from None
+            finally:
+                _end(process)
+            errors.seek(max(0, os.fstat(errors.fileno()).st_size - 4000))
+            tail = errors.read().decode("utf-8", "replace").strip().splitlines()[-1:]
         try:
             with open(out, encoding="utf-8") as f:
                 return json.loads(f.read())
         except (OSError, ValueError):
-            tail = (done.stderr or "").strip().splitlines()[-1:] or [f"exit status {done.returncode}"]
-            raise PurePCAError(f"exercise grade: {path} stopped before answering ({tail[0]})") from None
+            raise PurePCAError(f"exercise grade: {path} stopped before answering "
+                               f"({tail[0] if tail else f'exit status {process.returncode}'})") from None
+
+
+def _end(process: "subprocess.Popen[bytes]") -> None:
+    """End the learner's process and, on POSIX, its whole session (what it started)."""
+    if os.name == "posix":
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    elif process.poll() is None:
+        process.kill()
+    process.wait()
 
 
 def _numbers(value: Any, shape: Sequence[int]) -> Any:

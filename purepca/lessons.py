@@ -453,7 +453,7 @@ the axis.  Snapping sets v to purepca's PC1 exactly.</p>
   }
   el("line", {x1: 0, y1: centre, x2: size, y2: centre, stroke: "#eee"});
   el("line", {x1: centre, y1: 0, x2: centre, y2: size, stroke: "#eee"});
-  const shown = data.points.slice(0, 2000);
+  const shown = data.points;
   const segments = shown.map(() => el("line", {stroke: "#bbb", "stroke-width": 1}));
   for (const p of shown) { el("circle", {cx: X(p[0]), cy: Y(p[1]), r: 2.5, fill: "#246"}); }
   const axis = el("line", {stroke: "#b00", "stroke-width": 2.5});
@@ -538,14 +538,23 @@ def pc1_page(lesson: PC1Lesson, title: Optional[str] = None) -> str:
     title = f"Find PC1 by hand: {lesson.names[0]} against {lesson.names[1]}" if title is None else str(title)
     data = {
         "names": lesson.names,
-        "points": [[x - m for x, m in zip(row, lesson.mean)] for row in lesson.rows],
+        "points": [[x - m for x, m in zip(row, lesson.mean)] for row in lesson.rows[:PC1_POINTS]],
         "C": lesson.C, "values": lesson.values, "pc1": lesson.pc1,
         "Cshown": [[repr(x) for x in row] for row in lesson.C],
         "shown": {"values": [repr(v) for v in lesson.values], "pc1": [repr(x) for x in lesson.pc1]},
     }
-    source = f"{len(lesson.rows)} rows of {lesson.source}: {lesson.names[0]} across, {lesson.names[1]} up"
+    drawn = "" if len(lesson.rows) <= PC1_POINTS else f" (the first {PC1_POINTS} drawn; C is of all of them)"
+    source = f"{len(lesson.rows)} rows of {lesson.source}{drawn}: {lesson.names[0]} across, {lesson.names[1]} up"
     return fill_template(_PC1_PAGE, {"TITLE": escape_text(title), "SOURCE": escape_text(source),
                                      "DATA": json_for_script(json.dumps(data, allow_nan=False))})
+
+
+#: The options of ``teach`` that only the step player reads, with their defaults.
+_PLAYER_ONLY = (("--method", "jacobi"), ("--digits", None), ("--replay-digits", 50), ("--components", 1),
+                ("--shift", 0.0), ("--scale", False))
+
+#: The most points a pc1 page embeds and draws (the numbers shown are computed from all of them).
+PC1_POINTS = 5000
 
 
 def add_lesson_arguments(p: Any) -> None:
@@ -582,6 +591,9 @@ def lesson_command(args: Any) -> None:
     if getattr(args, "matrix", None) is not None:
         raise PurePCAError(f"teach --lesson {args.lesson}: --matrix is for the step player; "
                            "the stopping lesson makes its own graded matrix (--seed), the pc1 lesson takes data")
+    for option, default in _PLAYER_ONLY:  # said, not silently ignored
+        if getattr(args, option.lstrip("-").replace("-", "_"), default) != default:
+            raise PurePCAError(f"teach --lesson {args.lesson}: {option} is for the step player, not a lesson")
     if args.lesson == "stopping":
         if args.file is not None or args.dataset is not None:
             raise PurePCAError("teach --lesson stopping: takes no data (its graded matrix comes from --seed)")

@@ -227,3 +227,24 @@ def test_exercise_learner_output_does_not_reach_the_report(tmp_path: pathlib.Pat
                           capture_output=True, text=True, cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert "PASS everything" not in done.stdout
+
+
+@pytest.mark.slow  # waits 3.5 s to see that the file's child never wrote
+def test_exercise_grade_ends_what_the_file_started(tmp_path: pathlib.Path) -> None:
+    # a child that outlives its parent, and a flood of output: both ended with the time limit
+    marker = tmp_path / "still-running"
+    child = f"import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).write_text('x')"
+    text = ("import subprocess, sys\n"
+            f"subprocess.Popen([sys.executable, '-c', {child!r}])\n"
+            "while True:\n    print('x' * 10000)\n")
+    with pytest.raises(PurePCAError, match="ran past the time limit"):
+        grade(_file(tmp_path, "power_step.py", text), time_limit=0.5)
+    import time
+    time.sleep(3.5)
+    assert not marker.exists()
+
+
+def test_exercise_grade_says_why_a_file_stopped(tmp_path: pathlib.Path) -> None:
+    text = "import os\nos._exit(3)\n"
+    with pytest.raises(PurePCAError, match="stopped before answering \\(exit status 3\\)"):
+        grade(_file(tmp_path, "power_step.py", text))

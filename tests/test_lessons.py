@@ -181,6 +181,8 @@ def test_lessons_teach_command_stopping_and_pc1(tmp_path: pathlib.Path, capsys: 
     assert "give FILE or --dataset, not both" in capsys.readouterr().err
     assert main(["teach", "--lesson", "pc1", "--matrix", str(csv)]) == 1
     assert "--matrix is for the step player" in capsys.readouterr().err
+    assert main(["teach", "--lesson", "stopping", "--method", "power"]) == 1
+    assert "--method is for the step player, not a lesson" in capsys.readouterr().err
 
 
 sys.path.insert(0, os.path.dirname(__file__))
