@@ -279,7 +279,7 @@ diagonal to its own precision.  ulab (MicroPython's numpy) stops at a fixed 1.2e
 and at 20·n² rotations: a live case of the absolute rule.  purepca's relative rule also counts an entry below
 eps²·‖H‖<sub>F</sub> as zero (for matrices with zero diagonal entries); on a matrix graded beyond 1/eps² that
 floor costs digits too, and the table shows it: try other seeds with <span class="mono">--seed</span>.</p>
-<h2>The matrix H</h2>
+<h2>The matrix H (7 digits shown)</h2>
 <table id="matrix">%MATRIX%</table>
 <p>Made by <span class="mono">purepca teach --lesson stopping --seed %SEED%</span>; the numbers are computed, not typed in.</p>
 </body></html>
@@ -372,7 +372,9 @@ def pc1_lesson(rows: Any, names: Sequence[str] = ("x", "y"), source: str = "<dat
     from .linalg.matrix import as_matrix
     X = as_matrix(rows, name="rows")
     if len(X[0]) != 2:
-        raise PurePCAError(f"the pc1 lesson draws a 2-D cloud: {source} has {len(X[0])} columns; choose two with --columns")
+        d = len(X[0])
+        raise PurePCAError(f"the pc1 lesson draws a 2-D cloud: {source} has {d} column{'s' if d != 1 else ''}; "
+                           "choose two with --columns")
     if len(X) < 2:
         raise PurePCAError(f"the pc1 lesson needs at least 2 rows, {source} has {len(X)}")
     C = [[float(x) for x in row] for row in covariance_matrix(X)]

@@ -112,6 +112,18 @@ def test_lessons_jacobi_atol_is_checked() -> None:
         jacobi_eigh([[1, 0], [0, 1]], atol=-1)
 
 
+@pytest.mark.parametrize("pivot", ["threshold", "classical"])
+def test_lessons_jacobi_atol_is_in_the_units_of_the_matrix(pivot: str) -> None:
+    # a matrix near overflow or underflow is scaled by a power of two inside; atol is scaled with it
+    A = [[4.0, 1e-3, 2e-5], [1e-3, 1.0, 1e-4], [2e-5, 1e-4, 1e-6]]
+    base = jacobi_eigh(A, atol=1e-4, pivot=pivot)
+    assert base.rotations < jacobi_eigh(A, pivot=pivot).rotations  # the rule stopped early: (1, 2) and (0, 2) stay
+    for k in (900, -900):
+        B = [[math.ldexp(x, k) for x in row] for row in A]
+        scaled = jacobi_eigh(B, atol=math.ldexp(1e-4, k), pivot=pivot)
+        assert [math.ldexp(x, k) for x in base.values] == scaled.values and base.rotations == scaled.rotations
+
+
 def test_lessons_variance_along_against_fractions() -> None:
     C = [[2.5, -1.25], [-1.25, 0.75]]
     for angle in (0.0, 0.3, -1.2, 1.5707963267948966):
