@@ -38,6 +38,7 @@ from .pca import PCA, SOLVERS
 from .report import PCASummary, _r_decimals, format_rounded, format_table, print_matrix
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
+from . import exercise as _exercise, lessons as _lessons
 from .teaching import trace_jacobi, trace_power
 from .teaching import NOTATIONS
 from .testing import METHODS, Check, compare_pca
@@ -1574,6 +1575,8 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                                        "through a solver's own trace on the covariance of FILE / --dataset or on "
                                        "--matrix: next/previous/play, the entry being zeroed, off(A) on a log "
                                        "scale, the axes turning, a float / 50-digit replay and a checker."))
+    _lessons.add_lesson_arguments(sub.choices["teach"])  # issue 43: --lesson stopping|pc1 (purepca/lessons.py)
+    _exercise.add_exercise_parser(sub)  # issue 43: purepca exercise (purepca/exercise.py)
 
     sub.add_parser("check", help="a self-test with the standard library only: published numbers, PASS/FAIL per line",
                    description="Reproduce the numbers seed 003 publishes (R's prcomp and kernlab), R's prcomp of "
@@ -1591,7 +1594,8 @@ _COMMANDS = {
     "plot": _plot_command,
     "trace": _trace_command,
     "dataset": _dataset_command,
-    "teach": teach_command,
+    "teach": lambda args: (_lessons.lesson_command if args.lesson else teach_command)(args),
+    "exercise": lambda args: _exercise.exercise_command(args),
     "assess": _assess_command,
 }
 
@@ -1599,8 +1603,8 @@ _COMMANDS = {
 def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """What argparse cannot say alone: exactly one source of data (FILE or --dataset, or --matrix for
     trace) and the range of --components; else usage, exit 2."""
-    if not hasattr(args, "dataset"):
-        return
+    if not hasattr(args, "dataset") or getattr(args, "lesson", None):
+        return  # a lesson checks its own sources (purepca/lessons.py)
     file_name = "--data" if args.command == "verify" else "FILE"
     given = [name for name, present in ((file_name, args.file is not None), ("--dataset", args.dataset is not None),
                                         ("--matrix", getattr(args, "matrix", None) is not None),
