@@ -46,7 +46,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
-from .conventions import CONVENTIONS, apply_sign_rule
+from .conventions import CONVENTIONS, _apply_sign_rule
 from .covariance import Centred, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
@@ -809,7 +809,7 @@ def finish(s: Settings, o: Solved) -> PCAState:
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
         # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
-        comps = apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
+        comps = _apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
         noise = _noise(ctx, spectrum, k, r, total, o.rest, solver, d) if k < r else ctx.zero
         div = ctx.convert(n - s.ddof) if o.div is None else o.div
         # With scale=True the spectrum is of the standardised data, which has no unit: only the

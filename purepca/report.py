@@ -21,10 +21,11 @@ Standard deviation 1.133 0.2215
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .errors import NotFittedError
+from .errors import NotFittedError, PurePCAError
 
 __all__ = ["PCASummary", "format_rounded", "format_table", "pca_html", "print_matrix"]
 
@@ -61,8 +62,16 @@ class PCASummary:
         ]
 
     def to_string(self, digits: int = 4) -> str:
-        """The table with each column showing ``digits`` significant digits."""
-        return "Importance of components:\n" + format_table(self.names, self.rows, digits)
+        """The table with each column showing ``digits`` significant digits (a whole number from 1 to
+        22, as R's ``print`` takes).
+
+        >>> from purepca import PCA
+        >>> PCA(convention="prcomp").fit([[0.0, 1.0], [2.0, 2.0], [4.0, 4.5]]).summary().to_string(0)
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: digits: expected a whole number from 1 to 22 (significant digits), got 0
+        """
+        return "Importance of components:\n" + format_table(self.names, self.rows, _digits(digits))
 
     def __str__(self) -> str:
         return self.to_string()
@@ -75,7 +84,12 @@ class PCASummary:
         >>> html = PCA(convention="prcomp").fit(toy_data()).summary().to_html()
         >>> '<th scope="row">Standard deviation</th><td>1.1331</td><td>0.22155</td>' in html
         True
+        >>> PCA(convention="prcomp").fit(toy_data()).summary().to_html(-1)
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: digits: expected a whole number from 1 to 22 (significant digits), got -1
         """
+        digits = _digits(digits)
         from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
         head = "".join(f'<th scope="col">{escape_text(name)}</th>' for name in self.names)
         columns = [[f"{v:.{_r_decimals(col, digits)}f}" for v in col]
@@ -89,6 +103,13 @@ class PCASummary:
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+
+def _digits(digits: Any) -> int:
+    """``digits`` checked: a whole number from 1 to 22 (R's ``print(digits=)`` range), not a bool."""
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= digits <= 22:
+        raise PurePCAError(f"digits: expected a whole number from 1 to 22 (significant digits), got {digits!r:.60}")
+    return int(digits)
 
 
 def _r_decimals(values: Sequence[float], digits: int) -> int:
@@ -115,6 +136,7 @@ def format_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[float]
     x 1.5 0.25
     y 2.0 1.00
     """
+    digits = _digits(digits)
     width = max(len(label) for label, _ in rows)
     columns = list(zip(*(values for _, values in rows)))
     formatted = []
