@@ -163,3 +163,213 @@ def test_kernel_cosine_of_rows_near_the_float_range_is_their_cosine() -> None:
             xx, yy = sum(a * a for a in xs), sum(b * b for b in ys)
             want = 0.0 if not xx or not yy else float(sum(a * b for a, b in zip(xs, ys))) / math.sqrt(float(xx * yy))
             assert abs(K[i][j] - want) <= 4e-16, (i, j, K[i][j], want)
+
+
+# ------------------------------------------------------------------------------------ model files
+
+from purepca.model_io import pca_from_json, pca_to_json  # noqa: E402
+
+XM = [[1.0, 2.0, 0.5], [2.0, 1.0, 1.5], [4.0, 5.0, 0.0], [3.0, 3.0, 1.0], [0.0, 1.0, 2.0], [1.5, 0.5, 2.5]]
+
+
+def _doc(**kwargs: Any) -> dict[str, Any]:
+    return json.loads(pca_to_json(PCA(**kwargs).fit(XM)))  # type: ignore[no-any-return]
+
+
+def _both(doc: dict[str, Any], public: str, inner: str, change: Any) -> None:
+    """An edit made consistently: the public attribute and the field at the fit's precision alike."""
+    doc["attributes"][public] = change(doc["attributes"][public])
+    doc["state"][inner] = change(doc["state"][inner])
+
+
+def _refused(doc: dict[str, Any], message: str) -> None:
+    with pytest.raises(PurePCAError, match=message):
+        pca_from_json(json.dumps(doc))
+
+
+@pytest.mark.parametrize("precision", [None, 30])
+@pytest.mark.parametrize("delta", [1.0, 1e-9])
+@pytest.mark.parametrize("field", ["mean_hi", "mean_lo"])
+def test_model_from_json_refuses_an_edited_mean_pair(precision: Any, delta: float, field: str) -> None:
+    doc = _doc(n_components=2, precision=precision)
+    value = doc["state"][field][0]
+    doc["state"][field][0] = str(Decimal(value) + Decimal(delta)) if isinstance(value, str) else value + delta
+    _refused(doc, rf"state\.mean_hi\[0\] \+ state\.mean_lo\[0\] is .* but state\.mean\[0\] is")
+
+
+@pytest.mark.parametrize("precision", [None, 30])
+def test_model_from_json_refuses_an_edited_root(precision: Any) -> None:
+    doc = _doc(n_components=2, precision=precision, whiten=True)
+    value = doc["state"]["roots"][1]
+    doc["state"]["roots"][1] = str(Decimal(value) * Decimal("1.000001")) if isinstance(value, str) else value * (1 + 2 ** -50)
+    _refused(doc, r"state\.roots\[1\] is .* but the square root of state\.variance\[1\] is")
+
+
+@pytest.mark.parametrize("precision", [None, 30])
+def test_model_from_json_refuses_a_doubled_component_edited_in_both_copies(precision: Any) -> None:
+    doc = _doc(n_components=2, precision=precision)
+    double = (lambda rows: [[str(2 * Decimal(x)) if isinstance(x, str) else 2 * x for x in rows[0]]] + rows[1:])
+    doc["attributes"]["components_"] = [[2 * x for x in doc["attributes"]["components_"][0]],
+                                        doc["attributes"]["components_"][1]]
+    doc["state"]["components"] = double(doc["state"]["components"])
+    _refused(doc, r"state\.components\[0\] is not a unit vector")
+
+
+@pytest.mark.parametrize("precision", [None, 30])
+def test_model_from_json_refuses_two_equal_components(precision: Any) -> None:
+    doc = _doc(n_components=2, precision=precision)
+    _both(doc, "components_", "components", lambda rows: [rows[0], rows[0]])
+    _refused(doc, r"state\.components\[0\] and state\.components\[1\] are not orthogonal")
+
+
+@pytest.mark.parametrize("precision", [None, 30])
+def test_model_from_json_refuses_ascending_variances_edited_everywhere(precision: Any) -> None:
+    doc = _doc(n_components=2, precision=precision)
+    for public, inner in (("explained_variance_", "variance"), ("singular_values_", "singular"),
+                          ("explained_variance_ratio_", "ratios")):
+        _both(doc, public, inner, lambda v: v[::-1])
+    doc["state"]["roots"] = doc["state"]["roots"][::-1]
+    _both(doc, "components_", "components", lambda rows: rows[::-1])
+    _refused(doc, r"state\.variance\[1\] = .* is above state\.variance\[0\]")
+
+
+def test_model_from_json_refuses_a_noise_variance_that_is_text() -> None:
+    doc = _doc(n_components=2)
+    doc["attributes"]["noise_variance_"] = "0.1"
+    _refused(doc, r"noise_variance_: '0\.1' is not a number")
+
+
+@pytest.mark.parametrize("field, change, message", [
+    ("noise", lambda v: v * 2, r"state\.noise is .* but the mean of the discarded eigenvalues"),
+    ("singular", lambda v: [v[0] * 1.001] + v[1:], r"state\.singular\[0\] is"),
+    ("ratios", lambda v: [v[0] * 1.001] + v[1:], r"state\.ratios\[0\] is"),
+])
+def test_model_from_json_refuses_derived_numbers_that_disagree(field: str, change: Any, message: str) -> None:
+    doc = _doc(n_components=2)
+    public = {"noise": "noise_variance_", "singular": "singular_values_", "ratios": "explained_variance_ratio_"}[field]
+    _both(doc, public, field, change)
+    _refused(doc, message)
+
+
+_OPTIONS = [
+    {"convention": c} for c in ("sklearn", "prcomp", "princomp", "factominer", "statsmodels", "numpy")
+] + [{"scale": True}, {"whiten": True}, {"center": False}, {"precision": 30}, {"precision": 30, "scale": True},
+     {"solver": "svd"}, {"solver": "gram"}, {"solver": "jacobi"}, {"n_components": 2, "solver": "krylov"},
+     {"n_components": 2, "solver": "power"}, {"n_components": 0.9}, {"missing": "mean"}, {"missing": "drop"}]
+
+
+@pytest.mark.parametrize("weights", [None, "sample", "frequency", "column"])
+@pytest.mark.parametrize("options", _OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_model_from_json_reads_every_convention_and_option_back_to_the_same_bits(options: dict[str, Any],
+                                                                                   weights: Any) -> None:
+    X = [[1.0 + 1e6, 2.0, 0.5], [2.0 + 1e6, 1.0, 1.5], [4.0 + 1e6, 5.0, 0.0], [3.0 + 1e6, 3.0, 1.0],
+         [0.0 + 1e6, 1.0, 2.0], [1.5 + 1e6, 0.5, 2.5], [2.5 + 1e6, 4.0, 0.25]]
+    fit_x = [list(row) for row in X]
+    if options.get("missing"):
+        fit_x[1][1] = math.nan
+    kw: dict[str, Any] = {}
+    if weights in ("sample", "frequency") and not options.get("missing"):
+        kw["sample_weight"] = [0.5, 1.5, 2.0, 1.0, 0.25, 3.0, 1.0] if weights == "sample" else [1, 2, 1, 3, 1, 1, 2]
+    if weights == "column" and not options.get("missing"):
+        kw["column_weight"] = [0.5, 2.0, 1.25]
+    pca = PCA(**options).fit(fit_x, **kw)
+    back = pca_from_json(pca_to_json(pca))
+    assert repr(back.transform(X)) == repr(pca.transform(X))
+    assert repr(back.inverse_transform(back.transform(X))) == repr(pca.inverse_transform(pca.transform(X)))
+
+
+# ------------------------------------------------------------------------------ registered solvers
+
+from purepca.solvers import SOLVER_TABLE, Solver, Spectrum, register_solver, solve_svd  # noqa: E402
+
+
+def _svd(P: Any) -> Spectrum:
+    return solve_svd(P.rows(), P.div, P.ctx)
+
+
+@pytest.fixture
+def table() -> Any:
+    saved = dict(SOLVER_TABLE)
+    yield SOLVER_TABLE
+    SOLVER_TABLE.clear()
+    SOLVER_TABLE.update(saved)
+
+
+@pytest.mark.parametrize("row, message", [
+    (Solver("mine", 5, lambda n, d, k: False), r"register_solver: the row 'mine': run must be callable"),  # type: ignore[arg-type]
+    (Solver("mine", _svd, None), r"register_solver: the row 'mine': forms_covariance must be callable"),  # type: ignore[arg-type]
+    (Solver("mine", _svd, lambda n, d, k: False, cost=3), r"the row 'mine': cost must be None or callable"),  # type: ignore[arg-type]
+    (Solver("mine", _svd, lambda n, d, k: False, top_k="yes"), r"the row 'mine': top_k must be True or False"),  # type: ignore[arg-type]
+    (Solver("", _svd, lambda n, d, k: False), r"register_solver: a solver's name must be a non-empty string"),
+    (Solver(5, _svd, lambda n, d, k: False), r"register_solver: a solver's name must be a non-empty string"),  # type: ignore[arg-type]
+    ("svd", r"register_solver: expected a Solver row, got str"),
+])
+def test_register_solver_checks_the_row(table: Any, row: Any, message: str) -> None:
+    with pytest.raises(PurePCAError, match=message):
+        register_solver(row)
+    assert "mine" not in table
+
+
+def _good(P: Any) -> Spectrum:
+    return _svd(P)
+
+
+_BAD_RUNS = [
+    (lambda P: None, r"solver 'mine' returned NoneType None; a solver's run must return a Spectrum"),
+    (lambda P: [1.0, 2.0], r"solver 'mine' returned list"),
+    (lambda P: Spectrum(["a", "b", "c"], _good(P).components, _good(P).total, "x"),
+     r"solver 'mine': values\[0\] = 'a': expected a finite real number"),
+    (lambda P: Spectrum([math.nan] + _good(P).values[1:], _good(P).components, _good(P).total, "x"),
+     r"solver 'mine': values\[0\] = nan: expected a finite real number"),
+    (lambda P: Spectrum(_good(P).values[::-1], _good(P).components, _good(P).total, "x"),
+     r"solver 'mine': values\[1\] = .* is above values\[0\]"),
+    (lambda P: Spectrum([], [], _good(P).total, "x"), r"solver 'mine' returned 0 values; expected between 1 and"),
+    (lambda P: Spectrum(_good(P).values, [[2 * x for x in v] for v in _good(P).components], _good(P).total, "x"),
+     r"solver 'mine': components\[0\] is not a unit vector"),
+    (lambda P: Spectrum(_good(P).values, [_good(P).components[0]] * 3, _good(P).total, "x"),
+     r"solver 'mine': components\[0\] and components\[1\] are not orthogonal"),
+    (lambda P: Spectrum([1.0, -1.0], _good(P).components[:2], 2.0, "x"), r"values\[1\] = -1\.0 is negative"),
+    (lambda P: Spectrum(_good(P).values, _good(P).components[:2], _good(P).total, "x"), r"expected 3 axes"),
+    (lambda P: Spectrum(_good(P).values, _good(P).components, 1e-3, "x"), r"total = 0\.001 is below the sum"),
+    (lambda P: Spectrum(_good(P).values, [v[:2] for v in _good(P).components], _good(P).total, "x"),
+     r"components\[0\] has 2 entries; expected 3"),
+]
+
+
+@pytest.mark.parametrize("run, message", _BAD_RUNS)
+def test_pca_fit_checks_a_registered_solvers_answer(table: Any, run: Any, message: str) -> None:
+    register_solver(Solver("mine", run, lambda n, d, k: False))
+    pca = PCA(solver="mine")
+    with pytest.raises(PurePCAError, match=message):
+        pca.fit(XM)
+    assert not hasattr(pca, "components_")
+
+
+def test_a_model_fitted_by_a_registered_solver_saves_and_loads_back(table: Any) -> None:
+    register_solver(Solver("mine", _good, lambda n, d, k: False))
+    pca = PCA(solver="mine").fit(XM)
+    assert pca.solver_ == "mine"
+    back = pca_from_json(pca_to_json(pca))
+    assert back.solver_ == "mine" and repr(back.transform(XM)) == repr(pca.transform(XM))
+
+
+def test_pca_fit_names_a_junk_row_put_into_the_table(table: Any) -> None:
+    table["junk"] = "not a row"
+    with pytest.raises(PurePCAError, match=r"SOLVER_TABLE\['junk'\]: expected a Solver row, got str"):
+        PCA().fit(XM)
+
+
+def test_pca_fit_names_a_row_whose_cost_is_not_a_number(table: Any) -> None:
+    table["cheap"] = Solver("cheap", _good, lambda n, d, k: False, cost=lambda n, d, k: "nothing")
+    with pytest.raises(PurePCAError, match=r"SOLVER_TABLE\['cheap'\]: its cost\(6, 3, None\) is 'nothing'"):
+        PCA().fit(XM)
+
+
+def test_pca_fit_names_a_deleted_row(table: Any) -> None:
+    del table["svd"]
+    X = [[float(i), i + 1e-7 * (-1) ** i, 2.0 * i] for i in range(6)]  # auto turns to the SVD here
+    with pytest.raises(PurePCAError, match=r"SOLVER_TABLE has no row 'svd' \(deleted\?\): the fit needs it"):
+        PCA().fit(X)
+    del table["covariance"]
+    with pytest.raises(PurePCAError, match=r"no row has a cost for 6 x 3 data"):
+        PCA().fit(XM)
