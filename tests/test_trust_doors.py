@@ -373,3 +373,105 @@ def test_pca_fit_names_a_deleted_row(table: Any) -> None:
     del table["covariance"]
     with pytest.raises(PurePCAError, match=r"no row has a cost for 6 x 3 data"):
         PCA().fit(XM)
+
+
+# ------------------------------------------------------------------------------------ the file door
+
+
+def _cli(args: list[str], cwd: Any, monkeypatch: Any, stdin: bytes = b"") -> tuple[int, bytes, str]:
+    """``python -m purepca ARGS`` in this process (quick): its status, standard output (bytes) and error."""
+    import io
+
+    from purepca.cli import main
+
+    monkeypatch.chdir(cwd)
+    out, err = io.BytesIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding="ascii"))  # a terminal that is not UTF-8
+    monkeypatch.setattr(sys, "stderr", err)
+    code = main(args)
+    sys.stdout.flush()
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_teach_writes_a_title_that_is_not_utf8_as_utf8(tmp_path: Any, monkeypatch: Any) -> None:
+    # bash's $'\xe9': one byte that is not UTF-8 reaches Python as the surrogate '\udce9'.
+    code, _, err = _cli(["teach", "--dataset", "toy", "--title", "caf\udce9", "-o", "t.html"], tmp_path, monkeypatch)
+    assert code == 0, err
+    page = (tmp_path / "t.html").read_bytes().decode("utf-8")  # strict: the file is UTF-8
+    assert "caf\ufffd" in page
+
+
+def test_write_output_to_standard_output_is_utf8_whatever_the_terminal(tmp_path: Any, monkeypatch: Any) -> None:
+    code, out, err = _cli(["teach", "--dataset", "toy", "--title", "caf\u00e9 \u20ac"], tmp_path, monkeypatch)
+    assert code == 0, err
+    assert "caf\u00e9 \u20ac" in out.decode("utf-8")
+
+
+@pytest.mark.parametrize("output, message", [
+    ("x.html/", r"--output x\.html/: ends in /, so it names a directory, which does not exist; name a file"),
+    ("", r"--output '': an empty file name; name a file \(or - for standard output\)"),
+])
+def test_check_output_path_refuses_a_name_that_is_no_file(tmp_path: Any, monkeypatch: Any, output: str,
+                                                          message: str) -> None:
+    from purepca.files import check_output_path, write_output
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PurePCAError, match=message):
+        check_output_path(output, "--output")
+    with pytest.raises(PurePCAError, match=message.replace("--output", "output")):
+        write_output("text", output)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("output, message", [
+    ("x.html/", "--output x.html/: ends in /, so it names a directory"),
+    ("", "--output '': an empty file name"),
+])
+def test_teach_refuses_an_output_that_is_no_file_before_any_work(tmp_path: Any, monkeypatch: Any, output: str,
+                                                                 message: str) -> None:
+    import purepca.player
+
+    def no_work(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the page was made before the output was checked")
+
+    monkeypatch.setattr(purepca.player, "teach_command", no_work)
+    code, _, err = _cli(["teach", "--dataset", "toy", "-o", output], tmp_path, monkeypatch)
+    assert code == 1
+    assert message in err
+    assert os.listdir(tmp_path) == []
+
+
+_ANSWER = {"explained_variance_": [1.2840277121727839, 0.049083398938619]}
+
+
+def test_assess_refuses_to_overwrite_its_answer(tmp_path: Any, monkeypatch: Any) -> None:
+    answer = tmp_path / "ans.json"
+    answer.write_text(json.dumps(_ANSWER))
+    code, _, err = _cli(["assess", "toy", "ans.json", "-o", "ans.json"], tmp_path, monkeypatch)
+    assert code == 1
+    assert "--output ans.json would overwrite ANSWER ans.json, which the command reads" in err
+    assert json.loads(answer.read_text()) == _ANSWER
+
+
+def test_assess_reads_its_answer_from_standard_input_once(tmp_path: Any, monkeypatch: Any) -> None:
+    code, out, err = _cli(["assess", "toy", "-"], tmp_path, monkeypatch, stdin=json.dumps(_ANSWER).encode())
+    assert code == 0 and err == ""
+    assert b"explained_variance_[0]" in out
+
+
+def test_verify_does_not_advise_encoding_for_its_result_file(tmp_path: Any, monkeypatch: Any) -> None:
+    (tmp_path / "r.json").write_bytes(b'{"explained_variance_": [1.0]} \xe9')
+    _, _, err = _cli(["verify", "--dataset", "toy", "--result", "r.json"], tmp_path, monkeypatch)
+    assert "r.json: line 1: byte 0xe9 is not utf-8 text; a result file is always read as UTF-8: save it as UTF-8" in err
+    assert "--encoding" not in err
+
+
+def test_verify_reads_json_data_in_the_encoding_it_advises(tmp_path: Any, monkeypatch: Any) -> None:
+    (tmp_path / "d.json").write_bytes('{"X": [[1, 2], [3, 4], [5, 7.5]], "note": "caf\u00e9"}'.encode("latin-1"))
+    (tmp_path / "r.json").write_text('{"explained_variance_": [1.0, 0.1]}')
+    _, _, err = _cli(["verify", "--data", "d.json", "--result", "r.json"], tmp_path, monkeypatch)
+    assert "pass --encoding" in err
+    _, out, err = _cli(["verify", "--data", "d.json", "--encoding", "latin-1", "--result", "r.json"], tmp_path,
+                       monkeypatch)
+    assert b"explained_variance_[0]" in out, err
