@@ -118,7 +118,7 @@ def _sign_of_sum(v: Sequence[Scalar]) -> int:
             total = sum(map(Fraction, v), Fraction(0))
     else:
         total = sum(map(Fraction, v), Fraction(0))
-    return (total > 0) - (total < 0)
+    return int(total > 0) - int(total < 0)
 
 
 def _sum_is_negative(v: Sequence[Scalar]) -> bool:

@@ -7,6 +7,14 @@ model read back transforms new rows to the same bits as the model that was
 saved.  The public attributes are the float values of those fields; a file
 whose two copies of a number disagree (one edited by hand) is refused, naming
 the field, rather than read one way by some methods and the other by others.
+Every number held twice, or computed from others, is checked against them
+(the mean is ``mean_hi + mean_lo`` to the bit, each root the square root of its
+variance to the bit, singular values, ratios and the noise variance against the
+variances), and the whole against what a PCA is: variances in descending order,
+unit and orthogonal components (to ``64·d·eps``), the discarded eigenvalues below
+the kept ones.  What no copy constrains cannot be checked: ``mean_lo`` is the
+rounding error of the mean, which only the data know, so an edit of it within
+half an ulp of the mean (a change of the scores below that) is read as written.
 Finite floats are JSON numbers written with ``repr`` (which reads back
 to the same float); ``inf`` is the string ``"inf"``; the numbers of a model
 fitted with ``precision=N`` are strings of N-digit decimals.

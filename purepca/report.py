@@ -107,7 +107,7 @@ class PCASummary:
 
 def _digits(digits: Any) -> int:
     """``digits`` checked: a whole number from 1 to 22 (R's ``print(digits=)`` range), not a bool."""
-    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= digits <= 22:
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= int(digits) <= 22:
         raise PurePCAError(f"digits: expected a whole number from 1 to 22 (significant digits), got {digits!r:.60}")
     return int(digits)
 

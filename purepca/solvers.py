@@ -325,7 +325,7 @@ def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     >>> choose_solver(10_000, 50, 5), choose_solver(200, 1_000, 5), choose_solver(2_000, 2_000, 5)
     ('covariance', 'krylov', 'krylov')
     """
-    costs = []
+    costs: list[tuple[float, int, str]] = []
     for i, name in enumerate(list(SOLVER_TABLE)):
         row = _solver_row(name)
         if row.cost is None:

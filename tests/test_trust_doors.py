@@ -475,3 +475,9 @@ def test_verify_reads_json_data_in_the_encoding_it_advises(tmp_path: Any, monkey
     _, out, err = _cli(["verify", "--data", "d.json", "--encoding", "latin-1", "--result", "r.json"], tmp_path,
                        monkeypatch)
     assert b"explained_variance_[0]" in out, err
+
+
+def test_model_from_json_refuses_a_noise_variance_edited_in_both_copies() -> None:
+    doc = _doc(n_components=2, precision=30)  # its numbers are decimal strings: "0.1" is one
+    doc["state"]["noise"], doc["attributes"]["noise_variance_"] = "0.1", 0.1
+    _refused(doc, r"state\.noise is 0\.1 but the mean of the discarded eigenvalues \(rest\) is")
