@@ -46,7 +46,6 @@ import numbers
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from collections.abc import Iterable
 from typing import Any, Sequence
 
 from .errors import PurePCAError
@@ -173,12 +172,12 @@ def _checked_components(components: Any) -> list[list[Scalar]]:
     ...
     purepca.errors.PurePCAError: components[0][1]: expected a finite real number, got nan
     """
-    if isinstance(components, (str, bytes, bytearray, dict, set, frozenset)) or not isinstance(components, Iterable):
+    if isinstance(components, (str, bytes, bytearray, dict, set, frozenset)) or not hasattr(components, "__iter__"):
         raise PurePCAError(f"components: expected a sequence of components (rows of numbers), got "
                            f"{type(components).__name__}")
     out = []
     for i, v in enumerate(components):
-        if isinstance(v, (str, bytes, bytearray, dict, set, frozenset)) or not isinstance(v, Iterable):
+        if isinstance(v, (str, bytes, bytearray, dict, set, frozenset)) or not hasattr(v, "__iter__"):
             raise PurePCAError(f"components[{i}]: expected a component (a row of numbers), got {v!r:.60}")
         row = list(v)
         for j, x in enumerate(row):

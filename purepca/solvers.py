@@ -862,9 +862,11 @@ def _checked_row(row: Any, where: str, name: Any = None) -> Solver:
     """``row`` if it is a well-formed :class:`Solver` (under the key ``name`` when given), else an error
     naming it (``where``: who found it)."""
     if not isinstance(row, Solver):
-        raise PurePCAError(f"{where}: expected a Solver row, got {type(row).__name__} {row!r:.60}")
+        raise PurePCAError(f"{where}: expected a Solver with a name other than 'auto', got {type(row).__name__} "
+                           f"{row!r:.60}")
     if not isinstance(row.name, str) or not row.name.strip() or row.name == "auto":
-        raise PurePCAError(f"{where}: a solver's name must be a non-empty string other than 'auto', got {row.name!r:.60}")
+        raise PurePCAError(f"{where}: expected a Solver with a name other than 'auto' (a non-empty string), got "
+                           f"the name {row.name!r:.60}")
     if name is not None and row.name != name:
         raise PurePCAError(f"{where}: holds the row named {row.name!r:.60}; a row is kept under its own name "
                            "(register_solver)")

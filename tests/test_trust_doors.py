@@ -300,9 +300,9 @@ def table() -> Any:
     (Solver("mine", _svd, None), r"register_solver: the row 'mine': forms_covariance must be callable"),  # type: ignore[arg-type]
     (Solver("mine", _svd, lambda n, d, k: False, cost=3), r"the row 'mine': cost must be None or callable"),  # type: ignore[arg-type]
     (Solver("mine", _svd, lambda n, d, k: False, top_k="yes"), r"the row 'mine': top_k must be True or False"),  # type: ignore[arg-type]
-    (Solver("", _svd, lambda n, d, k: False), r"register_solver: a solver's name must be a non-empty string"),
-    (Solver(5, _svd, lambda n, d, k: False), r"register_solver: a solver's name must be a non-empty string"),  # type: ignore[arg-type]
-    ("svd", r"register_solver: expected a Solver row, got str"),
+    (Solver("", _svd, lambda n, d, k: False), r"register_solver: expected a Solver with a name other than 'auto' \(a non-empty string\), got the name"),
+    (Solver(5, _svd, lambda n, d, k: False), r"register_solver: expected a Solver with a name other than 'auto' \(a non-empty string\), got the name"),  # type: ignore[arg-type]
+    ("svd", r"register_solver: expected a Solver with a name other than 'auto', got str 'svd'"),
 ])
 def test_register_solver_checks_the_row(table: Any, row: Any, message: str) -> None:
     with pytest.raises(PurePCAError, match=message):
@@ -355,7 +355,7 @@ def test_a_model_fitted_by_a_registered_solver_saves_and_loads_back(table: Any) 
 
 def test_pca_fit_names_a_junk_row_put_into_the_table(table: Any) -> None:
     table["junk"] = "not a row"
-    with pytest.raises(PurePCAError, match=r"SOLVER_TABLE\['junk'\]: expected a Solver row, got str"):
+    with pytest.raises(PurePCAError, match=r"SOLVER_TABLE\['junk'\]: expected a Solver with a name other than 'auto', got str"):
         PCA().fit(XM)
 
 
