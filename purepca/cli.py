@@ -189,7 +189,8 @@ def _top(text: str) -> int:
 
 #: The options that name a file a command writes, and those that name a file it reads.
 _OUTPUT_OPTIONS = ("output", "save", "scores")
-_INPUT_OPTIONS = (("file", "FILE"), ("model", "--model"), ("matrix", "--matrix"), ("result", "--result"))
+_INPUT_OPTIONS = (("file", "FILE"), ("model", "--model"), ("matrix", "--matrix"), ("result", "--result"),
+                  ("answer", "ANSWER"))
 
 
 def _written_files(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -1110,15 +1111,14 @@ def _check_result(result: dict[str, object], d: int, path: str) -> None:
 
 
 def _result_text(path: str) -> str:
-    """The text of a result file; its faults are the result's, with advice for it (``--encoding`` is the
-    data file's option)."""
+    """The text of a result file; its faults are the result's, with advice for it: it is always read as
+    UTF-8, so no option changes that (``--encoding`` is the data file's)."""
     try:
         return _read_text(path)
     except PurePCAError as err:
         text = str(err)
         if "; pass --encoding" in text:
-            text = (text.split("; pass --encoding")[0] + "; a result file is read as UTF-8 (--encoding is for the "
-                    "data file): save it as UTF-8")
+            text = text.split("; pass --encoding")[0] + "; a result file is always read as UTF-8: save it as UTF-8"
         raise PurePCAError(text) from None
 
 
@@ -1135,36 +1135,49 @@ def read_result(path: str) -> dict[str, object]:
     {'explained_variance_': [2.0, 0.5]}
     """
     if os.path.isdir(path):
-        found: dict[str, object] = {}
-        for key in RESULT_KEYS:
-            file = os.path.join(path, key + ".csv")
-            if not os.path.exists(file):
-                continue
-            # A missing number in a result is a mismatch to report (NaN), as in a JSON result.
-            rows = read_table(_lines(_result_text(file)), source=file, header=False, missing="keep").rows
-            if key in ("components_", "rotation"):
-                found[key] = rows
-            elif key == "noise_variance_":
-                if len(rows) != 1 or len(rows[0]) != 1:
-                    raise PurePCAError(f"{file}: noise_variance_: expected one number")
-                found[key] = rows[0][0]
-            else:
-                found[key] = [v for row in rows for v in row]
-        if not found:
-            raise PurePCAError(f"{path}: no file named after an attribute ({', '.join(k + '.csv' for k in RESULT_KEYS)})")
-        return found
-    text = _result_text(path)
+        return _result_folder(path)
+    return _result_document(_result_json(path, _result_text(path)), path)
+
+
+def _result_json(path: str, text: str) -> object:
+    """The JSON document of a result file's text (read once: ``-`` is standard input)."""
     try:
-        document = json.loads(text)
+        return json.loads(text)
     except ValueError as err:
         raise PurePCAError(f"{path}: not JSON ({err})") from None
     except RecursionError:
         raise PurePCAError(f"{path}: its JSON is nested too deeply to be a result") from None
+
+
+def _result_document(document: object, path: str) -> dict[str, object]:
+    """The attributes of a result's JSON document."""
     if not isinstance(document, dict):
         raise PurePCAError(f"{path}: expected a JSON object of attributes, got {type(document).__name__}")
     found = {key: _numbers(document[key], f"{path}: {key}", key) for key in RESULT_KEYS if key in document}
     if not found:
         raise PurePCAError(f"{path}: none of the attributes {', '.join(RESULT_KEYS)}")
+    return found
+
+
+def _result_folder(path: str) -> dict[str, object]:
+    """The attributes of a result folder: one CSV file per attribute."""
+    found: dict[str, object] = {}
+    for key in RESULT_KEYS:
+        file = os.path.join(path, key + ".csv")
+        if not os.path.exists(file):
+            continue
+        # A missing number in a result is a mismatch to report (NaN), as in a JSON result.
+        rows = read_table(_lines(_result_text(file)), source=file, header=False, missing="keep").rows
+        if key in ("components_", "rotation"):
+            found[key] = rows
+        elif key == "noise_variance_":
+            if len(rows) != 1 or len(rows[0]) != 1:
+                raise PurePCAError(f"{file}: noise_variance_: expected one number")
+            found[key] = rows[0][0]
+        else:
+            found[key] = [v for row in rows for v in row]
+    if not found:
+        raise PurePCAError(f"{path}: no file named after an attribute ({', '.join(k + '.csv' for k in RESULT_KEYS)})")
     return found
 
 
@@ -1213,7 +1226,7 @@ def _json_rows(value: object, source: str) -> list[list[float]]:
     return rows
 
 
-def verify_data(path: str) -> list[list[float]]:
+def verify_data(path: str, encoding: str = "utf-8") -> list[list[float]]:
     """The data of ``verify --data`` given as JSON: a list of rows, ``{"X": rows}``, or a golden case
     (``{"input": {"X": rows}, ...}``); numbers as numbers or as decimal text.
 
@@ -1224,8 +1237,9 @@ def verify_data(path: str) -> list[list[float]]:
     >>> verify_data(path)
     [[1.5, 2.0], [3.0, 4.25]]
     """
+    text = _read_text(path, encoding)  # (--encoding applies to JSON data too: the advice to pass it holds)
     try:
-        document = json.loads(_read_text(path))
+        document = json.loads(text)
     except ValueError as err:
         raise PurePCAError(f"{path}: not JSON ({err})") from None
     except RecursionError:
@@ -1258,7 +1272,7 @@ def _verify_rows(args: argparse.Namespace) -> tuple[str, list[list[float]]]:
     if args.file is not None and args.file.lower().endswith(".json"):
         if args.columns is not None:
             raise PurePCAError(f"{args.file}: --columns picks CSV columns; JSON data are used whole")
-        return args.file, verify_data(args.file)
+        return args.file, verify_data(args.file, getattr(args, "encoding", None) or "utf-8")
     source, table = _read_args_table(args, args.columns)
     return source, table.rows
 
@@ -1282,11 +1296,13 @@ def _assess_command(args: argparse.Namespace) -> None:
     """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case."""
     from .testing.assess import assess, assessment_report
 
-    result: dict[str, object] = dict(read_result(args.answer))
-    if not os.path.isdir(args.answer):  # what assess reads beside verify's attributes
-        document = json.loads(_read_text(args.answer))
+    if os.path.isdir(args.answer):
+        result: dict[str, object] = dict(_result_folder(args.answer))
+    else:  # the file read once (``-`` is standard input), with what assess reads beside verify's attributes
+        document = _result_json(args.answer, _result_text(args.answer))
+        result = dict(_result_document(document, args.answer))
         for key in ("scores", "supplementary_correlations"):
-            if key in document:
+            if isinstance(document, dict) and key in document:
                 result[key] = document[key]
     rows = assess(args.case, result, convention=args.convention, method=args.method)
     convention = args.convention or "the case's default"

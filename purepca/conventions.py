@@ -42,7 +42,10 @@ convention      ddof     scale    sign rule             names
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Sequence
 
 from .errors import PurePCAError
@@ -86,7 +89,8 @@ CONVENTIONS = {
 def _largest_is_negative(v: Sequence[Scalar]) -> bool:
     """``max_abs_positive`` (scikit-learn >= 1.5, ``svd_flip`` with ``u_based_decision=False``): the
     entry of largest absolute value is made positive; among equal largest values the first decides."""
-    return bool(v[max(range(len(v)), key=lambda j: abs(v[j]))] < 0)
+    # (copy_abs: a Decimal's abs() rounds in the caller's decimal context, which may tie two entries)
+    return bool(v[max(range(len(v)), key=lambda j: v[j].copy_abs() if isinstance(v[j], Decimal) else abs(v[j]))] < 0)
 
 
 def _first_is_negative(v: Sequence[Scalar]) -> bool:
@@ -94,18 +98,41 @@ def _first_is_negative(v: Sequence[Scalar]) -> bool:
     return bool(v[0] < 0)
 
 
+def _sign_of_sum(v: Sequence[Scalar]) -> int:
+    """The sign (-1, 0 or 1) of the exact sum of the entries, never of a rounded one: a float sum
+    loses a -1e-17 beside 0.5 and -0.5, and overflows at 1e308 + 1e308.  ``math.fsum`` of floats is
+    correctly rounded, and a correctly rounded sum has the exact sum's sign (a non-zero sum of
+    floats is at least the smallest subnormal); where it overflows, or the entries are not all
+    floats (Decimals at ``precision=N``, whose sum would round in a decimal context), the sum is
+    taken exactly, in Fractions.
+
+    >>> _sign_of_sum([0.5, -1e-17, -0.5]), _sign_of_sum([1e308, 1e308, -1e308]), _sign_of_sum([])
+    (-1, 1, 0)
+    """
+    total: Any
+    if all(type(x) is float for x in v):
+        try:
+            total = math.fsum(v)
+        except OverflowError:  # an intermediate sum beyond the float range
+            total = sum(map(Fraction, v), Fraction(0))
+    else:
+        total = sum(map(Fraction, v), Fraction(0))
+    return int(total > 0) - int(total < 0)
+
+
 def _sum_is_negative(v: Sequence[Scalar]) -> bool:
     """``sum_positive``: the sum of the entries is made non-negative; when it is zero, the first
-    non-zero entry is made positive."""
-    total = sum(v)
-    return next((x for x in v if x != 0), 0) < 0 if total == 0 else total < 0
+    non-zero entry is made positive.  The sum is the exact one (:func:`_sign_of_sum`)."""
+    sign = _sign_of_sum(v)
+    return next((x for x in v if x != 0), 0) < 0 if sign == 0 else sign < 0
 
 
 def _factominer_flips(v: Sequence[Scalar]) -> bool:
     """``factominer`` (FactoMineR's ``svd.triplet``): the sum of the entries is made non-negative; a
     vector whose sum is zero keeps the solver's sign.  (``PCA`` also skips the rule when one
-    component is kept of data with more rows than columns, as FactoMineR does.)"""
-    return sum(v) < 0
+    component is kept of data with more rows than columns, as FactoMineR does.)  The sum is the
+    exact one (:func:`_sign_of_sum`)."""
+    return _sign_of_sum(v) < 0
 
 
 def _keep(v: Sequence[Scalar]) -> bool:
@@ -131,6 +158,45 @@ def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
     """
     if rule not in SIGN_RULES:  # (the tuple: an unhashable rule is refused, not a TypeError)
         raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
+    return _sign_flips(_checked_components(components), rule)
+
+
+def _checked_components(components: Any) -> list[list[Scalar]]:
+    """The components as lists of finite real numbers (floats, ints, Decimals, Fractions; not bools),
+    or an error naming the first entry that is not one.
+
+    >>> _checked_components([[1, 0.5]])
+    [[1, 0.5]]
+    >>> _checked_components([[1.0, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: components[0][1]: expected a finite real number, got nan
+    """
+    if isinstance(components, (str, bytes, bytearray, dict, set, frozenset)) or not hasattr(components, "__iter__"):
+        raise PurePCAError(f"components: expected a sequence of components (rows of numbers), got "
+                           f"{type(components).__name__}")
+    out = []
+    for i, v in enumerate(components):
+        if isinstance(v, (str, bytes, bytearray, dict, set, frozenset)) or not hasattr(v, "__iter__"):
+            raise PurePCAError(f"components[{i}]: expected a component (a row of numbers), got {v!r:.60}")
+        row = list(v)
+        for j, x in enumerate(row):
+            if type(x) is float:
+                if x - x == 0.0:  # finite (inf - inf and NaN - NaN are NaN)
+                    continue
+            elif type(x) is int or type(x) is Fraction or (type(x) is Decimal and x.is_finite()):
+                continue
+            elif isinstance(x, numbers.Real) and not isinstance(x, (bool, Decimal)):  # numpy's numbers
+                row[j] = int(x) if isinstance(x, numbers.Integral) else float(x)
+                if type(row[j]) is int or math.isfinite(row[j]):
+                    continue
+            raise PurePCAError(f"components[{i}][{j}]: expected a finite real number, got {x!r:.60}")
+        out.append(row)
+    return out
+
+
+def _sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
+    """The worker behind :func:`sign_flips`, on components of finite numbers (a solver's)."""
     flips = _FLIPS[rule]
     return [bool(len(v)) and flips(v) for v in components]
 
@@ -141,7 +207,14 @@ def apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[l
     >>> apply_sign_rule([[-1.0, 0.5]], "first_positive")
     [[1.0, -0.5]]
     """
-    return [[-x for x in v] if flip else list(v) for v, flip in zip(components, sign_flips(components, rule))]
+    if rule not in SIGN_RULES:
+        raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
+    return _apply_sign_rule(_checked_components(components), rule)
+
+
+def _apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[list[Scalar]]:
+    """The worker behind :func:`apply_sign_rule`, on a solver's components (finite numbers)."""
+    return [[-x for x in v] if flip else list(v) for v, flip in zip(components, _sign_flips(components, rule))]
 
 
 def as_statsmodels(pca: Any, X: Any, *, normalize: bool = True) -> dict[str, Any]:

@@ -7,7 +7,9 @@
                                    link's target is replaced, a device, a FIFO or
                                    anything in /dev or /proc is written into
 ``check_output_path(path, opt)``   refuse, before any work, an output whose directory
-                                   is missing or not writable, or that is a directory
+                                   is missing or not writable, that is a directory, that
+                                   ends in a slash, or the empty name
+``_utf8(text)``                    the bytes every text is written as (UTF-8 always)
 ``read_text(name, encoding)``      a file's text (``-``: standard input), an error
                                    naming the first byte that is not ``encoding``
 ``text_lines(text)``               the lines of a text for the CSV reader
@@ -89,12 +91,15 @@ def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
         if sys.stdout is None:
             raise PurePCAError("standard output is closed; name a file with -o FILE")
         try:
-            if isinstance(text, bytes):
+            buffer = getattr(sys.stdout, "buffer", None)
+            if isinstance(text, bytes) or buffer is not None:
+                # UTF-8 bytes, whatever the terminal's encoding (an é in a title raised UnicodeEncodeError
+                # under PYTHONIOENCODING=ascii): what purepca writes it reads back as UTF-8.
                 sys.stdout.flush()
-                sys.stdout.buffer.write(text)
-                sys.stdout.buffer.flush()
-            else:
-                print(text)
+                buffer.write(text if isinstance(text, bytes) else _utf8(text + "\n"))  # type: ignore[union-attr]
+                buffer.flush()  # type: ignore[union-attr]
+            else:  # a text stream without bytes below it (a doctest's, a StringIO)
+                print(_utf8(text).decode("utf-8"))
                 sys.stdout.flush()
         except BrokenPipeError:
             raise
@@ -102,7 +107,8 @@ def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
             sys.stdout = None  # nothing more to say there, not even at exit
             raise PurePCAError(f"standard output: cannot write it ({err.strerror or err})") from None
         return
-    payload = text if isinstance(text, bytes) else (text + "\n").encode("utf-8")
+    _refuse_unnamed(output, "output")
+    payload = text if isinstance(text, bytes) else _utf8(text + "\n")
     real = os.path.realpath(output)  # a symbolic link: its target is replaced, the link kept
     if written_in_place(real):
         try:
@@ -131,6 +137,32 @@ def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
         raise
 
 
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8, always: a lone surrogate (the escape Python gives a byte of a command-line
+    argument or a file name that is not UTF-8, ``$'\\xe9'``) cannot be encoded and becomes U+FFFD, the
+    replacement character, as a UTF-8 reader shows such a byte.
+
+    >>> _utf8("caf\\xe9"), _utf8("\\udce9!")
+    (b'caf\\xc3\\xa9', b'\\xef\\xbf\\xbd!')
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text).encode("utf-8")
+
+
+def _refuse_unnamed(path: str, option: str) -> None:
+    """Refuse an output that names no file: the empty name, or one that ends in a slash (a directory's
+    name: ``x.html/`` was written as x.html)."""
+    if not isinstance(path, str):
+        raise PurePCAError(f"{option}: expected a file name (text), got {type(path).__name__} {path!r:.60}")
+    if not path:
+        raise PurePCAError(f"{option} '': an empty file name; name a file (or - for standard output)")
+    if path.endswith(("/", os.sep) + ((os.altsep,) if os.altsep else ())) and not os.path.isdir(path):
+        raise PurePCAError(f"{option} {path}: ends in {path[-1]}, so it names a directory, which does not exist; "
+                           "name a file (without the trailing slash)")
+
+
 def check_output_path(path: Optional[str], option: str) -> None:
     """Refuse, before any work, an output path whose directory does not exist or that is a directory.
 
@@ -141,6 +173,7 @@ def check_output_path(path: Optional[str], option: str) -> None:
     """
     if path is None or path == "-":
         return
+    _refuse_unnamed(path, option)
     if os.path.isdir(path):
         raise PurePCAError(f"{option} {path}: is a directory; name a file in it")
     real = os.path.realpath(path)

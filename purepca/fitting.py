@@ -46,7 +46,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
-from .conventions import CONVENTIONS, apply_sign_rule
+from .conventions import CONVENTIONS, _apply_sign_rule
 from .covariance import Centred, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
@@ -61,7 +61,10 @@ from .solvers import (
     SOLVER_TABLE,
     Gram,
     Problem,
+    Solver,
     Spectrum,
+    _checked_spectrum,
+    _solver_row,
     choose_solver,
     report_degenerate,
     solve_svd,
@@ -437,7 +440,8 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
     gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
                       lambda: _covariance(p, d, gram, ctx), lambda: p.rows(ctx))
-    found = SOLVER_TABLE[solver].run(problem)
+    row = _solver_row(solver)
+    found = _checked_spectrum(row.run(problem), row, problem)  # a registered solver's answer, checked
     constant = _constant_columns(p.c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
 
@@ -457,15 +461,15 @@ def _covariance(p: _Prepared, d: int, gram: Gram, ctx: Context) -> list[list[Sca
 
 def _forms_covariance(s: Settings, solver: str, n: int, d: int) -> bool:
     """Whether the path ``solver`` forms the covariance of the columns (else it reads the rows)."""
-    return SOLVER_TABLE[solver].forms_covariance(n, d, s.wanted() or 0)
+    return _solver_row(solver).forms_covariance(n, d, s.wanted() or 0)
 
 
 def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
     """Estimated relative errors of the eigenvalues that can be non-zero (at most n - 1 after
     centring, and one per column that is not constant), when ``found`` came from a formed
     covariance or Gram matrix (else none)."""
-    row = SOLVER_TABLE.get(found.solver)
-    if row is None or not row.formed:
+    row = SOLVER_TABLE.get(found.solver) if isinstance(found.solver, str) else None
+    if not isinstance(row, Solver) or not row.formed:
         return []
     structural = min(n - 1 if center else n, varying)
     values = [ctx.to_float(v) for v in found.values[:structural]]
@@ -483,7 +487,7 @@ def check_k(s: Settings, n: int, d: int, solver: str) -> None:
         raise PurePCAError(
             f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
         )
-    if SOLVER_TABLE[solver].top_k and not (s.wanted() is not None and nc >= 1):
+    if _solver_row(solver).top_k and not (s.wanted() is not None and nc >= 1):
         raise PurePCAError(
             f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
         )
@@ -527,7 +531,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
     rest = None
-    if SOLVER_TABLE[solver].top_k and len(found.values) < min(n, d):
+    if _solver_row(solver).top_k and len(found.values) < min(n, d):
         # The variance the top k leave, from the data themselves (not the total less the kept).
         rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx)
     parallel_sd = None
@@ -539,7 +543,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
                              rest=rest, spectrum_exp=p.e if p.weighted else None))
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
-    if s.solver != "auto" and SOLVER_TABLE[s.solver].formed and losses:
+    if s.solver != "auto" and _solver_row(s.solver).formed and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state.replace(feature_names_in_=feature_names)
 
@@ -551,7 +555,7 @@ def _spectrum(s: Settings, p: _Prepared, n: int, d: int, shape: int, solver: str
     stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
     ctx = s.ctx
     found, losses = _solve(s, p, n, d, solver)
-    if s.solver == "auto" and SOLVER_TABLE[solver].formed and any(err > ACCURACY_TARGET for err in losses):
+    if s.solver == "auto" and _solver_row(solver).formed and any(err > ACCURACY_TARGET for err in losses):
         found = solve_svd(p.rows(ctx), p.div, ctx)
         solver, losses = "svd", []
     if min(shape, d) < len(found.values):
@@ -718,8 +722,9 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
             for j in range(d):
                 if sd[j] is raw[j]:
                     C[j][j] = ctx.one
-        found = SOLVER_TABLE[solver].run(Problem(ctx, n, d, s.wanted() or 0, ctx.one, s.seed, 1, ctx.gram,
-                                                 lambda: C, _no_rows))
+        row = _solver_row(solver)
+        problem = Problem(ctx, n, d, s.wanted() or 0, ctx.one, s.seed, 1, ctx.gram, lambda: C, _no_rows)
+        found = _checked_spectrum(row.run(problem), row, problem)
     state = finish(s, Solved(n, d, solver, found, list(hi), list(lo), sd, parallel_sd=parallel_sd))
     # Exact moments give the covariance correctly rounded: each entry within half an ulp of the exact
     # one, which is what rigorous bounds need (float moments carry a rounding error not bounded here).
@@ -811,7 +816,7 @@ def finish(s: Settings, o: Solved) -> PCAState:
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
         # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
-        comps = apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
+        comps = _apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
         noise = _noise(ctx, spectrum, k, r, total, o.rest, solver, d) if k < r else ctx.zero
         div = ctx.convert(n - s.ddof) if o.div is None else o.div
         # With scale=True the spectrum is of the standardised data, which has no unit: only the
@@ -821,7 +826,7 @@ def finish(s: Settings, o: Solved) -> PCAState:
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
         report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k,
-                          dim=0 if SOLVER_TABLE[solver].top_k else max(n, d),
+                          dim=0 if _solver_row(solver).top_k else max(n, d),
                           svd=solver == "svd", eps=ctx.to_float(ctx.eps))
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)

@@ -164,12 +164,25 @@ def kernel_function(
     if name == "laplacian":
         return lambda x, y: ctx.exp(-g * ctx.sum(abs(a - b) for a, b in zip(x, y)))
 
+    def unit(v: Row) -> Optional[list[Scalar]]:
+        """``v/‖v‖``, None for a zero vector.  Near the ends of the float range v is first divided
+        by a power of two (exactly), since ‖v‖ itself may overflow (‖(1.7e308, -1.7e308)‖ is inf,
+        and v/inf is 0: the cosine of such a row with itself came out 0) or underflow."""
+        largest = max((abs(a) for a in v), default=ctx.zero)
+        if not largest > 0:
+            return None
+        e = ctx.scale_exponent(largest)
+        if e:
+            v = [ctx.ldexp(a, -e) for a in v]
+        nv = ctx.norm(v)
+        return [a / nv for a in v]
+
     def cosine(x: Row, y: Row) -> Scalar:
-        nx, ny = ctx.norm(x), ctx.norm(y)
-        if nx == 0 or ny == 0:
+        ux, uy = unit(x), unit(y)
+        if ux is None or uy is None:
             return ctx.zero
         # Normalise first: x·y itself may overflow where the cosine cannot.
-        return dot([a / nx for a in x], [b / ny for b in y])
+        return dot(ux, uy)
 
     return cosine
 

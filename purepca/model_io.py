@@ -7,6 +7,14 @@ model read back transforms new rows to the same bits as the model that was
 saved.  The public attributes are the float values of those fields; a file
 whose two copies of a number disagree (one edited by hand) is refused, naming
 the field, rather than read one way by some methods and the other by others.
+Every number held twice, or computed from others, is checked against them
+(the mean is ``mean_hi + mean_lo`` to the bit, each root the square root of its
+variance to the bit, singular values, ratios and the noise variance against the
+variances), and the whole against what a PCA is: variances in descending order,
+unit and orthogonal components (to ``64·d·eps``), the discarded eigenvalues below
+the kept ones.  What no copy constrains cannot be checked: ``mean_lo`` is the
+rounding error of the mean, which only the data know, so an edit of it within
+half an ulp of the mean (a change of the scores below that) is read as written.
 Finite floats are JSON numbers written with ``repr`` (which reads back
 to the same float); ``inf`` is the string ``"inf"``; the numbers of a model
 fitted with ``precision=N`` are strings of N-digit decimals.
@@ -30,7 +38,8 @@ from .errors import PurePCAError
 from .numeric import Context, Scalar, get_context
 from .numeric import in_owned_decimal
 from .fitting import PCAState
-from .pca import PCA, SOLVERS
+from .pca import PCA
+from .solvers import SOLVER_TABLE
 
 __all__ = ["FORMAT", "VERSION", "pca_from_json", "pca_to_json"]
 
@@ -196,8 +205,8 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
     n = _count(attributes["n_samples_"], "n_samples_", 2)
     k = _count(attributes["n_components_"], "n_components_", 0, min(_rows_weighed(state, n), d))
     solver = attributes["solver_"]
-    if solver not in SOLVERS[1:]:
-        raise PurePCAError(f"solver_: expected one of {', '.join(SOLVERS[1:])}, got {solver!r}")
+    if not isinstance(solver, str) or solver not in SOLVER_TABLE:  # purepca's solvers and any registered since
+        raise PurePCAError(f"solver_: expected one of {', '.join(map(str, SOLVER_TABLE))}, got {solver!r:.60}")
     names = attributes["feature_names_in_"]
     if names is not None and (not isinstance(names, list) or len(names) != d
                               or not all(isinstance(v, str) for v in names)):
@@ -240,13 +249,14 @@ def _state(document: dict[str, Any], ctx: Context, pca: PCA) -> PCAState:
                          else [ctx.convert(v) for v in public["singular_values_"]])
     _agree(public, inner, ctx)
     column_weight, rest = state.get("column_weight"), state.get("rest")
+    rest_values = None if rest is None else [float(v) for v in _vector(
+        rest, len(rest) if isinstance(rest, list) and len(rest) <= d else d, floats, "rest", low=0.0, infinite=True)]
+    div = float(_number(state.get("div", n - ddof), floats, "div", positive=True))
+    _invariants(inner, rest_values, div, ctx, d)
     return PCAState(
         ctx=ctx, convention=settings.convention, sign=sign, ddof=ddof,
-        div=float(_number(state.get("div", n - ddof), floats, "div", positive=True)), center=settings.center,
-        scaled=_flag(state.get("scaled", scale is not None), "scaled"),
-        rest=None if rest is None else [float(v) for v in _vector(rest, len(rest) if isinstance(rest, list) and
-                                                                   len(rest) <= d else d, floats, "rest", low=0.0,
-                                                                   infinite=True)],
+        div=div, center=settings.center, scaled=_flag(state.get("scaled", scale is not None), "scaled"),
+        rest=rest_values,
         column_weight=None if column_weight is None else [
             float(v) for v in _vector(column_weight, d, floats, "column_weight", positive=True)],
         n_dropped_=_count(state.get("n_dropped", 0), "n_dropped"), n_iter_=_count(state.get("n_iter", 0), "n_iter"),
@@ -285,6 +295,131 @@ def _agree(public: dict[str, Any], inner: dict[str, Any], ctx: Context) -> None:
                 raise PurePCAError(f"{name}{where(shown, at)} is {float(a)!r} but state.{field}{where(shown, at)} "
                                    f"is {ctx.to_float(b)!r}: the file holds each number twice and the copies "
                                    "disagree (edited by hand?); fit and save the model again")
+
+
+#: Components are refused when ``|v_i·v_j - δ_ij|`` exceeds this many ``d·eps`` (d features, eps the
+#: model's precision): purepca's fits stay below 0.75 (every convention, scale, whiten, weights, missing,
+#: the six solvers, precision=30; data spreads of 1e-3 to 1e150), and a component written by hand to
+#: 17 digits is within 1.
+ORTHONORMAL_TOLERANCE = 64
+#: Numbers the file holds that are computed from others in ways that round (singular values from the
+#: variances and the divisor, ratios from the variances and the total, the noise from the discarded
+#: eigenvalues) must agree with them to this many float eps, relative: fits stay below 1.3.
+DERIVED_TOLERANCE = 8
+#: Above this many multiplications (k·k·d) the orthogonality of the components is checked by products
+#: with fixed ±1 vectors (each pair's defect is seen in them), not pair by pair: loading stays quick.
+PAIRWISE_LIMIT = 4_000_000
+
+
+def _invariants(inner: dict[str, Any], rest: Optional[list[float]], div: float, ctx: Context, d: int) -> None:
+    """Refuse a file whose numbers, each well formed, cannot be one fitted PCA: every number the file holds
+    twice, or computes from others, must agree with them (the mean is ``mean_hi + mean_lo`` to the bit,
+    each of ``roots`` the square root of its variance to the bit), and the model must be a PCA's:
+    variances in descending order, components of unit length and orthogonal to
+    :data:`ORTHONORMAL_TOLERANCE` ``·d·eps``, the discarded eigenvalues below the kept ones.  A hand edit
+    of one copy (``mean_hi`` by 1e-9), or a consistent edit of an impossible model (a component doubled,
+    two equal components, ascending variances), is an error naming the field."""
+    f = ctx.to_float
+    with ctx.local():
+        for j, (m, h, lo) in enumerate(zip(inner["mean"], inner["mean_hi"], inner["mean_lo"])):
+            if m != h + lo:
+                raise PurePCAError(f"state.mean_hi[{j}] + state.mean_lo[{j}] is {f(h + lo)!r} but state.mean[{j}] is "
+                                   f"{f(m)!r}: the mean is held as the pair hi + lo and their sum, and they disagree "
+                                   "(edited by hand?); fit and save the model again")
+        variance, roots = inner["variance"], inner["roots"]
+        for i, (v, r) in enumerate(zip(variance, roots)):
+            if i and v > variance[i - 1]:
+                raise PurePCAError(f"state.variance[{i}] = {f(v)!r} is above state.variance[{i - 1}] = "
+                                   f"{f(variance[i - 1])!r}: a PCA's variances are in descending order")
+            _root_agrees(v, r, i, ctx)
+        _orthonormal(inner["components"], ctx, d)
+    eps = f(ctx.eps) if ctx.name != "float" else 2.0 ** -52
+    tol = DERIVED_TOLERANCE * max(eps, 2.0 ** -52)
+    var = [f(v) for v in inner["variance"]]
+    for i, (v, s) in enumerate(zip(var, (f(x) for x in inner["singular"]))):
+        want = math.sqrt(v) * math.sqrt(div)
+        if math.isfinite(want) and math.isfinite(s) and not abs(s - want) <= tol * want + 2.0 ** -1074 * 4:
+            raise PurePCAError(f"state.singular[{i}] is {s!r} but sqrt(variance · div) is {want!r}: the singular value "
+                               "disagrees with the variance it is computed from (edited by hand?)")
+    if rest is not None:
+        for i, v in enumerate(rest):
+            above = var[-1] if i == 0 and var else (rest[i - 1] if i else math.inf)
+            if v > above * (1 + tol):
+                raise PurePCAError(f"rest[{i}] = {v!r} is above {above!r}: the discarded eigenvalues are below the kept "
+                                   "ones, in descending order")
+        noise = f(inner["noise"])
+        want = math.fsum(rest) / len(rest) if rest else 0.0
+        if noise != want and not abs(noise - want) <= tol * want:
+            raise PurePCAError(f"state.noise is {noise!r} but the mean of the discarded eigenvalues (rest) is {want!r}: "
+                               "the noise variance disagrees with them (edited by hand?)")
+        total = math.fsum(var + rest)
+        for i, (v, r) in enumerate(zip(var, (f(x) for x in inner["ratios"]))):
+            want = v / total if total > 0 else 0.0
+            if math.isfinite(total) and not abs(r - want) <= tol * want + 2.0 ** -1074 * 4:
+                raise PurePCAError(f"state.ratios[{i}] is {r!r} but variance / total is {want!r}: the ratio disagrees "
+                                   "with the variances (edited by hand?)")
+    ratios = [f(x) for x in inner["ratios"]]
+    if math.fsum(ratios) > 1 + tol * max(1, len(ratios)):
+        raise PurePCAError(f"state.ratios add up to {math.fsum(ratios)!r}: the ratios of explained variance are "
+                           "fractions of one total, at most 1")
+    for i in range(1, len(ratios)):
+        # ratio_i / ratio_0 = variance_i / variance_0 (one total), to the rounding of each
+        if math.isfinite(var[0]) and math.isfinite(var[i]) and \
+                not abs(ratios[i] * var[0] - ratios[0] * var[i]) <= 2 * tol * ratios[0] * var[i] + 2.0 ** -1074 * 4:
+            raise PurePCAError(f"state.ratios[{i}] is {ratios[i]!r}: the ratios are not in proportion to the variances "
+                               "(one total divides them all; edited by hand?)")
+
+
+def _root_agrees(v: Scalar, r: Scalar, i: int, ctx: Context) -> None:
+    """``roots[i]`` is the square root of ``variance[i]`` (both at the fit's precision): to the bit,
+    except where the variance, a float subnormal or inf, lost the bits the root keeps (a fit computes
+    both from the spectrum before it is scaled back by a power of two)."""
+    fv, fr = ctx.to_float(v), ctx.to_float(r)
+    if ctx.name != "float" or 2.0 ** -1022 <= fv < math.inf:
+        if r != ctx.sqrt(v):
+            raise PurePCAError(f"state.roots[{i}] is {fr!r} but the square root of state.variance[{i}] is "
+                               f"{ctx.to_float(ctx.sqrt(v))!r}: each root is computed from its variance, and they "
+                               "disagree (edited by hand?)")
+        return
+    if fv == math.inf:
+        ok = fr >= 2.0 ** 511
+    else:  # a subnormal variance: its root to the bits the variance kept
+        want = math.sqrt(fv)
+        ok = abs(fr - want) <= want * (2.0 ** -52 + 2.0 ** -1074 / fv) if fv > 0 else fr < 2.0 ** -511
+    if not ok:
+        raise PurePCAError(f"state.roots[{i}] is {fr!r} but the square root of state.variance[{i}] is "
+                           f"{math.sqrt(fv)!r}: each root is computed from its variance, and they disagree")
+
+
+def _orthonormal(components: list[list[Scalar]], ctx: Context, d: int) -> None:
+    """Refuse components that are not of unit length and orthogonal (:data:`ORTHONORMAL_TOLERANCE`)."""
+    eps = ctx.to_float(ctx.eps)
+    tol = ORTHONORMAL_TOLERANCE * d * eps
+    dot, one, f, k = ctx.dot, ctx.one, ctx.to_float, len(components)
+    for i, u in enumerate(components):
+        off = f(dot(u, u) - one)
+        if not abs(off) <= tol:
+            raise PurePCAError(f"state.components[{i}] is not a unit vector (its squared length is 1 {off:+.3g}; "
+                               f"{ORTHONORMAL_TOLERANCE}·d·eps = {tol:.2g} allowed): a PCA's components are")
+    if k * k * d <= PAIRWISE_LIMIT:
+        for i, u in enumerate(components):
+            for j in range(i):
+                off = f(dot(u, components[j]))
+                if not abs(off) <= tol:
+                    raise PurePCAError(f"state.components[{j}] and state.components[{i}] are not orthogonal (their "
+                                       f"product is {off:.3g}; {tol:.2g} allowed): a PCA's components are")
+        return
+    # Products V·(Vᵀ·z) - z = (VVᵀ - I)·z with fixed ±1 vectors z: a pair (i, j) out of true by θ moves
+    # entry i by ±θ on top of what the other pairs add (each within tol), so it shows in one of them.
+    columns = [list(col) for col in zip(*components)]
+    for seed in (1, 2, 3):
+        z = [one if (i * 2654435761 + seed * 40503) >> 7 & 1 else -one for i in range(k)]
+        w = [dot(col, z) for col in columns]
+        for i, u in enumerate(components):
+            off = f(dot(u, w) - z[i])
+            if not abs(off) <= tol * k:
+                raise PurePCAError(f"state.components[{i}] is not orthogonal to the others (V·Vᵀ·z - z is {off:.3g} "
+                                   f"for a ±1 vector z; {tol * k:.2g} allowed): a PCA's components are")
 
 
 def _flag(value: Any, where: str) -> bool:

@@ -204,8 +204,8 @@ def _hypot(*v: float) -> float:
 
     >>> _hypot(3.0, 4.0), _hypot(3e300, 4e300), _hypot(3 * 2.0 ** -1000, 4 * 2.0 ** -1000) == 5 * 2.0 ** -1000
     (5.0, 5e+300, True)
-    >>> _hypot(), _hypot(-0.0), _hypot(1.0, math.inf, math.nan)
-    (0.0, 0.0, inf)
+    >>> _hypot(), _hypot(-0.0), _hypot(1.0, math.inf, math.nan), _hypot(1.7e308, 1.7e308)
+    (0.0, 0.0, inf, inf)
     """
     big = max(map(abs, v), default=0.0)
     if not 0.0 < big < math.inf:  # zero, inf or NaN: as math.hypot answers them
@@ -213,7 +213,10 @@ def _hypot(*v: float) -> float:
     e = math.frexp(big)[1]
     if -450 < e < 450:
         return math.sqrt(math.fsum([x * x for x in v]))
-    return math.ldexp(math.sqrt(math.fsum([math.ldexp(x, -e) ** 2 for x in v])), e)
+    try:
+        return math.ldexp(math.sqrt(math.fsum([math.ldexp(x, -e) ** 2 for x in v])), e)
+    except OverflowError:  # beyond the float range: inf, as math.hypot and math.dist answer (the kernel room)
+        return math.inf
 
 
 #: The Euclidean norm of floats: the kernel room's ``hypot`` (``math.hypot``) where bound, else

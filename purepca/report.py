@@ -21,10 +21,11 @@ Standard deviation 1.133 0.2215
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .errors import NotFittedError
+from .errors import NotFittedError, PurePCAError
 
 __all__ = ["PCASummary", "format_rounded", "format_table", "pca_html", "print_matrix"]
 
@@ -61,8 +62,16 @@ class PCASummary:
         ]
 
     def to_string(self, digits: int = 4) -> str:
-        """The table with each column showing ``digits`` significant digits."""
-        return "Importance of components:\n" + format_table(self.names, self.rows, digits)
+        """The table with each column showing ``digits`` significant digits (a whole number from 1 to
+        22, as R's ``print`` takes).
+
+        >>> from purepca import PCA
+        >>> PCA(convention="prcomp").fit([[0.0, 1.0], [2.0, 2.0], [4.0, 4.5]]).summary().to_string(0)
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: digits: expected a whole number from 1 to 22 (significant digits), got 0
+        """
+        return "Importance of components:\n" + format_table(self.names, self.rows, _digits(digits))
 
     def __str__(self) -> str:
         return self.to_string()
@@ -75,7 +84,12 @@ class PCASummary:
         >>> html = PCA(convention="prcomp").fit(toy_data()).summary().to_html()
         >>> '<th scope="row">Standard deviation</th><td>1.1331</td><td>0.22155</td>' in html
         True
+        >>> PCA(convention="prcomp").fit(toy_data()).summary().to_html(-1)
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: digits: expected a whole number from 1 to 22 (significant digits), got -1
         """
+        digits = _digits(digits)
         from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
         head = "".join(f'<th scope="col">{escape_text(name)}</th>' for name in self.names)
         columns = [[f"{v:.{_r_decimals(col, digits)}f}" for v in col]
@@ -89,6 +103,55 @@ class PCASummary:
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+
+def _digits(digits: Any) -> int:
+    """``digits`` checked: a whole number from 1 to 22 (R's ``print(digits=)`` range), not a bool."""
+    if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or not 1 <= int(digits) <= 22:
+        raise PurePCAError(f"digits: expected a whole number from 1 to 22 (significant digits), got {digits!r:.60}")
+    return int(digits)
+
+
+def _strings(values: Any, where: str) -> list[str]:
+    """A sequence of strings, checked (an error naming the entry otherwise)."""
+    if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
+        raise PurePCAError(f"{where}: expected a list of strings, got {type(values).__name__} {values!r:.60}")
+    out = list(values)
+    for i, v in enumerate(out):
+        if not isinstance(v, str):
+            raise PurePCAError(f"{where}[{i}]: expected a string, got {type(v).__name__} {v!r:.60}")
+    return out
+
+
+def _reals(values: Any, where: str) -> list[float]:
+    """A sequence of real numbers (not bools) as floats, checked."""
+    if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
+        raise PurePCAError(f"{where}: expected a list of numbers, got {type(values).__name__} {values!r:.60}")
+    out = []
+    for i, v in enumerate(values):
+        try:
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise TypeError
+            out.append(float(v))
+        except (TypeError, ValueError, OverflowError):
+            raise PurePCAError(f"{where}[{i}]: expected a real number (in the float range), got {v!r:.60}") from None
+    return out
+
+
+def _table_rows(rows: Any, width: int) -> list[tuple[str, list[float]]]:
+    """``(label, values)`` rows of ``width`` numbers each, checked."""
+    if isinstance(rows, (str, bytes, dict, set, frozenset)) or not hasattr(rows, "__iter__"):
+        raise PurePCAError(f"rows: expected a list of (label, numbers) rows, got {type(rows).__name__} {rows!r:.60}")
+    out = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, (tuple, list)) or len(row) != 2 or not isinstance(row[0], str):
+            raise PurePCAError(f"rows[{i}]: expected a (label, numbers) pair, got {row!r:.60}")
+        values = _reals(row[1], f"rows[{i}] ({row[0]!r:.30})")
+        if len(values) != width:
+            raise PurePCAError(f"rows[{i}] ({row[0]!r:.30}): {len(values)} numbers for {width} names; every row "
+                               "needs one per name")
+        out.append((row[0], values))
+    return out
 
 
 def _r_decimals(values: Sequence[float], digits: int) -> int:
@@ -115,7 +178,9 @@ def format_table(names: Sequence[str], rows: Sequence[tuple[str, Sequence[float]
     x 1.5 0.25
     y 2.0 1.00
     """
-    width = max(len(label) for label, _ in rows)
+    digits = _digits(digits)
+    names, rows = _strings(names, "names"), _table_rows(rows, len(names))
+    width = max((len(label) for label, _ in rows), default=0)
     columns = list(zip(*(values for _, values in rows)))
     formatted = []
     for name, col in zip(names, columns):
@@ -140,6 +205,11 @@ def format_rounded(values: Sequence[Sequence[float]], decimals: int) -> list[lis
     >>> format_rounded([[1.0, 2.5]], 3)
     [['1.0', '2.5']]
     """
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or not 0 <= decimals <= 15:
+        raise PurePCAError(f"decimals: expected a whole number from 0 to 15, got {decimals!r:.60}")
+    if isinstance(values, (str, bytes, dict, set, frozenset)) or not hasattr(values, "__iter__"):
+        raise PurePCAError(f"values: expected a matrix (rows of numbers), got {type(values).__name__} {values!r:.60}")
+    values = [_reals(row, f"values[{i}]") for i, row in enumerate(values)]
     rounded = [[round(float(v), decimals) + 0.0 for v in row] for row in values]  # + 0.0: R prints -0 as 0
     places = min(decimals, _r_decimals([v for row in rounded for v in row], 7))
     cells = [[f"{v:.{places}f}" for v in row] for row in rounded]
@@ -162,6 +232,15 @@ def print_matrix(row_names: Sequence[str], col_names: Sequence[str], cells: Sequ
     a     2
     bb    4
     """
+    row_names, col_names = _strings(row_names, "row_names"), _strings(col_names, "col_names")
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+        raise PurePCAError(f"width: expected a whole number of characters >= 1, got {width!r:.60}")
+    if isinstance(cells, (str, bytes, dict, set, frozenset)) or not hasattr(cells, "__iter__"):
+        raise PurePCAError(f"cells: expected rows of strings, got {type(cells).__name__} {cells!r:.60}")
+    cells = [_strings(row, f"cells[{i}]") for i, row in enumerate(cells)]
+    if len(cells) != len(row_names) or any(len(row) != len(col_names) for row in cells):
+        raise PurePCAError(f"cells: expected {len(row_names)} rows (one per row name) of {len(col_names)} strings "
+                           "(one per column name)")
     label = max((len(name) for name in row_names), default=0)
     columns = []
     for j, name in enumerate(col_names):
@@ -193,6 +272,10 @@ def pca_html(pca: Any) -> str:
     '<pre>PCA(n_components=2)</pre>'
     """
     from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
+    from .pca import PCA
+
+    if not isinstance(pca, PCA):
+        raise PurePCAError(f"pca_html: expected a purepca.PCA, got {type(pca).__name__}")
     try:
         summary = pca.summary()
     except NotFittedError:  # its parameters, as the text repr shows them
