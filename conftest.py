@@ -135,6 +135,20 @@ def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:
 
 # ------------------------------------------------------------------ the time budget
 
+#: The cross-check libraries, imported once per process before the first test: whichever test
+#: imported scikit-learn first paid about 1 s for it, and its budget failed by turns.
+_WARM = ("numpy", "scipy.linalg", "sklearn.decomposition", "statsmodels.multivariate.pca", "mpmath", "pandas")
+
+
+def pytest_sessionstart(session: Any) -> None:
+    import importlib
+    for name in _WARM:
+        try:
+            importlib.import_module(name)
+        except Exception:  # absent (PyPy) or broken: the tests that need it skip or fail on their own
+            pass
+
+
 def _waited() -> float:
     """Seconds this process has waited for a core (Linux), 0.0 where the kernel does not say."""
     try:
