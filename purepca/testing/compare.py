@@ -20,7 +20,25 @@ or subnormal ones get a tolerance in range, never ``nan`` or 0.
   at float32's eps under any model.  Where that tolerance swallows λ_1 or
   a gap the reference resolves, or binary32 cannot hold the data, a
   ``precision`` check fails and says why: such an answer cannot be checked.
-* ``randomized``: the covariance model plus the residual the method reports.
+* ``iterative`` (Lanczos/ARPACK, LOBPCG, subspace iteration) and
+  ``randomized`` (randomized range finders: scikit-learn, fbpca): the
+  tolerance comes from the data, never from the answer.  A converged run of
+  the class leaves a residual ``‖Cv - ρv‖`` of about ``eps·‖C‖``
+  (``K_BACKWARD·max(1, d/2)·eps·λ_1``); a declared ``tol`` (ARPACK's stopping
+  test, relative to the Ritz value) allows ``tol·λ_i`` more, and a randomized
+  run of ``n_iter`` power steps on a block of ``k + n_oversamples`` vectors
+  ``K_RAND·sqrt(d)·λ_i·(σ_l+1/σ_i)^(2·n_iter+1)`` (Halko, Martinsson and
+  Tropp 2011, Thm 9.1), with ``σ`` the reference's singular values.  The
+  oracle measures each component's residual against the exact covariance and
+  judges it against that allowed ``R_i``; the eigenvalues within the
+  covariance model plus ``min(R_i, R_i²/gap_i)`` (Weyl; Kato–Temple), the
+  components within ``R_i/gap_i`` (Davis–Kahan sin θ) of the reference's own
+  gaps.  A ``residual`` given can only tighten ``R_i``.
+* ``incremental`` (scikit-learn's IncrementalPCA, any merge of batch SVDs):
+  the svd model with ``eps`` grown by ``sqrt(m)``, ``m = ceil(n/batch_size)``
+  merges, each a backward-stable SVD of a matrix of norm ``σ_1`` whose errors
+  add as independent roundings; centring is not grown (the batch means'
+  corrections at an offset are what the model must flag).
 
 Every model adds what centring with a rounded mean costs: a mean off by
 ``δ`` adds ``n·δδᵀ`` to the sums of squares (the first-order term
@@ -56,13 +74,14 @@ from ..numeric import FLOAT
 from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
 from .answer import Reference, _fingerprint, reference
 
-__all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
+__all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "iterative_residuals", "summary", "tolerances"]
 
 _EPS64 = 2.0 ** -52
 _EPS32 = 2.0 ** -23
 
 #: The error models the comparison knows (see the module docstring).
-METHODS = ("svd", "covariance", "float32", "randomized")
+METHODS = ("svd", "covariance", "float32", "iterative", "randomized", "incremental")
+_ITERATIVE = ("iterative", "randomized")
 
 # Safety factors over the error models, calibrated by benchmarks/oracle_matrix.py: the largest error of a
 # correct implementation (scikit-learn full/arpack/randomized/covariance_eigh, numpy, scipy, statsmodels,
@@ -105,16 +124,22 @@ _K_ANGLE32 = 8.0  # angles of binary32 answers (numpy's float32 eigh of 17 x 8 d
 #                    float64 factor K_ANGLE at 2, of 27 x 5 data 5.4x; the reading term models sums of n roundings,
 #                    rough at small n)
 _MAX32 = 3.4028234663852886e38  # binary32's largest number
+# Iterative methods (see the module docstring and benchmarks/bench_oracle.py's calibration).
+_K_TOL = 4.0      # a declared ARPACK tol: the residual it allows, K·tol·λ_i (its test is on a residual estimate)
+_K_RAND = 100.0   # randomized range finder: K·sqrt(d)·λ_i·(σ_l+1/σ_i)^(2q+1); the Gaussian test matrix's factor
+_K_DK = 2.0       # Davis–Kahan: sin θ <= K·R/gap (the Ritz value's gap is smaller than the exact one)
 _K_C32 = 0.8      # a binary32 mean without mean_ given: K·max(1, sqrt(n)) ulps
 
 
-def _digits_lost(error: float, scale: float) -> str:
+def _digits_lost(error: float, scale: float, eps: float = _EPS64) -> str:
+    """Decimal digits lost against the answer's own precision ``eps`` (binary64's or binary32's), at most
+    all of them (``log10(1/eps)``: 15.7 or 6.9)."""
     if not scale > 0 or error != error:
         return "-"
     rel = error / scale
-    if rel <= _EPS64:
+    if rel <= eps:
         return "0"
-    return f"{min(16.0, math.log10(rel / _EPS64)):.1f}"
+    return f"{min(math.log10(1 / eps), math.log10(rel / eps)):.1f}"
 
 
 @dataclass(frozen=True)
@@ -124,8 +149,13 @@ class Check:
     For components, ``error`` and ``tolerance`` are angles in radians;
     ``note`` says what else was found (a flipped sign, a divisor mismatch).
 
+    ``ratio`` is error ÷ tolerance (LAPACK's test ratio: above 1 is out), printed
+    beside the digits.
+
     >>> Check("explained_variance_[0]", False, 1e-3, 1e-12, "9.3").line()
-    'explained_variance_[0]: off by 0.001 (tolerance 1e-12; 9.3 digits lost)'
+    'explained_variance_[0]: off by 0.001 (tolerance 1e-12, error/allowed 1e+09; 9.3 digits lost)'
+    >>> Check("explained_variance_[0]", True, 1e-16, 1e-12, "0.7").ratio
+    0.0001
     """
 
     quantity: str
@@ -135,10 +165,48 @@ class Check:
     digits_lost: str
     note: str = ""
 
+    @property
+    def ratio(self) -> float:
+        """error ÷ tolerance (NaN where either is not a number or the check has no tolerance of that kind)."""
+        if self.quantity in _NO_RATIO or not (self.error == self.error and self.tolerance == self.tolerance):
+            return math.nan
+        if self.tolerance > 0:
+            return self.error / self.tolerance
+        return 0.0 if self.error == 0 else math.inf
+
     def line(self) -> str:
-        """The mismatch as one line (what ``assert_pca_close`` reports)."""
-        return self.note if self.note else (f"{self.quantity}: off by {self.error:.3g} (tolerance {self.tolerance:.3g}; "
-                                            f"{self.digits_lost} digits lost)")
+        """The mismatch as one line (what ``assert_pca_close`` reports), with its error/allowed ratio."""
+        ratio = self.ratio
+        if self.note:
+            if ratio != ratio or "error/allowed" in self.note:
+                return self.note
+            at = self.note.find("(tolerance ")
+            cut = self.note.find(";", at) if at >= 0 else -1
+            if cut >= 0:  # beside the tolerance, as in the lines without a note
+                return f"{self.note[:cut]}, error/allowed {ratio:.3g}{self.note[cut:]}"
+            return f"{self.note} (error/allowed {ratio:.3g})"
+        shown = f", error/allowed {ratio:.3g}" if ratio == ratio else ""
+        return (f"{self.quantity}: off by {self.error:.3g} (tolerance {self.tolerance:.3g}{shown}; "
+                f"{self.digits_lost} digits lost)")
+
+
+#: Checks whose error and tolerance are not an error and its allowance (a ratio of divisors, counts, a gap).
+_NO_RATIO = frozenset(("divisor", "n_components", "precision", "order", "float32", "convention", "scale"))
+
+
+def summary(checks: Sequence[Check]) -> str:
+    """How many checks are out (cuML's form) and the largest error/allowed (LAPACK's).
+
+    >>> summary([Check("a", True, 1.0, 2.0, "0"), Check("b", False, 3.0, 1.0, "1")])
+    '1 of 2 checks out; largest error/allowed 3 (b)'
+    """
+    out = [c for c in checks if not c.passed]
+    ratios = [(c.ratio, c.quantity) for c in checks if c.ratio == c.ratio]
+    text = f"{len(out)} of {len(checks)} checks out"
+    if ratios:
+        worst = max(ratios)
+        text += f"; largest error/allowed {worst[0]:.3g} ({worst[1]})"
+    return text
 
 
 def _number(v: Any) -> float:
@@ -302,7 +370,9 @@ def _unit(x: float, e: int) -> float:
 def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
                residual: float = 0.0, rtol: Optional[float] = None, size: Optional[int] = None,
                magnitudes: Optional[Sequence[float]] = None, exact32: bool = False,
-               mean: Optional[Sequence[float]] = None) -> list[float]:
+               mean: Optional[Sequence[float]] = None, tol: Optional[float] = None,
+               n_iter: Optional[int] = None, n_oversamples: Optional[int] = None,
+               batch_size: Optional[int] = None, k: Optional[int] = None) -> list[float]:
     """The tolerance of every eigenvalue of the reference's spectrum, in units of ``4**ref.exponent``.
 
     ``size`` pads the spectrum with zeros (the null space of wide data, for
@@ -313,7 +383,10 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     mean's size plus six standard deviations), ``exact32`` says that every
     entry of X is a binary32 number (nothing is lost reading it), and
     ``mean`` is the other side's ``mean_`` when it gave one (the centring
-    it did, instead of a model of it).
+    it did, instead of a model of it: it can only tighten).  ``tol``,
+    ``n_iter``, ``n_oversamples`` and ``k`` (the components computed)
+    describe an iterative run (:func:`iterative_residuals`), ``batch_size``
+    an incremental one.
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
     >>> t = tolerances(reference(X), 4, 2)
@@ -334,13 +407,21 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     e = ref.exponent if not ref.scaled else 0
     centring = (_float32_terms(ref, n, d, len(unit), magnitudes, exact32, mean) if eps == _EPS32
                 else [_centre_allowance(ref, n, d, eps)] * len(unit))
+    allowed_r: list[float] = []
+    gaps: list[float] = []
+    if method in _ITERATIVE:
+        allowed_r = iterative_residuals(unit, d, eps, method=method, tol=tol, n_iter=n_iter, n=n,
+                                        n_oversamples=n_oversamples, k=k, residual=_unit(_unit(residual, e), e),
+                                        centring=centring)
+        gaps = _gaps(unit)
+    grow = _merges(n, d, batch_size) if method == "incremental" else 1.0
     out = []
-    for v, centre in zip(unit, centring):
+    for i, (v, centre) in enumerate(zip(unit, centring)):
         lam = max(v, 0.0)
         if method == "float32":
             t = _K_ARITH32 * math.sqrt(d) * eps * top
-        elif method == "svd":
-            c = _K_SVD * root_m * eps
+        elif method in ("svd", "incremental"):
+            c = _K_SVD * root_m * eps * grow
             # An eigenvalue the method cannot tell from zero is allowed the absolute c·λ_1 (scikit-learn's
             # PCA() of the digits gives 1e-15 for its constant pixels, λ_1 = 179); the others c²·λ_1.
             t = c * (2 * math.sqrt(top) * math.sqrt(lam) + (top if lam <= c * top else c * top))
@@ -348,7 +429,82 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
             t = _K_COV * root_m * eps * top
         if eps == _EPS32:  # a binary32 covariance's entries may be subnormal there: a few of its smallest steps
             t += _unit(_unit(4 * d * 2.0 ** -149, e), e)
-        out.append(t + centre + 2 * eps * lam + (_unit(_unit(residual, e), e) if method == "randomized" else 0.0))
+        if allowed_r:  # Weyl (|λ̃ - λ| <= R) and Kato–Temple (<= R²/gap): the smaller
+            R = allowed_r[i]
+            t += min(R, R * R / gaps[i]) if gaps[i] > 0 else R
+        out.append(t + centre + 2 * eps * lam)
+    return out
+
+
+def _merges(n: int, d: int, batch_size: Optional[int]) -> float:
+    """``sqrt(m)`` for the ``m = ceil(n/batch_size)`` merges of an incremental SVD (scikit-learn's
+    IncrementalPCA: batches of ``5·d`` rows by default)."""
+    b = 5 * d if batch_size is None else batch_size
+    return math.sqrt(max(1, -(-n // max(1, b))))
+
+
+def _gaps(unit: list[float]) -> list[float]:
+    """Each eigenvalue's distance to the nearest other one (inf when alone)."""
+    out = []
+    for i, v in enumerate(unit):
+        near = [abs(v - w) for j, w in enumerate(unit) if j != i]
+        out.append(min(near) if near else math.inf)
+    return out
+
+
+def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, method: str = "iterative",
+                        tol: Optional[float] = None, n_iter: Optional[int] = None,
+                        n_oversamples: Optional[int] = None, k: Optional[int] = None, residual: float = 0.0,
+                        centring: Optional[Sequence[float]] = None, n: Optional[int] = None) -> list[float]:
+    """The residual ``‖Cv_i - ρ_i·v_i‖`` a run of an iterative method may leave on each eigenpair, from the
+    data's spectrum ``unit`` (exact eigenvalues of C), never from the answer.
+
+    * converged (Lanczos/ARPACK with ``tol=0``, LOBPCG, subspace iteration
+      run to convergence): ``K_BACKWARD·max(1, d/2, sqrt(n + d))·eps·λ_1``,
+      what an eigensolver of a formed covariance leaves and products with
+      the n rows add, plus what centring with a rounded mean adds
+      (``centring``);
+    * a declared ``tol`` (ARPACK's ``‖r‖ <= tol·|θ|``): ``K_TOL·tol·λ_i`` more;
+    * a randomized range finder (``method="randomized"``, or ``n_iter``
+      given): ``q = n_iter`` power steps on ``l = k + n_oversamples``
+      vectors leave ``tan θ_i`` of about ``G·(σ_l+1/σ_i)^(2q+1)`` (Halko,
+      Martinsson and Tropp 2011, §9-10; G, the test matrix's factor, taken
+      as ``K_RAND·sqrt(d)``), so a residual of ``λ_i`` times that.
+      scikit-learn's defaults (``n_iter="auto"``: 7 when ``k < 0.1·min(n,
+      d)``, else 4; ``n_oversamples=10``) apply under ``"randomized"``.
+
+    A ``residual`` given can only tighten each allowance (it is a claim about the run, and the oracle
+    holds the answer to it).
+
+    >>> r = iterative_residuals([4.0, 1.0, 0.25, 0.0625], 4, tol=1e-8)
+    >>> r[0] > r[1] > 0
+    True
+    """
+    top = max(max(unit, default=0.0), 0.0)
+    kk = len(unit) if k is None else k
+    # (products with the n x d data at every step: scikit-learn's randomized reached 38 eps·‖C‖ at 67 x 4)
+    base = _K_BACKWARD * max(1.0, d / 2, math.sqrt(n + d) if n is not None else 1.0) * eps * top
+    out = []
+    q: Optional[int] = n_iter
+    if q is None and method == "randomized":
+        q = -1  # scikit-learn's "auto", fixed below once k is known
+    for i, v in enumerate(unit):
+        lam = max(v, 0.0)
+        R = base + (centring[i] if centring is not None and i < len(centring) else 0.0)
+        if tol is not None and i < kk:
+            R += _K_TOL * tol * lam
+        if q is not None and lam > 0 and i < kk:  # (beyond the k computed: not compared, and not widening others)
+            steps = q if q >= 0 else (7 if kk < 0.1 * min(len(unit), d) else 4)
+            ell = kk + (10 if n_oversamples is None else n_oversamples)
+            if ell < len(unit) and unit[ell] > 0:
+                # tan θ_i <= (σ_j/σ_i)^(2q+1)·‖Ω₂Ω₁⁺‖ for any j > i, Ω₁ the j x l top block of the Gaussian test
+                # matrix (‖Ω₁⁺‖ ~ sqrt(l)/(l - j + 1)); the Ritz step spreads it over the whole spectrum (λ_1).
+                best = min(math.sqrt(max(unit[j], 0.0) / lam) ** (2 * steps + 1) * math.sqrt(ell) / (ell - j + 1)
+                           for j in range(i + 1, ell + 1))
+                R += _K_RAND * math.sqrt(d) * top * best
+        if residual > 0:
+            R = min(R, residual)
+        out.append(R)
     return out
 
 
@@ -393,14 +549,16 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
                * (s * s if ref.scaled else 1.0) for j, s in enumerate(spread)]
         mags = [abs(m) + 6 * math.sqrt(v) for m, v in zip(ref.mean_, var)]
     ulps = [_unit(_ulp32(mj), e) / s for mj, s in zip(mags, spread)]
+    g = _K_C32 * max(1.0, math.sqrt(n))
+    top_ulp = max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread))
+    centring = [n / div * (g * top_ulp) ** 2] * size
     if mean is not None:
-        deltas = [_unit(max(abs(a - b), _ulp32(b)), e) / s if a == a and math.isfinite(a) else math.inf
+        # The centring it did, instead of the model, where that is smaller: a mean given only tightens (its
+        # own error is checked as mean_[j]); one ulp per column summed over d columns can exceed the model.
+        deltas = [_unit(abs(a - b), e) / s if a == a and math.isfinite(a) else math.inf
                   for a, b, s in zip(mean, ref.mean_, spread)]
-        centring = [n / div * math.fsum(x * x for x in deltas)] * size
-    else:
-        g = _K_C32 * max(1.0, math.sqrt(n))
-        top_ulp = max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread))
-        centring = [n / div * (g * top_ulp) ** 2] * size
+        given = n / div * math.fsum(x * x for x in deltas)
+        centring = [min(c, given) for c in centring]
     comps = ref.all_components or ref.components_
     out = []
     for i in range(size):
@@ -541,7 +699,9 @@ def _precision_checks(r: Reference, unit: list[float], tol: list[float], k: int,
 
 def _component_checks(comps: list[list[float]], r: Reference, unit: list[float], lift: int, eps: float,
                       method: str, rtol: Optional[float], allowed: list[float],
-                      centring: list[float], clusters: list[list[int]]) -> list[Check]:
+                      centring: list[float], clusters: list[list[int]],
+                      allowed_r: Optional[list[float]] = None, rows: Optional[list[list[float]]] = None
+                      ) -> list[Check]:
     """What a set of components must be besides close in angle: unit vectors, orthogonal to working
     precision (``max|VVᵀ - I|/eps``), and, from a method that diagonalises a formed covariance, eigenvectors
     of it to working precision (the backward error ``‖Cv - ρv‖/(eps·‖C‖)``, ρ the Rayleigh quotient)."""
@@ -556,7 +716,7 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
     length_allowed = _K_UNIT * (1 + math.sqrt(d)) * eps
     if rtol is not None:  # printed numbers: each entry rounded to rtol of itself
         length_allowed += 2 * rtol * math.sqrt(d)
-    if method == "randomized" or flat:
+    if method in _ITERATIVE or flat:
         length_allowed += max(allowed or [0.0])
     for i, size in enumerate(norms):
         err = abs(size - 1.0) if size == size else math.nan
@@ -580,7 +740,7 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
                     allowed_ij += eps * max(unit) / abs(unit[i] - unit[j])
                 elif j < len(unit):
                     allowed_ij = math.inf
-                if method == "randomized" or flat:  # an iterative method's vectors are as orthogonal as accurate
+                if method in _ITERATIVE or flat:  # an iterative method's vectors are as orthogonal as accurate
                     allowed_ij += 2 * max(allowed or [0.0])
                 c = abs(FLOAT.dot(units[i], units[j]))
                 if c / allowed_ij > worst / limit:
@@ -603,12 +763,63 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
             limit = (_K_BACKWARD * max(1.0, d / 2)
                      + (centring[i] if i < len(centring) else centring[-1]) / (eps * top))
             if not ratio <= limit:
+                cause = _formed_cause(v, size, rows, r, eps, limit) if rows is not None else None
                 out.append(Check(f"backward error of components_[{i}]", False, ratio, limit, "-",
                                  f"backward error of components_[{i}]: ‖Cv - ρv‖ = {ratio:.3g} eps·‖C‖ (allowed "
                                  f"{limit:.3g}, 3·d: a correct eigensolver of a formed covariance stayed below 2.2·d, plus "
-                                 "what centring with a rounded mean adds); it is not an eigenvector of the covariance "
-                                 "to working precision"))
+                                 "what centring with a rounded mean adds); "
+                                 + (cause or "it is not an eigenvector of the covariance to working precision")))
+    if allowed_r and not flat and unit and max(unit) > 0:
+        basis = r.all_components or r.components_
+        top = max(unit)
+        for i, v in enumerate(comps):
+            size = norms[i]
+            if i >= len(allowed_r) or not (size == size and size > 0 and math.isfinite(size)):
+                continue
+            measured = _backward_error(v, size, basis, unit)
+            ok = measured <= allowed_r[i]
+            note = ""
+            if not ok:
+                cause = _formed_cause(v, size, rows, r, eps, allowed_r[i] / (eps * top)) if rows is not None else None
+                note = (f"residual of components_[{i}]: ‖Cv - ρv‖ = {measured / (eps * top):.3g} eps·‖C‖ against the "
+                        f"exact covariance, where a run of this iterative method reaches {allowed_r[i] / (eps * top):.3g} "
+                        f"(error/allowed {measured / allowed_r[i]:.3g}; from the data's spectrum and the run declared, "
+                        "never from the answer); " + (cause or "the pair has not converged, or is not of these data"))
+            out.append(Check(f"residual of components_[{i}]", ok, _times_power(measured, 2 * lift),
+                             _times_power(allowed_r[i], 2 * lift), _digits_lost(measured, top * eps / eps, eps),
+                             note))
     return out
+
+
+def _formed_cause(v: list[float], size: float, rows: Optional[list[list[float]]], r: Reference, eps: float,
+                  limit: float) -> Optional[str]:
+    """Whether ``v`` is an eigenvector of the one-pass covariance ``(XᵀX - n·x̄x̄ᵀ)/(n - ddof)`` formed in floats
+    (scikit-learn's ``covariance_eigh``): then that covariance, not the eigensolver, lost the digits."""
+    if rows is None or r.scaled:
+        return None
+    n, d = len(rows), len(rows[0])
+    if d > 400:
+        return None
+    e = r.exponent
+    X = [[math.ldexp(x, -e) for x in row] for row in rows]
+    cols = [list(c) for c in zip(*X)]
+    mean = [sum(c) / n for c in cols]
+    dot = FLOAT.dot
+    C = [[(sum(map(float.__mul__, cols[a], cols[b])) - n * mean[a] * mean[b]) / (n - r.ddof) for b in range(d)]
+         for a in range(d)]
+    u = [x / size for x in v]
+    Cu = [dot(row, u) for row in C]
+    rho = dot(u, Cu)
+    res = math.sqrt(math.fsum((a - rho * b) ** 2 for a, b in zip(Cu, u)))
+    top = max(r.unit_spectrum) if r.unit_spectrum else 0.0
+    if not top > 0:
+        return None
+    ratio = res / (eps * top)
+    if ratio > limit:
+        return None
+    return (f"it is an eigenvector of the one-pass covariance (XᵀX - n·x̄x̄ᵀ)/(n - {r.ddof}) formed in floats "
+            f"({ratio:.3g} eps·‖C‖ there): that formed covariance, off the exact one at this offset, lost the digits "
+            "(centre the data before forming XᵀX)")
 
 
 def _norm_of(v: list[float]) -> float:
@@ -664,11 +875,34 @@ def _divisor_hint(values: list[float], unit: list[float], tol: list[float], n: i
     return None
 
 
+def _run_arguments(method: str, tol: Any, n_iter: Any, n_oversamples: Any, batch_size: Any) -> dict[str, Any]:
+    """What the user declares about an iterative or incremental run, checked: each for its method only."""
+    out: dict[str, Any] = {"tol": None, "n_iter": None, "n_oversamples": None, "batch_size": None}
+    for name, value, low in (("n_iter", n_iter, 0), ("n_oversamples", n_oversamples, 0),
+                             ("batch_size", batch_size, 1)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise PurePCAError(f"{name} must be an int >= {low}, got {value!r}")
+        out[name] = value
+    if tol is not None:
+        out["tol"] = as_real(tol, "tol", low=0.0)
+    wrong = [name for name in ("tol", "n_iter", "n_oversamples") if out[name] is not None]
+    if wrong and method not in _ITERATIVE:
+        raise PurePCAError(f"{wrong[0]} describes an iterative run; it means nothing under method={method!r} "
+                           "(pass method='iterative' or 'randomized')")
+    if out["batch_size"] is not None and method != "incremental":
+        raise PurePCAError(f"batch_size describes an incremental run; it means nothing under method={method!r} "
+                           "(pass method='incremental')")
+    return out
+
+
 def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                 rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                 ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
                 points: Any = None, whiten: Optional[bool] = None,
-                constant_columns: str = "error") -> list[Check]:
+                constant_columns: str = "error", tol: Optional[float] = None, n_iter: Optional[int] = None,
+                n_oversamples: Optional[int] = None, batch_size: Optional[int] = None) -> list[Check]:
     """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
@@ -681,6 +915,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
     residual = as_real(residual, "residual", low=0.0)  # the arguments first, before any work
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
+    run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)
     rows = _rows(X, "X")
     n, d = len(rows), len(rows[0])
     if ref is not None and not isinstance(ref, Reference):
@@ -708,14 +943,25 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         low["exact32"] = all(_is_binary32(x) for row in rows for x in row)
         given_mean = theirs.get("mean_")
         low["mean"] = given_mean if given_mean is not None and len(given_mean) == d and not r.scaled else None
-    tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size, **low)
+    k_run = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
+    tol_list = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size, k=k_run,
+                          **run, **low)
+    allowed_r = (iterative_residuals(unit, d, eps, method=method, k=k_run, n=n, residual=_unit(_unit(residual, e), e),
+                                     centring=(_float32_terms(r, n, d, len(unit), low["magnitudes"], low["exact32"],
+                                                              low["mean"]) if eps == _EPS32
+                                               else [_centre_allowance(r, n, d, eps)] * len(unit)),
+                                     tol=run["tol"], n_iter=run["n_iter"], n_oversamples=run["n_oversamples"])
+                 if method in _ITERATIVE and rtol is None else [])
+    tols = tol_list
     # A result rounded to a float (subnormal ones keep few digits): one ulp of the value in data units.
     rounded = [_ulp_in_units(v, lift) if math.isfinite(v) else 0.0 for v in spectrum]
-    tol = [t + u for t, u in zip(tol, rounded)]
+    tols = [t + u for t, u in zip(tols, rounded)]
     # What is not the method's own error, for the per-component angles of the svd model.
     centring = (_float32_terms(r, n, d, len(unit), low["magnitudes"], low["exact32"], low["mean"])
                 if eps == _EPS32 else [_centre_allowance(r, n, d, eps)] * len(unit))
-    extra = [c + u for c, u in zip(centring, rounded)] if method == "svd" and rtol is None else None
+    extra = ([c + u for c, u in zip(centring, rounded)] if method in ("svd", "incremental") and rtol is None
+             else None)
+    eps_angle = eps * (_merges(n, d, run["batch_size"]) if method == "incremental" else 1.0)
     checks: list[Check] = []
     if k > len(unit):
         checks.append(Check("n_components", False, float(k), float(len(unit)), "-",
@@ -730,56 +976,56 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         checks.append(Check("n_components", False, float(len(given_comps)), float(len(given_values)), "-",
                             f"n_components: {len(given_comps)} components but {len(given_values)} values of {what}; "
                             "each component has its variance"))
-    checks += _order_checks((given_values or [])[:k], unit, tol, lift)
+    checks += _order_checks((given_values or [])[:k], unit, tols, lift)
     if eps == _EPS32 and rtol is None:
-        checks += _precision_checks(r, unit, tol, k, lift, low.get("magnitudes"))
+        checks += _precision_checks(r, unit, tols, k, lift, low.get("magnitudes"))
     # Eigenvalues.
     values = (theirs.get("explained_variance_") or [])[:k]
     for i, value in enumerate(values):
         want = spectrum[i]
         got = _unit(_unit(value, lift), lift)
         err = abs(got - unit[i])
-        ok = err <= tol[i] or (math.isinf(value) and value == want)
+        ok = err <= tols[i] or (math.isinf(value) and value == want)
         real_err = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
         note = "" if ok else (f"explained_variance_[{i}]: {value!r} off by {real_err:.3g} from {want!r} "
-                              f"(tolerance {math.ldexp(tol[i], 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
-                              f"{_digits_lost(err, abs(unit[i]))} digits lost)")
+                              f"(tolerance {math.ldexp(tols[i], 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
+                              f"{_digits_lost(err, abs(unit[i]), eps)} digits lost)")
         if value != value:
             given = theirs.get("variance given as", "explained_variance_")
             shown = math.sqrt(want) if given == "sdev" and want >= 0 else want
             note = f"{given}[{i}] is NaN in the result (the reference has {shown!r})"
         # error and tolerance both in the data's units (the tolerance was reported in 4**lift's)
-        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, _times_power(tol[i], 2 * lift),
-                            _digits_lost(err, abs(unit[i])), note))
+        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, _times_power(tols[i], 2 * lift),
+                            _digits_lost(err, abs(unit[i]), eps), note))
     if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
-        hint = _divisor_hint(values, unit, tol, n, r.ddof, lift, r.scaled)
+        hint = _divisor_hint(values, unit, tols, n, r.ddof, lift, r.scaled)
         if hint is not None:
             checks.append(hint)
     total = math.fsum(unit)
-    tol_total = math.fsum(tol)
+    tol_total = math.fsum(tols)
     # Ratios, singular values, mean, noise variance.
     for i, a in enumerate((theirs.get("explained_variance_ratio_") or [])[:k]):
         if not total > 0:
             continue
         b = unit[i] / total
-        allowed = (tol[i] + b * tol_total) / total + 2 * eps * b + 4 * _EPS64 * 2.0 ** -1022
+        allowed = (tols[i] + b * tol_total) / total + 2 * eps * b + 4 * _EPS64 * 2.0 ** -1022
         err = abs(a - b)
         ok = err <= allowed
         note = "" if ok else (f"explained_variance_ratio_[{i}]: {a!r} off by {err:.3g} from {b!r} (tolerance "
-                              f"{allowed:.3g}; {_digits_lost(err, b)} digits lost)")
-        checks.append(Check(f"explained_variance_ratio_[{i}]", ok, err, allowed, _digits_lost(err, b), note))
+                              f"{allowed:.3g}; {_digits_lost(err, b, eps)} digits lost)")
+        checks.append(Check(f"explained_variance_ratio_[{i}]", ok, err, allowed, _digits_lost(err, b, eps), note))
     div = n - r.ddof
     for i, a in enumerate((theirs.get("singular_values_") or [])[:k]):
         lam = max(unit[i], 0.0)
         b = math.sqrt(lam * div)
-        allowed = div * tol[i] / (math.sqrt(div * (lam + tol[i])) + b) + 2 * eps * b
+        allowed = div * tols[i] / (math.sqrt(div * (lam + tols[i])) + b) + 2 * eps * b
         got = _unit(a, lift)
         err = abs(got - b)
         ok = err <= allowed or (math.isinf(a) and i < len(r.singular_values_) and math.isinf(r.singular_values_[i]))
         real = _times_power(err, lift) if err == err and not math.isinf(err) and lift < 1000 else err
         note = "" if ok else (f"singular_values_[{i}]: {a!r} off by {real:.3g} from {_times_power(b, lift)!r} "
-                              f"(tolerance {_times_power(allowed, lift):.3g}; {_digits_lost(err, b)} digits lost)")
-        checks.append(Check(f"singular_values_[{i}]", ok, real, _times_power(allowed, lift), _digits_lost(err, b),
+                              f"(tolerance {_times_power(allowed, lift):.3g}; {_digits_lost(err, b, eps)} digits lost)")
+        checks.append(Check(f"singular_values_[{i}]", ok, real, _times_power(allowed, lift), _digits_lost(err, b, eps),
                             note))
     mean = theirs.get("mean_")
     if mean is not None:
@@ -794,13 +1040,13 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             err = abs(a - b)
             ok = err <= allowed
             note = "" if ok else (f"mean_[{j}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
-                                  f"{_digits_lost(err, abs(b))} digits lost)")
-            checks.append(Check(f"mean_[{j}]", ok, err, allowed, _digits_lost(err, abs(b)), note))
+                                  f"{_digits_lost(err, abs(b), eps)} digits lost)")
+            checks.append(Check(f"mean_[{j}]", ok, err, allowed, _digits_lost(err, abs(b), eps), note))
     noise = theirs.get("noise_variance_")
     if noise is not None and k:
         rest = len(unit) - k
         b = math.fsum(unit[k:]) / rest if rest > 0 else 0.0
-        allowed = (tol_total + _K_COV * eps * max(total, 0.0)) / rest if rest > 0 else 2 * tol[-1]
+        allowed = (tol_total + _K_COV * eps * max(total, 0.0)) / rest if rest > 0 else 2 * tols[-1]
         got = _unit(_unit(noise, lift), lift)
         err = abs(got - b)
         ok = err <= allowed or (math.isinf(noise) and math.isinf(r.noise_variance_) and noise > 0)
@@ -808,27 +1054,32 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         real = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
         note = "" if ok else (f"noise_variance_: {noise!r} off by {real:.3g} from {want!r} (tolerance "
                               f"{math.ldexp(allowed, 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
-                              f"{_digits_lost(err, abs(b))} digits lost)")
-        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift), _digits_lost(err, abs(b)),
+                              f"{_digits_lost(err, abs(b), eps)} digits lost)")
+        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift), _digits_lost(err, abs(b), eps),
                             note))
     # Components, cluster by cluster of eigenvalues the method cannot tell apart.
-    clusters = _model_clusters(unit, tol)
+    clusters = _model_clusters(unit, tols)
     floor = 2 * eps  # the reference's own angle error is a few eps
     open_null = len(unit) < d  # wide data: the null space is larger than the reference's span
     comps = theirs.get("components_")
     allowed_of: dict[int, float] = {}
     flips: dict[int, int] = {}
     for cluster in clusters:
-        allowed = (_svd_angle_allowed(cluster, unit, extra, eps) if extra is not None
-                   else _angle_allowed(cluster, unit, tol, floor, _K_ANGLE32 if eps == _EPS32 and rtol is None
+        allowed = (_svd_angle_allowed(cluster, unit, extra, eps_angle) if extra is not None
+                   else _angle_allowed(cluster, unit, tols, floor, _K_ANGLE32 if eps == _EPS32 and rtol is None
                                        else _K_ANGLE))
+        if allowed_r:  # Davis–Kahan: sin θ <= ‖r‖/gap, the gap from the cluster to the rest of the spectrum
+            gap = min((abs(unit[i] - unit[j]) for i in cluster for j in range(len(unit)) if j not in cluster),
+                      default=math.inf)
+            dk = max(allowed_r[i] for i in cluster) * _K_DK
+            allowed = min(math.pi / 2, allowed + (dk / gap if gap > 0 else math.inf))
         for i in cluster:
             allowed_of[i] = allowed
         inside = [i for i in cluster if i < k]
         if comps is None or not inside:
             continue
         label = f"components_[{inside[0]}]" if len(inside) == 1 else f"components_[{inside[0]}..{inside[-1]}]"
-        is_open = open_null and cluster[-1] == len(unit) - 1 and unit[cluster[0]] <= 2 * tol[cluster[0]]
+        is_open = open_null and cluster[-1] == len(unit) - 1 and unit[cluster[0]] <= 2 * tols[cluster[0]]
         if not is_open and cluster[-1] >= len(comps_all):
             is_open = True
         mine = [comps[i] for i in inside]
@@ -847,7 +1098,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         except PurePCAError as err:
             checks.append(Check(label, False, math.nan, allowed, "-", f"{label}: {err}"))
             continue
-        lost = _digits_lost(angle, 1.0)
+        lost = _digits_lost(angle, 1.0, eps)
         if not angle <= allowed:
             checks.append(Check(label, False, angle, allowed, lost, f"{label}{what}: at an angle of {angle:.3g} rad "
                                 f"from the reference (allowed {allowed:.3g})"))
@@ -862,8 +1113,9 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         checks.append(Check(label, True, angle, allowed, lost))
     if comps is not None:
         checks += _component_checks(comps[:k], r, unit, lift, eps, method, rtol,
-                                    [allowed_of[i] for i in range(min(k, len(unit)))], centring, clusters)
-    checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tol, eps,
+                                    [allowed_of[i] for i in range(min(k, len(unit)))], centring, clusters,
+                                    allowed_r, rows)
+    checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tols, eps,
                             min(k, len(r.unit_spectrum)))
     return checks
 
@@ -939,8 +1191,8 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
         real = math.ldexp(err, scale_back) if err == err and scale_back < 1000 else err
         note = "" if ok else (f"{label}: row {row} off by {real:.3g} (tolerance "
                               f"{math.ldexp(allowed, scale_back) if scale_back < 1000 else math.inf:.3g}; "
-                              f"{_digits_lost(err, size)} digits lost)")
-        out.append(Check(label, ok, real, allowed, _digits_lost(err, size), note))
+                              f"{_digits_lost(err, size, eps)} digits lost)")
+        out.append(Check(label, ok, real, allowed, _digits_lost(err, size, eps), note))
     return out
 
 
@@ -948,7 +1200,8 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
                      rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                      ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
                      points: Any = None, whiten: Optional[bool] = None,
-                     constant_columns: str = "error") -> None:
+                     constant_columns: str = "error", tol: Optional[float] = None, n_iter: Optional[int] = None,
+                     n_oversamples: Optional[int] = None, batch_size: Optional[int] = None) -> None:
     """Check another PCA's answer on ``X`` against the reference; raise ``AssertionError`` naming each mismatch.
 
     ``result`` is a fitted estimator with scikit-learn's attribute names, a
@@ -964,8 +1217,12 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     (or ``whiten=True``).
 
     ``method`` picks the error model (``"svd"``, ``"covariance"``,
-    ``"float32"``, ``"randomized"`` with its ``residual``); float32 arrays
-    are compared at float32's eps whatever the model.  ``rtol`` sets a flat
+    ``"float32"``, ``"iterative"`` for Lanczos/ARPACK, LOBPCG and subspace
+    iteration, with the ``tol`` it ran with if not 0, ``"randomized"`` with
+    its ``n_iter`` and ``n_oversamples`` (scikit-learn's by default),
+    ``"incremental"`` with its ``batch_size`` (``5·d`` by default));
+    ``residual`` only tightens what an iterative run is allowed.  float32
+    arrays are compared at float32's eps whatever the model.  ``rtol`` sets a flat
     relative tolerance instead.  ``ddof`` (the variance divisor ``n -
     ddof``), ``scale`` and ``scale_ddof`` (the divisor of the scaling's
     standard deviations) default to the convention's; scikit-learn's
@@ -983,14 +1240,16 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     >>> assert_pca_close(bad, X)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: PCA differs from the reference (convention sklearn, method svd):
-      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ...; 9.7 digits lost)
+    AssertionError: PCA differs from the reference (convention sklearn, method svd; 1 of 4 checks out; largest error/allowed ...):
+      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ..., error/allowed ...; 9.7 digits lost)
     """
     __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
     checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
                          ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten,
-                         constant_columns=constant_columns)
+                         constant_columns=constant_columns, tol=tol, n_iter=n_iter, n_oversamples=n_oversamples,
+                         batch_size=batch_size)
     problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"PCA differs from the reference (convention {convention}, method "
-                             f"{method if rtol is None else f'rtol={rtol:g}'}):\n  " + "\n  ".join(problems))
+                             f"{method if rtol is None else f'rtol={rtol:g}'}; {summary(checks)}):\n  "
+                             + "\n  ".join(problems))
