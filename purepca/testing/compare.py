@@ -285,7 +285,8 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
             raise PurePCAError(f"eigenvectors: {len(v)} x {len(v[0])}, but numpy's eigh gives one column per "
                                f"eigenvalue ({len(w)}) and one row per column of X ({d}): expected {d} x {len(w)}")
         order = sorted(range(len(w)), key=lambda i: -w[i])
-        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
+        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order],
+                "given as": "eigh"}
     if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
         loadings = _rows(get("loadings"), "loadings")
         return {"explained_variance_": [v / divisor for v in _vector(get("eigenvals"), "eigenvals")],
@@ -336,6 +337,15 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
                            "explained_variance_ (or sdev); nothing to compare")
     if "components_" in out and any(len(row) != d for row in out["components_"]):
         raise PurePCAError(f"assert_pca_close: the components must have {d} entries (the columns of X)")
+    # Shapes exact: an entry past what a PCA of d columns has would be compared with nothing, or ignored.
+    mean = out.get("mean_")
+    if mean is not None and len(mean) != d:
+        raise PurePCAError(f"mean_: {len(mean)} entries, but X has {d} columns: a mean has one per column")
+    for name in ("components_", "explained_variance_", "explained_variance_ratio_", "singular_values_"):
+        value = out.get(name)
+        if value is not None and len(value) > d:
+            shown = "sdev" if name == "explained_variance_" and out.get("variance given as") == "sdev" else name
+            raise PurePCAError(f"{shown}: {len(value)} entries, but a PCA of X's {d} columns has at most {d}")
     return out
 
 
@@ -548,14 +558,16 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
         var = [math.fsum(_times_power(max(v, 0.0), 2 * e) * c[j] * c[j] for v, c in zip(ref.unit_spectrum, comps0))
                * (s * s if ref.scaled else 1.0) for j, s in enumerate(spread)]
         mags = [abs(m) + 6 * math.sqrt(v) for m, v in zip(ref.mean_, var)]
-    ulps = [_unit(_ulp32(mj), e) / s for mj, s in zip(mags, spread)]
+    # (capped: data below binary32's range, 1e-200, make its steps 2**500 in the data's units, whose squares
+    # overflow; the precision check refuses such data by name)
+    ulps = [min(_unit(_ulp32(mj), e) / s, 2.0 ** 400) for mj, s in zip(mags, spread)]
     g = _K_C32 * max(1.0, math.sqrt(n))
-    top_ulp = max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread))
+    top_ulp = min(max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread)), 2.0 ** 400)
     centring = [n / div * (g * top_ulp) ** 2] * size
     if mean is not None:
         # The centring it did, instead of the model, where that is smaller: a mean given only tightens (its
         # own error is checked as mean_[j]); one ulp per column summed over d columns can exceed the model.
-        deltas = [_unit(abs(a - b), e) / s if a == a and math.isfinite(a) else math.inf
+        deltas = [min(_unit(abs(a - b), e) / s, 2.0 ** 400) if a == a and math.isfinite(a) else math.inf
                   for a, b, s in zip(mean, ref.mean_, spread)]
         given = n / div * math.fsum(x * x for x in deltas)
         centring = [min(c, given) for c in centring]
@@ -686,12 +698,18 @@ def _precision_checks(r: Reference, unit: list[float], tol: list[float], k: int,
             continue  # one eigenvalue, not compared, or a tail that cannot be told from 0
         if len({ref_cluster.get(i, -1) for i in cluster}) < 2:
             continue  # equal in the reference too: a subspace in any precision
-        gap = min(unit[i] - unit[i + 1] for i in cluster[:-1])
+        # The pair that joined the cluster: its gap is within JOIN·(tol_i + tol_i+1) by construction, and the
+        # message shows that sum (one tolerance alone may be smaller than the gap).
+        i0 = min(cluster[:-1], key=lambda i: (unit[i] - unit[i + 1]) / (tol[i] + tol[i + 1]))
+        gap = unit[i0] - unit[i0 + 1]
+        reach = _JOIN * (tol[i0] + tol[i0 + 1])
         shown = cluster[:max(1, min(len(cluster), k))]
-        out.append(Check("precision", False, _times_power(gap, 2 * lift), _times_power(tol[cluster[0]], 2 * lift),
+        out.append(Check("precision", False, _times_power(gap, 2 * lift), _times_power(reach, 2 * lift),
                          "-", f"precision: binary32 cannot tell explained_variance_[{cluster[0]}..{cluster[-1]}] apart "
-                         f"on these data: they are {_times_power(gap, 2 * lift):.3g} apart where its tolerance is "
-                         f"{_times_power(tol[cluster[0]], 2 * lift):.3g} ({why}), so components_[{shown[0]}.."
+                         f"on these data: explained_variance_[{i0}] and [{i0 + 1}] are "
+                         f"{_times_power(gap, 2 * lift):.3g} apart, within the {_times_power(reach, 2 * lift):.3g} "
+                         f"binary32 may move them (twice their tolerances, {_times_power(tol[i0], 2 * lift):.3g} and "
+                         f"{_times_power(tol[i0 + 1], 2 * lift):.3g}: {why}), so components_[{shown[0]}.."
                          f"{shown[-1]}] are not determined at this precision (compare a float64 answer, or centre "
                          "the data before rounding them to float32)"))
     return out
@@ -842,6 +860,45 @@ def _backward_error(v: list[float], size: float, basis: list[list[float]], unit:
         rest = [math.fsum([u[t]] + [-x * b[t] for x, b in zip(c, basis)]) for t in range(len(u))]
         parts.append(rho * rho * math.fsum(x * x for x in rest))
     return math.sqrt(math.fsum(parts))
+
+
+def _scale_hint(values: list[float], rows: list[list[float]], r: Reference, convention: str, ddof: Optional[int],
+                scale_ddof: Optional[int], theirs: dict[str, Any]) -> Optional[Check]:
+    """A failed Check naming the scaling when the variances are those of the other scaling (statsmodels'
+    ``standardize=False`` compared under its default, which scales)."""
+    finite = [v for v in values if v == v and math.isfinite(v)]
+    if not finite or len(finite) != len(values):
+        return None
+    try:
+        other = reference(rows, convention=convention, scale=not r.scaled, ddof=ddof, scale_ddof=scale_ddof)
+    except PurePCAError:
+        return None
+    top = max(abs(v) for v in other.spectrum[:len(values)]) if other.spectrum else 0.0
+    if not top > 0 or len(other.spectrum) < len(values):
+        return None
+    if not all(abs(a - b) <= 1e-6 * top for a, b in zip(values, other.spectrum)):
+        return None
+    fix = ("scale=False (statsmodels' PCA(standardize=False); its default standardizes)" if r.scaled
+           else "scale=True (the columns were standardized)")
+    return Check("scale", False, 0.0, 0.0, "-",
+                 f"scale: the variances are those of the {'unscaled' if r.scaled else 'standardized'} data, not of the "
+                 f"{'standardized' if r.scaled else 'unscaled'} data the reference analysed: pass {fix}")
+
+
+def _float32_hint(theirs: dict[str, Any]) -> Optional[Check]:
+    """A failed Check saying "float32" when every number of a float64 answer is a binary32 number with more
+    than 12 significant bits somewhere (a random float64 is binary32 with probability 2**-29)."""
+    numbers = [x for row in theirs.get("components_") or [] for x in row] + list(theirs.get("explained_variance_")
+                                                                               or [])
+    if len(numbers) < 2 or not all(_is_binary32(x) for x in numbers):
+        return None
+    if not any(x != 0 and math.isfinite(x) and math.frexp(x)[0] * 2 ** 12 != int(math.frexp(x)[0] * 2 ** 12)
+               for x in numbers):
+        return None  # short numbers (0.5, 3.0): binary32 and binary64 alike
+    return Check("float32", False, 0.0, 0.0, "-",
+                 "float32: every number of the answer is a binary32 (float32) number, compared as float64: a float32 "
+                 "computation (its arrays cast to float64 after it) cannot reach float64's digits; compare the float32 "
+                 "arrays themselves, or pass method='float32'")
 
 
 def _divisor_name(ddof: int) -> str:
@@ -999,6 +1056,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
                             _digits_lost(err, abs(unit[i]), eps), note))
     if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
         hint = _divisor_hint(values, unit, tols, n, r.ddof, lift, r.scaled)
+        if hint is None and rtol is None:
+            hint = _scale_hint(values, rows, r, convention, ddof, scale_ddof, theirs)
         if hint is not None:
             checks.append(hint)
     total = math.fsum(unit)
@@ -1107,8 +1166,10 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             i = inside[0]
             flips[i] = -1 if _dot(comps[i], comps_all[i]) < 0 else 1
             if sign_determined(comps_all[i], r.sign_rule, allowed) and flips[i] < 0:
+                hint = ("; numpy's eigh (LAPACK) fixes no sign: for an np.linalg.eigh answer pass convention=\"numpy\""
+                        if theirs.get("given as") == "eigh" and convention != "numpy" else "")
                 checks.append(Check(label, False, angle, allowed, lost, f"{label}: the sign is flipped; convention "
-                                    f"{convention!r} ({r.sign_rule}) determines it"))
+                                    f"{convention!r} ({r.sign_rule}) determines it{hint}"))
                 continue
         checks.append(Check(label, True, angle, allowed, lost))
     if comps is not None:
@@ -1117,6 +1178,10 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
                                     allowed_r, rows)
     checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tols, eps,
                             min(k, len(r.unit_spectrum)))
+    if eps == _EPS64 and rtol is None and any(not c.passed for c in checks):
+        hint32 = _float32_hint(theirs)
+        if hint32 is not None:
+            checks.append(hint32)
     return checks
 
 
@@ -1240,8 +1305,9 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     >>> assert_pca_close(bad, X)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    AssertionError: PCA differs from the reference (convention sklearn, method svd; 1 of 4 checks out; largest error/allowed ...):
+    AssertionError: PCA differs from the reference (convention sklearn, method svd):
       explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ..., error/allowed ...; 9.7 digits lost)
+    1 of 4 checks out; largest error/allowed ... (explained_variance_[0])
     """
     __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
     checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
@@ -1251,5 +1317,5 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"PCA differs from the reference (convention {convention}, method "
-                             f"{method if rtol is None else f'rtol={rtol:g}'}; {summary(checks)}):\n  "
-                             + "\n  ".join(problems))
+                             f"{method if rtol is None else f'rtol={rtol:g}'}):\n  " + "\n  ".join(problems)
+                             + f"\n{summary(checks)}")

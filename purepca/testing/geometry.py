@@ -189,6 +189,12 @@ def residual_bound(A_or_X: Any, values: Sequence[float], vectors: Any, *, kind: 
         raise PurePCAError(f"residual_bound: ddof must be a non-negative int (the divisor is n - ddof), got {ddof!r}")
     square = len(M) == len(M[0]) and all(M[i][j] == M[j][i] for i in range(len(M)) for j in range(i))
     as_data = kind == "data" or (kind == "auto" and not square)
+    if kind == "matrix" and len(M) == len(M[0]) and not square:
+        # A residual bounds the distance to an eigenvalue only for a symmetric (normal) matrix: [[0, 1], [0, 0]]
+        # has the residual 1e-6 at λ = 1e-3 where its only eigenvalue, 0, is 1e-3 away.
+        i, j = next((i, j) for i in range(len(M)) for j in range(i) if M[i][j] != M[j][i])
+        raise PurePCAError(f"residual_bound: the matrix is not symmetric (entry [{i}][{j}] = {M[i][j]!r}, entry "
+                           f"[{j}][{i}] = {M[j][i]!r}); the bound holds for symmetric matrices only (a covariance)")
     d = len(M[0])
     if any(len(v) != d for v in vecs):
         raise PurePCAError(f"residual_bound: the vectors must have {d} entries")
