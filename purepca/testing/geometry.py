@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from ..conventions import SIGN_RULES
 from ..errors import PurePCAError
@@ -95,6 +95,24 @@ def subspace_distance(A: Any, B: Any) -> float:
     s = jacobi_svd([list(col) for col in zip(*outside)]).values[0]
     c = jacobi_svd(M).values[-1]
     return math.atan2(s, c)
+
+
+def _line_angle(a: list[float], b: list[float]) -> Optional[float]:
+    """The angle between the lines of two float vectors (``subspace_distance`` of one row each), by Kahan's
+    ``2·atan2(‖u - v‖, ‖u + v‖)`` on the unit vectors, v's sign taken to agree with u: as accurate (a few
+    1e-16) without two SVDs.  None where a vector is zero or not finite (the caller takes the general path,
+    which names the fault)."""
+    na = math.sqrt(math.fsum(x * x for x in a))
+    nb = math.sqrt(math.fsum(x * x for x in b))
+    if not (na > 0 and nb > 0 and math.isfinite(na) and math.isfinite(nb)) or len(a) != len(b):
+        return None
+    u = [x / na for x in a]
+    v = [x / nb for x in b]
+    if _dot(u, v) < 0:
+        v = [-x for x in v]
+    minus = math.sqrt(math.fsum((x - y) ** 2 for x, y in zip(u, v)))
+    plus = math.sqrt(math.fsum((x + y) ** 2 for x, y in zip(u, v)))
+    return 2 * math.atan2(minus, plus)
 
 
 def align_signs(components: Any, reference: Any) -> list[list[float]]:
@@ -262,6 +280,12 @@ def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
     empty = isinstance(v, (list, tuple)) and not v
     vals = [] if empty else [float(x) for x in as_vector(v, name="sign_determined: v")]
     angle = as_real(angle, "sign_determined: angle", low=0.0)
+    return _sign_determined(vals, rule, angle)
+
+
+def _sign_determined(vals: list[float], rule: str, angle: float) -> bool:
+    """``sign_determined`` of a list of floats already checked (the oracle's own vectors: converting them
+    again cost 0.5 s of a 500 x 200 comparison)."""
     if rule == "none" or not vals:
         return False
     if rule == "max_abs_positive":
