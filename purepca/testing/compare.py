@@ -24,7 +24,7 @@ or subnormal ones get a tolerance in range, never ``nan`` or 0.
   ``randomized`` (randomized range finders: scikit-learn, fbpca): the
   tolerance comes from the data, never from the answer.  A converged run of
   the class leaves a residual ``‖Cv - ρv‖`` of about ``eps·‖C‖``
-  (``K_BACKWARD·max(1, d/2)·eps·λ_1``); a declared ``tol`` (ARPACK's stopping
+  (``K_ITER·max(1, d/2, sqrt(n + d))·eps·λ_1``); a declared ``tol`` (ARPACK's stopping
   test, relative to the Ritz value) allows ``tol·λ_i`` more, and a randomized
   run of ``n_iter`` power steps on a block of ``k + n_oversamples`` vectors
   ``K_RAND·sqrt(d)·λ_i·(σ_l+1/σ_i)^(2·n_iter+1)`` (Halko, Martinsson and
@@ -127,6 +127,7 @@ _K_ANGLE32 = 8.0  # angles of binary32 answers (numpy's float32 eigh of 17 x 8 d
 #                    rough at small n)
 _MAX32 = 3.4028234663852886e38  # binary32's largest number
 # Iterative methods (see the module docstring and benchmarks/bench_oracle.py's calibration).
+_K_ITER = 12.0    # a converged iterative run: K·max(1, d/2, sqrt(n + d))·eps·λ_1
 _K_TOL = 4.0      # a declared ARPACK tol: the residual it allows, K·tol·λ_i (its test is on a residual estimate)
 _K_RAND = 100.0   # randomized range finder: K·sqrt(d)·λ_i·(σ_l+1/σ_i)^(2q+1); the Gaussian test matrix's factor
 _K_DK = 2.0       # Davis–Kahan: sin θ <= K·R/gap (the Ritz value's gap is smaller than the exact one)
@@ -472,7 +473,7 @@ def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, m
     data's spectrum ``unit`` (exact eigenvalues of C), never from the answer.
 
     * converged (Lanczos/ARPACK with ``tol=0``, LOBPCG, subspace iteration
-      run to convergence): ``K_BACKWARD·max(1, d/2, sqrt(n + d))·eps·λ_1``,
+      run to convergence): ``K_ITER·max(1, d/2, sqrt(n + d))·eps·λ_1``,
       what an eigensolver of a formed covariance leaves and products with
       the n rows add, plus what centring with a rounded mean adds
       (``centring``);
@@ -494,8 +495,9 @@ def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, m
     """
     top = max(max(unit, default=0.0), 0.0)
     kk = len(unit) if k is None else k
-    # (products with the n x d data at every step: scikit-learn's randomized reached 38 eps·‖C‖ at 67 x 4)
-    base = _K_BACKWARD * max(1.0, d / 2, math.sqrt(n + d) if n is not None else 1.0) * eps * top
+    # (products with the n x d data at every step: scikit-learn's randomized reached 38 eps·‖C‖ at 67 x 4, and
+    # 32.4 on longley (16 x 7, columns at 1e5): K_ITER = 2·K_BACKWARD)
+    base = _K_ITER * max(1.0, d / 2, math.sqrt(n + d) if n is not None else 1.0) * eps * top
     out = []
     q: Optional[int] = n_iter
     if q is None and method == "randomized":
