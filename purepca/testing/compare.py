@@ -1179,10 +1179,10 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             i = inside[0]
             flips[i] = -1 if _dot(comps[i], comps_all[i]) < 0 else 1
             if sign_determined(comps_all[i], r.sign_rule, allowed) and flips[i] < 0:
-                hint = ("; numpy's eigh (LAPACK) fixes no sign: for an np.linalg.eigh answer pass convention=\"numpy\""
-                        if theirs.get("given as") == "eigh" and convention != "numpy" else "")
+                eigh_hint = ("; numpy's eigh (LAPACK) fixes no sign: for an np.linalg.eigh answer pass "
+                             "convention=\"numpy\"" if theirs.get("given as") == "eigh" and convention != "numpy" else "")
                 checks.append(Check(label, False, angle, allowed, lost, f"{label}: the sign is flipped; convention "
-                                    f"{convention!r} ({r.sign_rule}) determines it{hint}"))
+                                    f"{convention!r} ({r.sign_rule}) determines it{eigh_hint}"))
                 continue
         checks.append(Check(label, True, angle, allowed, lost))
     if comps is not None:
