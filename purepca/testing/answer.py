@@ -310,6 +310,16 @@ def _with_constant(comps: list[list[float]], unit: list[float], mean: list[float
     return full[:size], (list(unit) + [0.0] * len(const))[:size], new_mean, new_scales
 
 
+class _Validated:
+    """Rows the oracle has already validated (lists of floats): ``reference`` takes them as they are,
+    without a second copy (one of 16 MB for a 10,000 x 50 verify)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[list[float]]) -> None:
+        self.rows = rows
+
+
 def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
               digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
               scale_ddof: Optional[int] = None, constant_columns: str = "error") -> Reference:
@@ -334,7 +344,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if convention not in CONVENTIONS:
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
     conv = CONVENTIONS[convention]
-    rows = _rows(X, "X")
+    rows = X.rows if isinstance(X, _Validated) else _rows(X, "X")
     n, d = len(rows), len(rows[0])
     ddof_v = conv.ddof if ddof is None else ddof
     scaled = conv.scale if scale is None else bool(scale)

@@ -74,7 +74,7 @@ from ..params import as_real
 from ..numeric import FLOAT
 from .geometry import (_dot, _line_angle, _rows, _sign_determined as sign_determined, angle_from, angle_inside,
                        subspace_distance)
-from .answer import Reference, _fingerprint, reference
+from .answer import Reference, _Validated, _fingerprint, reference
 
 __all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "iterative_residuals", "summary", "tolerances"]
 
@@ -991,7 +991,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     if ref is not None and ref.data and ref.data != _fingerprint(rows):
         raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
                            f"not of X ({n} x {d}): pass reference(X)")
-    r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
+    r = ref if ref is not None else reference(_Validated(rows), convention=convention, scale=scale, ddof=ddof,
                                               scale_ddof=scale_ddof, constant_columns=constant_columns)
     theirs = _extract(result, d, n, n - r.ddof)
     f32 = _is_float32(result)

@@ -34,7 +34,9 @@ __all__ = ["align_signs", "angle_from", "angle_inside", "eigen_clusters", "resid
 
 
 def _rows(data: Any, name: str) -> list[list[float]]:
-    return [[float(x) for x in row] for row in as_matrix(data, name=name)]
+    # (as_matrix returns fresh rows of floats: a second copy only where a row holds a float subclass)
+    return [row if all(type(x) is float for x in row) else [float(x) for x in row]
+            for row in as_matrix(data, name=name)]
 
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
