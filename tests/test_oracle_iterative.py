@@ -314,3 +314,42 @@ def test_float32_answer_for_data_at_1e_minus_200_is_refused_by_name() -> None:
 def test_residual_bound_refuses_a_non_symmetric_matrix() -> None:
     with pytest.raises(PurePCAError, match=r"residual_bound: the matrix is not symmetric \(entry \[1\]\[0\] = 0.0"):
         residual_bound([[0, 1], [0, 0]], [1e-3], [[1, 1e-3]], kind="matrix")
+
+
+def test_iterative_residuals_and_summary_refuse_bad_arguments_by_name() -> None:
+    with pytest.raises(PurePCAError, match=r"unit: expected a list of numbers, got NoneType"):
+        iterative_residuals(None, 3)  # type: ignore[arg-type]
+    with pytest.raises(PurePCAError, match=r"unit: expected the covariance's eigenvalues: finite and >= 0"):
+        iterative_residuals([float("nan")], 2)
+    with pytest.raises(PurePCAError, match=r"d must be an int >= 1, got 0"):
+        iterative_residuals([1.0], 0)
+    with pytest.raises(PurePCAError, match=r"k must be an int >= 0, got -1"):
+        iterative_residuals([1.0, 0.5], 2, k=-1)
+    with pytest.raises(PurePCAError, match=r"n must be an int >= 1, got 0"):
+        iterative_residuals([1.0, 0.5], 2, n=0)
+    with pytest.raises(PurePCAError, match=r"eps must be a finite real number > 0.0, got 0"):
+        iterative_residuals([1.0, 0.5], 2, eps=0)
+    with pytest.raises(PurePCAError, match=r"method must be 'iterative' or 'randomized'; got 'svd'"):
+        iterative_residuals([1.0, 0.5], 2, method="svd")
+    with pytest.raises(PurePCAError, match=r"centring: expected a list of numbers, got str"):
+        iterative_residuals([1.0, 0.5], 2, centring="ab")  # type: ignore[arg-type]
+    with pytest.raises(PurePCAError, match=r"residual must be a finite real number >= 0.0"):
+        iterative_residuals([1.0, 0.5], 2, residual=-1.0)
+    # an unsorted spectrum and a huge n_iter: a number, never an OverflowError
+    assert all(math.isfinite(r) for r in iterative_residuals([0.1, 5.0, 1.0], 3, method="randomized", k=1,
+                                                              n_oversamples=0, n_iter=10 ** 6))
+    with pytest.raises(PurePCAError, match=r"summary: expected a list of Check rows \(compare_pca's\), got NoneType"):
+        summary(None)  # type: ignore[arg-type]
+    with pytest.raises(PurePCAError, match=r"summary: expected a list of Check rows \(compare_pca's\); got something"):
+        summary([1, 2])  # type: ignore[list-item]
+
+
+def test_tolerances_refuse_a_run_of_another_method() -> None:
+    ref = reference([[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]])
+    with pytest.raises(PurePCAError, match=r"method must be one of 'svd', .*; got 'nope'"):
+        tolerances(ref, 4, 2, "nope")
+    with pytest.raises(PurePCAError, match=r"tol describes an iterative run; it means nothing under method='svd'"):
+        tolerances(ref, 4, 2, "svd", tol=1.0)
+    with pytest.raises(PurePCAError, match=r"k must be an int >= 0, got -2"):
+        tolerances(ref, 4, 2, "iterative", k=-2)
+    assert tolerances(ref, 4, 2, "incremental", batch_size=1)[0] > tolerances(ref, 4, 2, "svd")[0]

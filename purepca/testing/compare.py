@@ -203,6 +203,11 @@ def summary(checks: Sequence[Check]) -> str:
     >>> summary([Check("a", True, 1.0, 2.0, "0"), Check("b", False, 3.0, 1.0, "1")])
     '1 of 2 checks out; largest error/allowed 3 (b)'
     """
+    if isinstance(checks, (str, bytes)) or not hasattr(checks, "__iter__"):
+        raise PurePCAError(f"summary: expected a list of Check rows (compare_pca's), got {type(checks).__name__}")
+    checks = list(checks)
+    if any(not isinstance(c, Check) for c in checks):
+        raise PurePCAError("summary: expected a list of Check rows (compare_pca's); got something else in it")
     out = [c for c in checks if not c.passed]
     ratios = [(c.ratio, c.quantity) for c in checks if c.ratio == c.ratio]
     text = f"{len(out)} of {len(checks)} checks out"
@@ -412,6 +417,12 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     residual = as_real(residual, "residual", low=0.0)
     if rtol is not None:
         rtol = as_real(rtol, "rtol", low=0.0, low_open=True)
+    if method not in METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+    run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)
+    tol, n_iter, n_oversamples, batch_size = run["tol"], run["n_iter"], run["n_oversamples"], run["batch_size"]
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+        raise PurePCAError(f"k must be an int >= 0, got {k!r}")
     top = max(max(unit), 0.0)
     if rtol is not None:
         return [rtol * max(v, 0.0) + rtol * _EPS64 * top for v in unit]
@@ -423,7 +434,7 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     allowed_r: list[float] = []
     gaps: list[float] = []
     if method in _ITERATIVE:
-        allowed_r = iterative_residuals(unit, d, eps, method=method, tol=tol, n_iter=n_iter, n=n,
+        allowed_r = _iterative_residuals(unit, d, eps, method=method, tol=tol, n_iter=n_iter, n=n,
                                         n_oversamples=n_oversamples, k=k, residual=_unit(_unit(residual, e), e),
                                         centring=centring)
         gaps = _gaps(unit)
@@ -493,6 +504,29 @@ def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, m
     >>> r[0] > r[1] > 0
     True
     """
+    if method not in _ITERATIVE:
+        raise PurePCAError(f"method must be 'iterative' or 'randomized'; got {method!r}")
+    values = _vector(unit, "unit")
+    if any(not (math.isfinite(v) and v >= 0) for v in values):
+        raise PurePCAError("unit: expected the covariance's eigenvalues: finite and >= 0")
+    for name, value, low in (("d", d, 1), ("k", k, 0), ("n", n, 1)):
+        if value is None and name != "d":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise PurePCAError(f"{name} must be an int >= {low}, got {value!r}")
+    eps = as_real(eps, "eps", low=0.0, low_open=True)
+    residual = as_real(residual, "residual", low=0.0)
+    run = _run_arguments(method, tol, n_iter, n_oversamples, None)
+    extra = None if centring is None else _vector(centring, "centring")
+    return _iterative_residuals(values, d, eps, method=method, tol=run["tol"], n_iter=run["n_iter"],
+                                n_oversamples=run["n_oversamples"], k=k, residual=residual, centring=extra, n=n)
+
+
+def _iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, method: str = "iterative",
+                        tol: Optional[float] = None, n_iter: Optional[int] = None,
+                        n_oversamples: Optional[int] = None, k: Optional[int] = None, residual: float = 0.0,
+                        centring: Optional[Sequence[float]] = None, n: Optional[int] = None) -> list[float]:
+    """The worker of :func:`iterative_residuals`, its arguments checked."""
     top = max(max(unit, default=0.0), 0.0)
     kk = len(unit) if k is None else k
     # (products with the n x d data at every step: scikit-learn's randomized reached 38 eps·‖C‖ at 67 x 4, and
@@ -513,7 +547,7 @@ def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, m
             if ell < len(unit) and unit[ell] > 0:
                 # tan θ_i <= (σ_j/σ_i)^(2q+1)·‖Ω₂Ω₁⁺‖ for any j > i, Ω₁ the j x l top block of the Gaussian test
                 # matrix (‖Ω₁⁺‖ ~ sqrt(l)/(l - j + 1)); the Ritz step spreads it over the whole spectrum (λ_1).
-                best = min(math.sqrt(max(unit[j], 0.0) / lam) ** (2 * steps + 1) * math.sqrt(ell) / (ell - j + 1)
+                best = min(min(1.0, math.sqrt(max(unit[j], 0.0) / lam)) ** (2 * steps + 1) * math.sqrt(ell) / (ell - j + 1)
                            for j in range(i + 1, ell + 1))
                 R += _K_RAND * math.sqrt(d) * top * best
         if residual > 0:
@@ -1014,7 +1048,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     k_run = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
     tol_list = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size, k=k_run,
                           **run, **low)
-    allowed_r = (iterative_residuals(unit, d, eps, method=method, k=k_run, n=n, residual=_unit(_unit(residual, e), e),
+    allowed_r = (_iterative_residuals(unit, d, eps, method=method, k=k_run, n=n, residual=_unit(_unit(residual, e), e),
                                      centring=(_float32_terms(r, n, d, len(unit), low["magnitudes"], low["exact32"],
                                                               low["mean"]) if eps == _EPS32
                                                else [_centre_allowance(r, n, d, eps)] * len(unit)),
