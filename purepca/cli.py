@@ -41,7 +41,7 @@ from .player import add_teach_arguments, teach_command
 from . import exercise as _exercise, lessons as _lessons
 from .teaching import trace_jacobi, trace_power
 from .teaching import NOTATIONS
-from .testing import METHODS, Check, compare_pca
+from .testing import METHODS, Check, compare_pca, summary
 
 
 __all__ = ["main", "read_result", "verify_data", "verify_report"]
@@ -1188,20 +1188,22 @@ def verify_report(checks: list[Check], title: str) -> str:
     >>> print(verify_report([Check("explained_variance_[0]", True, 1e-16, 1e-12, "0.7")], "t"))  # doctest: +NORMALIZE_WHITESPACE
     t
     <BLANKLINE>
-    quantity                 result  error      tolerance  digits lost
-    explained_variance_[0]   PASS    1e-16      1e-12      0.7
+    quantity                 result  error      tolerance  digits lost  error/allowed
+    explained_variance_[0]   PASS    1e-16      1e-12      0.7          0.0001
     <BLANKLINE>
+    0 of 1 checks out; largest error/allowed 0.0001 (explained_variance_[0])
     1 passed, 0 failed
     """
     width = max([len("quantity")] + [len(c.quantity) for c in checks]) + 2
-    lines = [title, "", f"{'quantity':<{width}} result  {'error':<10} {'tolerance':<10} digits lost"]
+    lines = [title, "", f"{'quantity':<{width}} result  {'error':<10} {'tolerance':<10} digits lost  error/allowed"]
     for c in checks:
+        ratio = c.ratio
         lines.append(f"{c.quantity:<{width}} {'PASS' if c.passed else 'FAIL':<7} {c.error:<10.3g} {c.tolerance:<10.3g} "
-                     f"{c.digits_lost}")
+                     f"{c.digits_lost:<12} {'-' if ratio != ratio else format(ratio, '.3g')}".rstrip())
     failures = [c for c in checks if not c.passed]
     if failures:
         lines += ["", "Mismatches:"] + ["  " + c.line() for c in failures]
-    lines += ["", f"{len(checks) - len(failures)} passed, {len(failures)} failed"]
+    lines += ["", summary(checks), f"{len(checks) - len(failures)} passed, {len(failures)} failed"]
     return "\n".join(lines)
 
 
@@ -1273,6 +1275,17 @@ def _verify_rows(args: argparse.Namespace) -> tuple[str, list[list[float]]]:
         if args.columns is not None:
             raise PurePCAError(f"{args.file}: --columns picks CSV columns; JSON data are used whole")
         return args.file, verify_data(args.file, getattr(args, "encoding", None) or "utf-8")
+    if (args.dataset is None and args.file not in (None, "-") and args.missing in ("error", "drop", "mean")
+            and getattr(args, "weights", None) is None):
+        # Read row by row: the whole text, its lines and their cells held at once made a 10,000 x 50 verify
+        # peak at 138 MB; streamed, only the floats stay (the same parser and messages as read_table).
+        stream = StreamedRows(args.file, delimiter=args.delimiter, header=not args.no_header, columns=args.columns,
+                              id_column=args.id_column, missing=args.missing, exclude=args.exclude,
+                              decimal=args.decimal, encoding=args.encoding)
+        streamed = list(stream)
+        if not streamed:
+            raise PurePCAError(f"{args.file}: no rows of data")
+        return args.file, streamed
     source, table = _read_args_table(args, args.columns)
     return source, table.rows
 
@@ -1284,7 +1297,9 @@ def _verify_command(args: argparse.Namespace) -> int:
     with _about(source):
         checks = compare_pca(result, rows, convention=args.convention, method=args.method, rtol=args.rtol,
                              residual=args.residual, scale=True if args.scale else (False if args.unscaled else None),
-                             ddof=args.ddof, scale_ddof=args.scale_ddof, constant_columns=args.constant_columns)
+                             ddof=args.ddof, scale_ddof=args.scale_ddof, constant_columns=args.constant_columns,
+                             tol=args.tol, n_iter=args.n_iter, n_oversamples=args.n_oversamples,
+                             batch_size=args.batch_size)
     tolerance = f"rtol {args.rtol:g}" if args.rtol is not None else f"method {args.method}"
     title = (f"{args.result} against purepca's reference for {source} (convention {args.convention}, "
              f"{tolerance})")
@@ -1304,11 +1319,78 @@ def _assess_command(args: argparse.Namespace) -> None:
         for key in ("scores", "supplementary_correlations"):
             if isinstance(document, dict) and key in document:
                 result[key] = document[key]
+    if _is_data_file(args.case):
+        _write(_assess_own_data(args.case, result, args), args.output)
+        return
+    from .certified import case_names
+
+    if args.case not in case_names():
+        raise PurePCAError(f"no certified case named {args.case!r} and no such data file; the cases: "
+                           f"{', '.join(case_names())}. For your own data give the file: purepca assess DATA.csv "
+                           f"{args.answer} (or purepca verify --data DATA.csv --result {args.answer})")
     rows = assess(args.case, result, convention=args.convention, method=args.method)
     convention = args.convention or "the case's default"
     title = (f"{args.answer} against the certified values of {args.case} (convention {convention}, method "
              f"{args.method}): LRE = correct significant digits, verdict of the method's error model")
     _write(assessment_report(rows, title), args.output)
+
+def _is_data_file(case: str) -> bool:
+    """Whether ``assess``'s first argument is the user's own data (a CSV or JSON file) rather than a case name
+    (case names are plain words: no dot, no separator)."""
+    return case == "-" or case.lower().endswith((".csv", ".json", ".tsv", ".txt")) or os.sep in case or (
+        "/" in case) or os.path.isfile(case)
+
+
+def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namespace) -> str:
+    """``purepca assess DATA.csv ANSWER``: the corpus report on the user's own data.  The LRE (correct
+    digits) is counted against purepca's reference of the data (floats, refined: good to about 15 digits,
+    so an LRE is at most that), the verdict is the error model's, as for a certified case."""
+    from decimal import Decimal
+    from .testing import reference
+    from .testing.assess import Assessed, assessment_report, lre
+
+    if path.lower().endswith(".json"):
+        rows = verify_data(path)
+    else:
+        source = "<stdin>" if path == "-" else path
+        rows = read_table(_lines(_read_text(path, "utf-8")), source=source,
+                          delimiter="\t" if path.lower().endswith(".tsv") else ",").rows
+    convention = args.convention or "sklearn"
+    _check_result(result, len(rows[0]), args.answer)
+    with _about(path):
+        checks = compare_pca(result, rows, convention=convention, method=args.method)
+        ref = reference(rows, convention=convention)
+    verdicts = {c.quantity: c for c in checks}
+    out: list[Assessed] = []
+    named = set()
+
+    def add(name: str, digits: float) -> None:
+        check = verdicts.get(name)
+        named.add(name)
+        note = "" if check is None or check.passed else check.line()
+        out.append(Assessed(name, digits, "-" if check is None else ("PASS" if check.passed else "FAIL"), note))
+
+    top = ref.spectrum[0] if ref.spectrum else 0.0
+    for key, want in (("explained_variance_", ref.spectrum), ("explained_variance_ratio_",
+                                                              ref.explained_variance_ratio_),
+                      ("singular_values_", ref.singular_values_), ("mean_", ref.mean_)):
+        given = result.get(key)
+        if isinstance(given, list):
+            for i, v in enumerate(given[:len(want)]):
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+                    scale = None if want[i] != 0 else Decimal(repr(top if key == "explained_variance_" else 1.0))
+                    add(f"{key}[{i}]", lre(float(v), Decimal(repr(want[i])), scale))
+    for c in checks:
+        if c.quantity.startswith("components_[") and c.quantity not in named:
+            angle = c.error if c.error == c.error else math.inf
+            add(c.quantity, min(15.9, -math.log10(angle)) if angle > 0 else 15.9)
+    for c in checks:
+        if c.quantity not in named:
+            out.append(Assessed(c.quantity, math.nan, "PASS" if c.passed else "FAIL", "" if c.passed else c.line()))
+    title = (f"{args.answer} against purepca's reference for {path} (not a certified case: LRE counted against the "
+             f"float reference, good to about 15 digits; convention {convention}, method {args.method}; "
+             "`purepca verify` gives each tolerance)")
+    return assessment_report(out, title) + "\n" + summary(checks)
 
 def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
     """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
@@ -1562,7 +1644,15 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     p_ver.add_argument("--method", choices=METHODS, default="svd",
                        help="the error model of their method, which sets the tolerances (default: svd)")
     p_ver.add_argument("--rtol", type=float, default=None, help="a relative tolerance instead of the error model")
-    p_ver.add_argument("--residual", type=float, default=0.0, help="for --method randomized: the residual it reports")
+    p_ver.add_argument("--residual", type=float, default=0.0,
+                       help="for --method iterative/randomized: a residual the run claims (it can only tighten)")
+    p_ver.add_argument("--tol", type=float, default=None, help="for --method iterative: the tol it ran with (ARPACK's)")
+    p_ver.add_argument("--n-iter", type=int, default=None, dest="n_iter",
+                       help="for --method randomized: its power iterations (default scikit-learn's 'auto')")
+    p_ver.add_argument("--n-oversamples", type=int, default=None, dest="n_oversamples",
+                       help="for --method randomized: its oversampling (default 10)")
+    p_ver.add_argument("--batch-size", type=int, default=None, dest="batch_size",
+                       help="for --method incremental: its batch size (default 5 x the columns)")
     _output_options(p_ver, formats=False)
 
     p_assess = sub.add_parser("assess", help="another PCA's answer for a certified case: correct digits (LRE) per quantity",

@@ -470,7 +470,8 @@ RESULT_VALUES = st.one_of(matrices(), st.lists(entry, max_size=4), entry, st.sam
 @FUZZ
 @given(st.one_of(matrices(clean=True), matrices()), st.dictionaries(st.sampled_from(RESULT_KEYS), RESULT_VALUES, max_size=4),
        params({"convention": ["sklearn", "prcomp", "princomp", "factominer", "bogus"],
-               "method": ["svd", "covariance", "float32", "randomized", "bogus"],
+               "method": ["svd", "covariance", "float32", "iterative", "randomized", "incremental", "bogus"],
+               "tol": [None, 1e-8] + BAD, "n_iter": [None, 2] + BAD, "batch_size": [None, 3] + BAD,
                "rtol": [None, 1e-9] + BAD, "residual": [0.0, 1e-6] + BAD, "scale": [None, True, False, "a"],
                "ddof": [None, 0, 1] + BAD, "ref": [None, "abc", 1.0]}))
 def test_oracle_inputs(X: Any, result: dict[str, Any], kw: dict[str, Any]) -> None:
@@ -514,6 +515,9 @@ def test_oracle_geometry(A: Any, B: Any, values: Any, tol: Any, kind: str, rule:
     # An error beyond the float range is inf (documented), never NaN.
     check(lambda: _inf_as_none(testing.covariance_error(A, B)), A, B)
     check(lambda: testing.fingerprint(A), A)
+    method = "randomized" if rule == "none" else "iterative"
+    check(lambda: _inf_as_none(testing.iterative_residuals(values, 3, method=method, tol=tol, k=2)), values)
+    check(lambda: testing.summary(values), values)
 
 
 @FUZZ

@@ -104,7 +104,7 @@ def test_float32_precision_that_cannot_tell_eigenvalues_apart_fails() -> None:
     assert reference(X).clusters == [[0], [1], [2]]
     lines = failures(exact_answer(X), X, method="float32")
     assert any(line.startswith("precision: binary32 cannot tell explained_variance_[0..1] apart on these data: "
-                               "they are ") for line in lines), lines
+                               "explained_variance_[0] and [1] are ") for line in lines), lines
     assert not failures(exact_answer(X), X)  # float64 tells them apart
 
 

@@ -43,7 +43,7 @@ and the digits lost.
 
 from __future__ import annotations
 
-from .compare import METHODS, Check, assert_pca_close, compare_pca, tolerances
+from .compare import METHODS, Check, assert_pca_close, compare_pca, iterative_residuals, summary, tolerances
 from .geometry import (align_signs, angle_from, angle_inside, eigen_clusters, residual_bound, sign_determined,
                        subspace_distance)
 from .kernel import assert_kernel_pca_close, compare_kernel_pca, kernel_reference
@@ -71,11 +71,13 @@ __all__ = [
     "covariance_error",
     "eigen_clusters",
     "fingerprint",
+    "iterative_residuals",
     "kernel_reference",
     "reference",
     "reference_pca",
     "residual_bound",
     "sign_determined",
     "subspace_distance",
+    "summary",
     "tolerances",
 ]

@@ -165,13 +165,14 @@ def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled
     tiny = min((abs(x) for row in rows for x in row if x != 0), default=1.0)
     if math.ldexp(tiny, -e) < 2.0 ** -960 or n - ddof <= 0:
         return None  # scaling would round the smallest entries (or no divisor): the digits path
-    X = [[math.ldexp(x, -e) for x in row] for row in rows]
     fsum = math.fsum
-    cols = [list(c) for c in zip(*X)]
+    # (one copy of the data alive at a time: a 10,000 x 50 verify peaked at 138 MB with five)
+    cols = [[math.ldexp(x, -e) for x in c] for c in zip(*rows)]
     means = [fsum(c) / n for c in cols]
     Zc = [[x - m for x in c] for c, m in zip(cols, means)]
+    del cols
     corr = [fsum(c) / n for c in Zc]  # the corrected two-pass mean: what the rounded mean left
-    Zc = [[x - c0 for x in c] for c, c0 in zip(Zc, corr)]
+    Zc = [[x - c0 for x in c] if c0 else c for c, c0 in zip(Zc, corr)]
     means = [m + c0 for m, c0 in zip(means, corr)]
     scales: Optional[list[float]] = None
     if scaled:
@@ -181,13 +182,16 @@ def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled
         Zc = [[x / s for x in c] for c, s in zip(Zc, sds)]
         scales = sds
     Z = [list(r) for r in zip(*Zc)]
+    del Zc
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         V0 = PCA(None, center=False, scale=False, ddof=ddof, solver="auto").fit(Z).components_
     # Rayleigh–Ritz with compensated products: W = Z·V0ᵀ, H = WᵀW/(n - ddof).
     dots = FLOAT.dots
     W = [dots(V0, z) for z in Z]
+    del Z
     Wt = [list(c) for c in zip(*W)]
+    del W
     r = len(V0)
     div = n - (scale_ddof if scaled else ddof)  # scaled: the correlation itself; the caller applies any factor
     H = [[0.0] * r for _ in range(r)]
@@ -307,6 +311,16 @@ def _with_constant(comps: list[list[float]], unit: list[float], mean: list[float
     return full[:size], (list(unit) + [0.0] * len(const))[:size], new_mean, new_scales
 
 
+class _Validated:
+    """Rows the oracle has already validated (lists of floats): ``reference`` takes them as they are,
+    without a second copy (one of 16 MB for a 10,000 x 50 verify)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[list[float]]) -> None:
+        self.rows = rows
+
+
 @in_owned_decimal
 def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
               digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
@@ -332,7 +346,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if not isinstance(convention, str) or convention not in CONVENTIONS:
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
     conv = CONVENTIONS[convention]
-    rows = _rows(X, "X")
+    rows = X.rows if isinstance(X, _Validated) else _rows(X, "X")
     n, d = len(rows), len(rows[0])
     ddof_v = conv.ddof if ddof is None else ddof
     scaled = conv.scale if scale is None else bool(scale)

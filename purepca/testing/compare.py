@@ -20,7 +20,25 @@ or subnormal ones get a tolerance in range, never ``nan`` or 0.
   at float32's eps under any model.  Where that tolerance swallows λ_1 or
   a gap the reference resolves, or binary32 cannot hold the data, a
   ``precision`` check fails and says why: such an answer cannot be checked.
-* ``randomized``: the covariance model plus the residual the method reports.
+* ``iterative`` (Lanczos/ARPACK, LOBPCG, subspace iteration) and
+  ``randomized`` (randomized range finders: scikit-learn, fbpca): the
+  tolerance comes from the data, never from the answer.  A converged run of
+  the class leaves a residual ``‖Cv - ρv‖`` of about ``eps·‖C‖``
+  (``K_ITER·max(1, d/2, sqrt(n + d))·eps·λ_1``); a declared ``tol`` (ARPACK's stopping
+  test, relative to the Ritz value) allows ``tol·λ_i`` more, and a randomized
+  run of ``n_iter`` power steps on a block of ``k + n_oversamples`` vectors
+  ``K_RAND·sqrt(d)·λ_i·(σ_l+1/σ_i)^(2·n_iter+1)`` (Halko, Martinsson and
+  Tropp 2011, Thm 9.1), with ``σ`` the reference's singular values.  The
+  oracle measures each component's residual against the exact covariance and
+  judges it against that allowed ``R_i``; the eigenvalues within the
+  covariance model plus ``min(R_i, R_i²/gap_i)`` (Weyl; Kato–Temple), the
+  components within ``R_i/gap_i`` (Davis–Kahan sin θ) of the reference's own
+  gaps.  A ``residual`` given can only tighten ``R_i``.
+* ``incremental`` (scikit-learn's IncrementalPCA, any merge of batch SVDs):
+  the svd model with ``eps`` grown by ``sqrt(m)``, ``m = ceil(n/batch_size)``
+  merges, each a backward-stable SVD of a matrix of norm ``σ_1`` whose errors
+  add as independent roundings; centring is not grown (the batch means'
+  corrections at an offset are what the model must flag).
 
 Every model adds what centring with a rounded mean costs: a mean off by
 ``δ`` adds ``n·δδᵀ`` to the sums of squares (the first-order term
@@ -45,6 +63,7 @@ non-zero components, is checked by orthogonality to them.
 from __future__ import annotations
 
 import math
+import operator
 import struct
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
@@ -53,16 +72,18 @@ from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
 from ..params import as_real
 from ..numeric import FLOAT
-from .geometry import _dot, _rows, angle_from, angle_inside, sign_determined, subspace_distance
-from .answer import Reference, _fingerprint, reference
+from .geometry import (_dot, _line_angle, _rows, _sign_determined as sign_determined, angle_from, angle_inside,
+                       subspace_distance)
+from .answer import Reference, _Validated, _fingerprint, reference
 
-__all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "tolerances"]
+__all__ = ["Check", "METHODS", "assert_pca_close", "compare_pca", "iterative_residuals", "summary", "tolerances"]
 
 _EPS64 = 2.0 ** -52
 _EPS32 = 2.0 ** -23
 
 #: The error models the comparison knows (see the module docstring).
-METHODS = ("svd", "covariance", "float32", "randomized")
+METHODS = ("svd", "covariance", "float32", "iterative", "randomized", "incremental")
+_ITERATIVE = ("iterative", "randomized")
 
 # Safety factors over the error models, calibrated by benchmarks/oracle_matrix.py: the largest error of a
 # correct implementation (scikit-learn full/arpack/randomized/covariance_eigh, numpy, scipy, statsmodels,
@@ -105,16 +126,23 @@ _K_ANGLE32 = 8.0  # angles of binary32 answers (numpy's float32 eigh of 17 x 8 d
 #                    float64 factor K_ANGLE at 2, of 27 x 5 data 5.4x; the reading term models sums of n roundings,
 #                    rough at small n)
 _MAX32 = 3.4028234663852886e38  # binary32's largest number
+# Iterative methods (see the module docstring and benchmarks/bench_oracle.py's calibration).
+_K_ITER = 12.0    # a converged iterative run: K·max(1, d/2, sqrt(n + d))·eps·λ_1
+_K_TOL = 4.0      # a declared ARPACK tol: the residual it allows, K·tol·λ_i (its test is on a residual estimate)
+_K_RAND = 100.0   # randomized range finder: K·sqrt(d)·λ_i·(σ_l+1/σ_i)^(2q+1); the Gaussian test matrix's factor
+_K_DK = 2.0       # Davis–Kahan: sin θ <= K·R/gap (the Ritz value's gap is smaller than the exact one)
 _K_C32 = 0.8      # a binary32 mean without mean_ given: K·max(1, sqrt(n)) ulps
 
 
-def _digits_lost(error: float, scale: float) -> str:
+def _digits_lost(error: float, scale: float, eps: float = _EPS64) -> str:
+    """Decimal digits lost against the answer's own precision ``eps`` (binary64's or binary32's), at most
+    all of them (``log10(1/eps)``: 15.7 or 6.9)."""
     if not scale > 0 or error != error:
         return "-"
     rel = error / scale
-    if rel <= _EPS64:
+    if rel <= eps:
         return "0"
-    return f"{min(16.0, math.log10(rel / _EPS64)):.1f}"
+    return f"{min(math.log10(1 / eps), math.log10(rel / eps)):.1f}"
 
 
 @dataclass(frozen=True)
@@ -124,8 +152,13 @@ class Check:
     For components, ``error`` and ``tolerance`` are angles in radians;
     ``note`` says what else was found (a flipped sign, a divisor mismatch).
 
+    ``ratio`` is error ÷ tolerance (LAPACK's test ratio: above 1 is out), printed
+    beside the digits.
+
     >>> Check("explained_variance_[0]", False, 1e-3, 1e-12, "9.3").line()
-    'explained_variance_[0]: off by 0.001 (tolerance 1e-12; 9.3 digits lost)'
+    'explained_variance_[0]: off by 0.001 (tolerance 1e-12, error/allowed 1e+09; 9.3 digits lost)'
+    >>> Check("explained_variance_[0]", True, 1e-16, 1e-12, "0.7").ratio
+    0.0001
     """
 
     quantity: str
@@ -135,10 +168,53 @@ class Check:
     digits_lost: str
     note: str = ""
 
+    @property
+    def ratio(self) -> float:
+        """error ÷ tolerance (NaN where either is not a number or the check has no tolerance of that kind)."""
+        if self.quantity in _NO_RATIO or not (self.error == self.error and self.tolerance == self.tolerance):
+            return math.nan
+        if self.tolerance > 0:
+            return self.error / self.tolerance
+        return 0.0 if self.error == 0 else math.inf
+
     def line(self) -> str:
-        """The mismatch as one line (what ``assert_pca_close`` reports)."""
-        return self.note if self.note else (f"{self.quantity}: off by {self.error:.3g} (tolerance {self.tolerance:.3g}; "
-                                            f"{self.digits_lost} digits lost)")
+        """The mismatch as one line (what ``assert_pca_close`` reports), with its error/allowed ratio."""
+        ratio = self.ratio
+        if self.note:
+            if not ratio > 1 or "error/allowed" in self.note:
+                return self.note  # (a sign flipped, a count, a hint: no error beyond its allowance to show)
+            at = self.note.find("(tolerance ")
+            cut = self.note.find(";", at) if at >= 0 else -1
+            if cut >= 0:  # beside the tolerance, as in the lines without a note
+                return f"{self.note[:cut]}, error/allowed {ratio:.3g}{self.note[cut:]}"
+            return f"{self.note} (error/allowed {ratio:.3g})"
+        shown = f", error/allowed {ratio:.3g}" if ratio == ratio else ""
+        return (f"{self.quantity}: off by {self.error:.3g} (tolerance {self.tolerance:.3g}{shown}; "
+                f"{self.digits_lost} digits lost)")
+
+
+#: Checks whose error and tolerance are not an error and its allowance (a ratio of divisors, counts, a gap).
+_NO_RATIO = frozenset(("divisor", "n_components", "precision", "order", "float32", "convention", "scale"))
+
+
+def summary(checks: Sequence[Check]) -> str:
+    """How many checks are out (cuML's form) and the largest error/allowed (LAPACK's).
+
+    >>> summary([Check("a", True, 1.0, 2.0, "0"), Check("b", False, 3.0, 1.0, "1")])
+    '1 of 2 checks out; largest error/allowed 3 (b)'
+    """
+    if isinstance(checks, (str, bytes)) or not hasattr(checks, "__iter__"):
+        raise PurePCAError(f"summary: expected a list of Check rows (compare_pca's), got {type(checks).__name__}")
+    checks = list(checks)
+    if any(not isinstance(c, Check) for c in checks):
+        raise PurePCAError("summary: expected a list of Check rows (compare_pca's); got something else in it")
+    out = [c for c in checks if not c.passed]
+    ratios = [(c.ratio, c.quantity) for c in checks if c.ratio == c.ratio]
+    text = f"{len(out)} of {len(checks)} checks out"
+    if ratios:
+        worst = max(ratios)
+        text += f"; largest error/allowed {worst[0]:.3g} ({worst[1]})"
+    return text
 
 
 def _number(v: Any) -> float:
@@ -217,7 +293,8 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
             raise PurePCAError(f"eigenvectors: {len(v)} x {len(v[0])}, but numpy's eigh gives one column per "
                                f"eigenvalue ({len(w)}) and one row per column of X ({d}): expected {d} x {len(w)}")
         order = sorted(range(len(w)), key=lambda i: -w[i])
-        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order]}
+        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order],
+                "given as": "eigh"}
     if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
         loadings = _rows(get("loadings"), "loadings")
         return {"explained_variance_": [v / divisor for v in _vector(get("eigenvals"), "eigenvals")],
@@ -268,6 +345,15 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
                            "explained_variance_ (or sdev); nothing to compare")
     if "components_" in out and any(len(row) != d for row in out["components_"]):
         raise PurePCAError(f"assert_pca_close: the components must have {d} entries (the columns of X)")
+    # Shapes exact: an entry past what a PCA of d columns has would be compared with nothing, or ignored.
+    mean = out.get("mean_")
+    if mean is not None and len(mean) != d:
+        raise PurePCAError(f"mean_: {len(mean)} entries, but X has {d} columns: a mean has one per column")
+    for name in ("components_", "explained_variance_", "explained_variance_ratio_", "singular_values_"):
+        value = out.get(name)
+        if value is not None and len(value) > d:
+            shown = "sdev" if name == "explained_variance_" and out.get("variance given as") == "sdev" else name
+            raise PurePCAError(f"{shown}: {len(value)} entries, but a PCA of X's {d} columns has at most {d}")
     return out
 
 
@@ -302,7 +388,9 @@ def _unit(x: float, e: int) -> float:
 def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
                residual: float = 0.0, rtol: Optional[float] = None, size: Optional[int] = None,
                magnitudes: Optional[Sequence[float]] = None, exact32: bool = False,
-               mean: Optional[Sequence[float]] = None) -> list[float]:
+               mean: Optional[Sequence[float]] = None, tol: Optional[float] = None,
+               n_iter: Optional[int] = None, n_oversamples: Optional[int] = None,
+               batch_size: Optional[int] = None, k: Optional[int] = None) -> list[float]:
     """The tolerance of every eigenvalue of the reference's spectrum, in units of ``4**ref.exponent``.
 
     ``size`` pads the spectrum with zeros (the null space of wide data, for
@@ -313,7 +401,10 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     mean's size plus six standard deviations), ``exact32`` says that every
     entry of X is a binary32 number (nothing is lost reading it), and
     ``mean`` is the other side's ``mean_`` when it gave one (the centring
-    it did, instead of a model of it).
+    it did, instead of a model of it: it can only tighten).  ``tol``,
+    ``n_iter``, ``n_oversamples`` and ``k`` (the components computed)
+    describe an iterative run (:func:`iterative_residuals`), ``batch_size``
+    an incremental one.
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
     >>> t = tolerances(reference(X), 4, 2)
@@ -326,6 +417,12 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     residual = as_real(residual, "residual", low=0.0)
     if rtol is not None:
         rtol = as_real(rtol, "rtol", low=0.0, low_open=True)
+    if method not in METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+    run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)
+    tol, n_iter, n_oversamples, batch_size = run["tol"], run["n_iter"], run["n_oversamples"], run["batch_size"]
+    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
+        raise PurePCAError(f"k must be an int >= 0, got {k!r}")
     top = max(max(unit), 0.0)
     if rtol is not None:
         return [rtol * max(v, 0.0) + rtol * _EPS64 * top for v in unit]
@@ -334,13 +431,21 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     e = ref.exponent if not ref.scaled else 0
     centring = (_float32_terms(ref, n, d, len(unit), magnitudes, exact32, mean) if eps == _EPS32
                 else [_centre_allowance(ref, n, d, eps)] * len(unit))
+    allowed_r: list[float] = []
+    gaps: list[float] = []
+    if method in _ITERATIVE:
+        allowed_r = _iterative_residuals(unit, d, eps, method=method, tol=tol, n_iter=n_iter, n=n,
+                                        n_oversamples=n_oversamples, k=k, residual=_unit(_unit(residual, e), e),
+                                        centring=centring)
+        gaps = _gaps(unit)
+    grow = _merges(n, d, batch_size) if method == "incremental" else 1.0
     out = []
-    for v, centre in zip(unit, centring):
+    for i, (v, centre) in enumerate(zip(unit, centring)):
         lam = max(v, 0.0)
         if method == "float32":
             t = _K_ARITH32 * math.sqrt(d) * eps * top
-        elif method == "svd":
-            c = _K_SVD * root_m * eps
+        elif method in ("svd", "incremental"):
+            c = _K_SVD * root_m * eps * grow
             # An eigenvalue the method cannot tell from zero is allowed the absolute c·λ_1 (scikit-learn's
             # PCA() of the digits gives 1e-15 for its constant pixels, λ_1 = 179); the others c²·λ_1.
             t = c * (2 * math.sqrt(top) * math.sqrt(lam) + (top if lam <= c * top else c * top))
@@ -348,7 +453,106 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
             t = _K_COV * root_m * eps * top
         if eps == _EPS32:  # a binary32 covariance's entries may be subnormal there: a few of its smallest steps
             t += _unit(_unit(4 * d * 2.0 ** -149, e), e)
-        out.append(t + centre + 2 * eps * lam + (_unit(_unit(residual, e), e) if method == "randomized" else 0.0))
+        if allowed_r:  # Weyl (|λ̃ - λ| <= R) and Kato–Temple (<= R²/gap): the smaller
+            R = allowed_r[i]
+            t += min(R, R * R / gaps[i]) if gaps[i] > 0 else R
+        out.append(t + centre + 2 * eps * lam)
+    return out
+
+
+def _merges(n: int, d: int, batch_size: Optional[int]) -> float:
+    """``sqrt(m)`` for the ``m = ceil(n/batch_size)`` merges of an incremental SVD (scikit-learn's
+    IncrementalPCA: batches of ``5·d`` rows by default)."""
+    b = 5 * d if batch_size is None else batch_size
+    return math.sqrt(max(1, -(-n // max(1, b))))
+
+
+def _gaps(unit: list[float]) -> list[float]:
+    """Each eigenvalue's distance to the nearest other one (inf when alone)."""
+    out = []
+    for i, v in enumerate(unit):
+        near = [abs(v - w) for j, w in enumerate(unit) if j != i]
+        out.append(min(near) if near else math.inf)
+    return out
+
+
+def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, method: str = "iterative",
+                        tol: Optional[float] = None, n_iter: Optional[int] = None,
+                        n_oversamples: Optional[int] = None, k: Optional[int] = None, residual: float = 0.0,
+                        centring: Optional[Sequence[float]] = None, n: Optional[int] = None) -> list[float]:
+    """The residual ``‖Cv_i - ρ_i·v_i‖`` a run of an iterative method may leave on each eigenpair, from the
+    data's spectrum ``unit`` (exact eigenvalues of C), never from the answer.
+
+    * converged (Lanczos/ARPACK with ``tol=0``, LOBPCG, subspace iteration
+      run to convergence): ``K_ITER·max(1, d/2, sqrt(n + d))·eps·λ_1``,
+      what an eigensolver of a formed covariance leaves and products with
+      the n rows add, plus what centring with a rounded mean adds
+      (``centring``);
+    * a declared ``tol`` (ARPACK's ``‖r‖ <= tol·|θ|``): ``K_TOL·tol·λ_i`` more;
+    * a randomized range finder (``method="randomized"``, or ``n_iter``
+      given): ``q = n_iter`` power steps on ``l = k + n_oversamples``
+      vectors leave ``tan θ_i`` of about ``G·(σ_l+1/σ_i)^(2q+1)`` (Halko,
+      Martinsson and Tropp 2011, §9-10; G, the test matrix's factor, taken
+      as ``K_RAND·sqrt(d)``), so a residual of ``λ_i`` times that.
+      scikit-learn's defaults (``n_iter="auto"``: 7 when ``k < 0.1·min(n,
+      d)``, else 4; ``n_oversamples=10``) apply under ``"randomized"``.
+
+    A ``residual`` given can only tighten each allowance (it is a claim about the run, and the oracle
+    holds the answer to it).
+
+    >>> r = iterative_residuals([4.0, 1.0, 0.25, 0.0625], 4, tol=1e-8)
+    >>> r[0] > r[1] > 0
+    True
+    """
+    if method not in _ITERATIVE:
+        raise PurePCAError(f"method must be 'iterative' or 'randomized'; got {method!r}")
+    values = _vector(unit, "unit")
+    if any(not (math.isfinite(v) and v >= 0) for v in values):
+        raise PurePCAError("unit: expected the covariance's eigenvalues: finite and >= 0")
+    for name, value, low in (("d", d, 1), ("k", k, 0), ("n", n, 1)):
+        if value is None and name != "d":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise PurePCAError(f"{name} must be an int >= {low}, got {value!r}")
+    eps = as_real(eps, "eps", low=0.0, low_open=True)
+    residual = as_real(residual, "residual", low=0.0)
+    run = _run_arguments(method, tol, n_iter, n_oversamples, None)
+    extra = None if centring is None else _vector(centring, "centring")
+    return _iterative_residuals(values, d, eps, method=method, tol=run["tol"], n_iter=run["n_iter"],
+                                n_oversamples=run["n_oversamples"], k=k, residual=residual, centring=extra, n=n)
+
+
+def _iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, method: str = "iterative",
+                        tol: Optional[float] = None, n_iter: Optional[int] = None,
+                        n_oversamples: Optional[int] = None, k: Optional[int] = None, residual: float = 0.0,
+                        centring: Optional[Sequence[float]] = None, n: Optional[int] = None) -> list[float]:
+    """The worker of :func:`iterative_residuals`, its arguments checked."""
+    top = max(max(unit, default=0.0), 0.0)
+    kk = len(unit) if k is None else k
+    # (products with the n x d data at every step: scikit-learn's randomized reached 38 eps·‖C‖ at 67 x 4, and
+    # 32.4 on longley (16 x 7, columns at 1e5): K_ITER = 2·K_BACKWARD)
+    base = _K_ITER * max(1.0, d / 2, math.sqrt(n + d) if n is not None else 1.0) * eps * top
+    out = []
+    q: Optional[int] = n_iter
+    if q is None and method == "randomized":
+        q = -1  # scikit-learn's "auto", fixed below once k is known
+    for i, v in enumerate(unit):
+        lam = max(v, 0.0)
+        R = base + (centring[i] if centring is not None and i < len(centring) else 0.0)
+        if tol is not None and i < kk:
+            R += _K_TOL * tol * lam
+        if q is not None and lam > 0 and i < kk:  # (beyond the k computed: not compared, and not widening others)
+            steps = q if q >= 0 else (7 if kk < 0.1 * min(len(unit), d) else 4)
+            ell = kk + (10 if n_oversamples is None else n_oversamples)
+            if ell < len(unit) and unit[ell] > 0:
+                # tan θ_i <= (σ_j/σ_i)^(2q+1)·‖Ω₂Ω₁⁺‖ for any j > i, Ω₁ the j x l top block of the Gaussian test
+                # matrix (‖Ω₁⁺‖ ~ sqrt(l)/(l - j + 1)); the Ritz step spreads it over the whole spectrum (λ_1).
+                best = min(min(1.0, math.sqrt(max(unit[j], 0.0) / lam)) ** (2 * steps + 1) * math.sqrt(ell) / (ell - j + 1)
+                           for j in range(i + 1, ell + 1))
+                R += _K_RAND * math.sqrt(d) * top * best
+        if residual > 0:
+            R = min(R, residual)
+        out.append(R)
     return out
 
 
@@ -392,15 +596,19 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
         var = [math.fsum(_times_power(max(v, 0.0), 2 * e) * c[j] * c[j] for v, c in zip(ref.unit_spectrum, comps0))
                * (s * s if ref.scaled else 1.0) for j, s in enumerate(spread)]
         mags = [abs(m) + 6 * math.sqrt(v) for m, v in zip(ref.mean_, var)]
-    ulps = [_unit(_ulp32(mj), e) / s for mj, s in zip(mags, spread)]
+    # (capped: data below binary32's range, 1e-200, make its steps 2**500 in the data's units, whose squares
+    # overflow; the precision check refuses such data by name)
+    ulps = [min(_unit(_ulp32(mj), e) / s, 2.0 ** 400) for mj, s in zip(mags, spread)]
+    g = _K_C32 * max(1.0, math.sqrt(n))
+    top_ulp = min(max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread)), 2.0 ** 400)
+    centring = [n / div * (g * top_ulp) ** 2] * size
     if mean is not None:
-        deltas = [_unit(max(abs(a - b), _ulp32(b)), e) / s if a == a and math.isfinite(a) else math.inf
+        # The centring it did, instead of the model, where that is smaller: a mean given only tightens (its
+        # own error is checked as mean_[j]); one ulp per column summed over d columns can exceed the model.
+        deltas = [min(_unit(abs(a - b), e) / s, 2.0 ** 400) if a == a and math.isfinite(a) else math.inf
                   for a, b, s in zip(mean, ref.mean_, spread)]
-        centring = [n / div * math.fsum(x * x for x in deltas)] * size
-    else:
-        g = _K_C32 * max(1.0, math.sqrt(n))
-        top_ulp = max(_unit(_ulp32(m), e) / s for m, s in zip(ref.mean_, spread))
-        centring = [n / div * (g * top_ulp) ** 2] * size
+        given = n / div * math.fsum(x * x for x in deltas)
+        centring = [min(c, given) for c in centring]
     comps = ref.all_components or ref.components_
     out = []
     for i in range(size):
@@ -528,12 +736,18 @@ def _precision_checks(r: Reference, unit: list[float], tol: list[float], k: int,
             continue  # one eigenvalue, not compared, or a tail that cannot be told from 0
         if len({ref_cluster.get(i, -1) for i in cluster}) < 2:
             continue  # equal in the reference too: a subspace in any precision
-        gap = min(unit[i] - unit[i + 1] for i in cluster[:-1])
+        # The pair that joined the cluster: its gap is within JOIN·(tol_i + tol_i+1) by construction, and the
+        # message shows that sum (one tolerance alone may be smaller than the gap).
+        i0 = min(cluster[:-1], key=lambda i: (unit[i] - unit[i + 1]) / (tol[i] + tol[i + 1]))
+        gap = unit[i0] - unit[i0 + 1]
+        reach = _JOIN * (tol[i0] + tol[i0 + 1])
         shown = cluster[:max(1, min(len(cluster), k))]
-        out.append(Check("precision", False, _times_power(gap, 2 * lift), _times_power(tol[cluster[0]], 2 * lift),
+        out.append(Check("precision", False, _times_power(gap, 2 * lift), _times_power(reach, 2 * lift),
                          "-", f"precision: binary32 cannot tell explained_variance_[{cluster[0]}..{cluster[-1]}] apart "
-                         f"on these data: they are {_times_power(gap, 2 * lift):.3g} apart where its tolerance is "
-                         f"{_times_power(tol[cluster[0]], 2 * lift):.3g} ({why}), so components_[{shown[0]}.."
+                         f"on these data: explained_variance_[{i0}] and [{i0 + 1}] are "
+                         f"{_times_power(gap, 2 * lift):.3g} apart, within the {_times_power(reach, 2 * lift):.3g} "
+                         f"binary32 may move them (twice their tolerances, {_times_power(tol[i0], 2 * lift):.3g} and "
+                         f"{_times_power(tol[i0 + 1], 2 * lift):.3g}: {why}), so components_[{shown[0]}.."
                          f"{shown[-1]}] are not determined at this precision (compare a float64 answer, or centre "
                          "the data before rounding them to float32)"))
     return out
@@ -541,7 +755,9 @@ def _precision_checks(r: Reference, unit: list[float], tol: list[float], k: int,
 
 def _component_checks(comps: list[list[float]], r: Reference, unit: list[float], lift: int, eps: float,
                       method: str, rtol: Optional[float], allowed: list[float],
-                      centring: list[float], clusters: list[list[int]]) -> list[Check]:
+                      centring: list[float], clusters: list[list[int]],
+                      allowed_r: Optional[list[float]] = None, rows: Optional[list[list[float]]] = None
+                      ) -> list[Check]:
     """What a set of components must be besides close in angle: unit vectors, orthogonal to working
     precision (``max|VVᵀ - I|/eps``), and, from a method that diagonalises a formed covariance, eigenvectors
     of it to working precision (the backward error ``‖Cv - ρv‖/(eps·‖C‖)``, ρ the Rayleigh quotient)."""
@@ -556,7 +772,7 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
     length_allowed = _K_UNIT * (1 + math.sqrt(d)) * eps
     if rtol is not None:  # printed numbers: each entry rounded to rtol of itself
         length_allowed += 2 * rtol * math.sqrt(d)
-    if method == "randomized" or flat:
+    if method in _ITERATIVE or flat:
         length_allowed += max(allowed or [0.0])
     for i, size in enumerate(norms):
         err = abs(size - 1.0) if size == size else math.nan
@@ -568,7 +784,14 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
         units = [[x / s for x in v] for v, s in zip(comps, norms)]
         base = _K_ORTHO * eps * max(1.0, d)  # LAPACK's ratio ‖I - VVᵀ‖/(d·eps): scipy's eigh of 214 x 13 reached 8.4
         worst, pair, limit = -1.0, (0, 1), base
+        # A plain dot of unit vectors is within 1.01·d·eps of the exact one: a pair whose plain cosine is that
+        # far below its allowance passes for certain; the others are computed with compensated sums.
+        plain_error = 1.01 * d * _EPS64
+        mul = operator.mul
+        top_unit = max(unit) if unit else 0.0
+        widest = 2 * max(allowed or [0.0])
         for i in range(len(units)):
+            ui = units[i]
             for j in range(i + 1, len(units)):
                 # Vectors of one cluster of eigenvalues the method cannot tell apart are a basis of its span,
                 # compared as one: scipy's eigh (MRRR) left two null vectors of 15 x 19 data 1,639 eps apart.
@@ -577,12 +800,15 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
                 # A close pair: an eigensolver's backward error eps·‖C‖ turns each towards the other by
                 # eps·λ_1/gap (scipy's eigh, MRRR, left 40.39 and 40.28 of λ_1 = 328 407 eps apart).
                 if j < len(unit) and unit[i] != unit[j]:
-                    allowed_ij += eps * max(unit) / abs(unit[i] - unit[j])
+                    allowed_ij += eps * top_unit / abs(unit[i] - unit[j])
                 elif j < len(unit):
                     allowed_ij = math.inf
-                if method == "randomized" or flat:  # an iterative method's vectors are as orthogonal as accurate
-                    allowed_ij += 2 * max(allowed or [0.0])
-                c = abs(FLOAT.dot(units[i], units[j]))
+                if method in _ITERATIVE or flat:  # an iterative method's vectors are as orthogonal as accurate
+                    allowed_ij += widest
+                c = abs(sum(map(mul, ui, units[j])))
+                if c + plain_error <= allowed_ij and c / allowed_ij <= worst / limit:
+                    continue
+                c = abs(FLOAT.dot(ui, units[j]))
                 if c / allowed_ij > worst / limit:
                     worst, pair, limit = c, (i, j), allowed_ij
         if not worst <= limit:
@@ -603,12 +829,60 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
             limit = (_K_BACKWARD * max(1.0, d / 2)
                      + (centring[i] if i < len(centring) else centring[-1]) / (eps * top))
             if not ratio <= limit:
+                cause = _formed_cause(v, size, rows, r, eps, limit) if rows is not None else None
                 out.append(Check(f"backward error of components_[{i}]", False, ratio, limit, "-",
                                  f"backward error of components_[{i}]: ‖Cv - ρv‖ = {ratio:.3g} eps·‖C‖ (allowed "
                                  f"{limit:.3g}, 3·d: a correct eigensolver of a formed covariance stayed below 2.2·d, plus "
-                                 "what centring with a rounded mean adds); it is not an eigenvector of the covariance "
-                                 "to working precision"))
+                                 "what centring with a rounded mean adds); "
+                                 + (cause or "it is not an eigenvector of the covariance to working precision")))
+    if allowed_r and not flat and unit and max(unit) > 0:
+        basis = r.all_components or r.components_
+        top = max(unit)
+        for i, v in enumerate(comps):
+            size = norms[i]
+            if i >= len(allowed_r) or not (size == size and size > 0 and math.isfinite(size)):
+                continue
+            measured = _backward_error(v, size, basis, unit)
+            ok = measured <= allowed_r[i]
+            note = ""
+            if not ok:
+                cause = _formed_cause(v, size, rows, r, eps, allowed_r[i] / (eps * top)) if rows is not None else None
+                note = (f"residual of components_[{i}]: ‖Cv - ρv‖ = {measured / (eps * top):.3g} eps·‖C‖ against the "
+                        f"exact covariance, where a run of this iterative method reaches {allowed_r[i] / (eps * top):.3g} "
+                        f"(error/allowed {measured / allowed_r[i]:.3g}; from the data's spectrum and the run declared, "
+                        "never from the answer); " + (cause or "the pair has not converged, or is not of these data"))
+            out.append(Check(f"residual of components_[{i}]", ok, _times_power(measured, 2 * lift),
+                             _times_power(allowed_r[i], 2 * lift), _digits_lost(measured, top * eps / eps, eps),
+                             note))
     return out
+
+
+def _formed_cause(v: list[float], size: float, rows: Optional[list[list[float]]], r: Reference, eps: float,
+                  limit: float) -> Optional[str]:
+    """The cause, when ``v``'s backward error against the exact covariance is within what forming the one-pass
+    covariance ``(XᵀX - n·x̄x̄ᵀ)/(n - ddof)`` in floats costs (scikit-learn's ``covariance_eigh``): each entry
+    of ``XᵀX`` is rounded to about ``eps·n·(x̄_j² + s_j²)``, so ‖C_formed - C‖ up to
+    ``2·sqrt(d)·n/(n - ddof)·eps·max_j(x̄_j² + s_j²)``: an eigenvector of that matrix is off the exact one by as
+    much, and the formed covariance, not the eigensolver, lost the digits."""
+    if rows is None or r.scaled or not r.unit_spectrum:
+        return None
+    n, d = len(rows), len(rows[0])
+    e = r.exponent
+    comps = r.all_components or r.components_
+    var = [math.fsum(max(lam, 0.0) * c[j] * c[j] for lam, c in zip(r.unit_spectrum, comps)) for j in range(d)]
+    worst = max(_unit(m, e) ** 2 + s2 for m, s2 in zip(r.mean_, var))
+    top = max(r.unit_spectrum)
+    if not top > 0:
+        return None
+    formed = 2 * math.sqrt(d) * n / (n - r.ddof) * worst / top  # in eps·‖C‖
+    basis = r.all_components or r.components_
+    measured = _backward_error(v, size, basis, list(r.unit_spectrum)) / (eps * top)
+    if not limit < measured <= formed:
+        return None
+    return (f"that is within what forming the one-pass covariance (XᵀX - n·x̄x̄ᵀ)/(n - {r.ddof}) in floats costs at "
+            f"this offset ({formed:.3g} eps·‖C‖): the vector fits the covariance such a solver formed (scikit-learn's "
+            "covariance_eigh), and that formed covariance, not the eigensolver, lost the digits (centre the data "
+            "before forming XᵀX, or compare a solver that does)")
 
 
 def _norm_of(v: list[float]) -> float:
@@ -631,6 +905,45 @@ def _backward_error(v: list[float], size: float, basis: list[list[float]], unit:
         rest = [math.fsum([u[t]] + [-x * b[t] for x, b in zip(c, basis)]) for t in range(len(u))]
         parts.append(rho * rho * math.fsum(x * x for x in rest))
     return math.sqrt(math.fsum(parts))
+
+
+def _scale_hint(values: list[float], rows: list[list[float]], r: Reference, convention: str, ddof: Optional[int],
+                scale_ddof: Optional[int], theirs: dict[str, Any]) -> Optional[Check]:
+    """A failed Check naming the scaling when the variances are those of the other scaling (statsmodels'
+    ``standardize=False`` compared under its default, which scales)."""
+    finite = [v for v in values if v == v and math.isfinite(v)]
+    if not finite or len(finite) != len(values):
+        return None
+    try:
+        other = reference(rows, convention=convention, scale=not r.scaled, ddof=ddof, scale_ddof=scale_ddof)
+    except PurePCAError:
+        return None
+    top = max(abs(v) for v in other.spectrum[:len(values)]) if other.spectrum else 0.0
+    if not top > 0 or len(other.spectrum) < len(values):
+        return None
+    if not all(abs(a - b) <= 1e-6 * top for a, b in zip(values, other.spectrum)):
+        return None
+    fix = ("scale=False (statsmodels' PCA(standardize=False); its default standardizes)" if r.scaled
+           else "scale=True (the columns were standardized)")
+    return Check("scale", False, 0.0, 0.0, "-",
+                 f"scale: the variances are those of the {'unscaled' if r.scaled else 'standardized'} data, not of the "
+                 f"{'standardized' if r.scaled else 'unscaled'} data the reference analysed: pass {fix}")
+
+
+def _float32_hint(theirs: dict[str, Any]) -> Optional[Check]:
+    """A failed Check saying "float32" when every number of a float64 answer is a binary32 number with more
+    than 12 significant bits somewhere (a random float64 is binary32 with probability 2**-29)."""
+    numbers = [x for row in theirs.get("components_") or [] for x in row] + list(theirs.get("explained_variance_")
+                                                                               or [])
+    if len(numbers) < 2 or not all(_is_binary32(x) for x in numbers):
+        return None
+    if not any(x != 0 and math.isfinite(x) and math.frexp(x)[0] * 2 ** 12 != int(math.frexp(x)[0] * 2 ** 12)
+               for x in numbers):
+        return None  # short numbers (0.5, 3.0): binary32 and binary64 alike
+    return Check("float32", False, 0.0, 0.0, "-",
+                 "float32: every number of the answer is a binary32 (float32) number, compared as float64: a float32 "
+                 "computation (its arrays cast to float64 after it) cannot reach float64's digits; compare the float32 "
+                 "arrays themselves, or pass method='float32'")
 
 
 def _divisor_name(ddof: int) -> str:
@@ -664,11 +977,34 @@ def _divisor_hint(values: list[float], unit: list[float], tol: list[float], n: i
     return None
 
 
+def _run_arguments(method: str, tol: Any, n_iter: Any, n_oversamples: Any, batch_size: Any) -> dict[str, Any]:
+    """What the user declares about an iterative or incremental run, checked: each for its method only."""
+    out: dict[str, Any] = {"tol": None, "n_iter": None, "n_oversamples": None, "batch_size": None}
+    for name, value, low in (("n_iter", n_iter, 0), ("n_oversamples", n_oversamples, 0),
+                             ("batch_size", batch_size, 1)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise PurePCAError(f"{name} must be an int >= {low}, got {value!r}")
+        out[name] = value
+    if tol is not None:
+        out["tol"] = as_real(tol, "tol", low=0.0)
+    wrong = [name for name in ("tol", "n_iter", "n_oversamples") if out[name] is not None]
+    if wrong and method not in _ITERATIVE:
+        raise PurePCAError(f"{wrong[0]} describes an iterative run; it means nothing under method={method!r} "
+                           "(pass method='iterative' or 'randomized')")
+    if out["batch_size"] is not None and method != "incremental":
+        raise PurePCAError(f"batch_size describes an incremental run; it means nothing under method={method!r} "
+                           "(pass method='incremental')")
+    return out
+
+
 def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
                 rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                 ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
                 points: Any = None, whiten: Optional[bool] = None,
-                constant_columns: str = "error") -> list[Check]:
+                constant_columns: str = "error", tol: Optional[float] = None, n_iter: Optional[int] = None,
+                n_oversamples: Optional[int] = None, batch_size: Optional[int] = None) -> list[Check]:
     """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
 
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
@@ -681,6 +1017,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
     residual = as_real(residual, "residual", low=0.0)  # the arguments first, before any work
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
+    run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)
     rows = _rows(X, "X")
     n, d = len(rows), len(rows[0])
     if ref is not None and not isinstance(ref, Reference):
@@ -688,7 +1025,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     if ref is not None and ref.data and ref.data != _fingerprint(rows):
         raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
                            f"not of X ({n} x {d}): pass reference(X)")
-    r = ref if ref is not None else reference(rows, convention=convention, scale=scale, ddof=ddof,
+    r = ref if ref is not None else reference(_Validated(rows), convention=convention, scale=scale, ddof=ddof,
                                               scale_ddof=scale_ddof, constant_columns=constant_columns)
     theirs = _extract(result, d, n, n - r.ddof)
     f32 = _is_float32(result)
@@ -708,14 +1045,25 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         low["exact32"] = all(_is_binary32(x) for row in rows for x in row)
         given_mean = theirs.get("mean_")
         low["mean"] = given_mean if given_mean is not None and len(given_mean) == d and not r.scaled else None
-    tol = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size, **low)
+    k_run = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
+    tol_list = tolerances(r, n, d, method, float32=f32, residual=residual, rtol=rtol, size=size, k=k_run,
+                          **run, **low)
+    allowed_r = (_iterative_residuals(unit, d, eps, method=method, k=k_run, n=n, residual=_unit(_unit(residual, e), e),
+                                     centring=(_float32_terms(r, n, d, len(unit), low["magnitudes"], low["exact32"],
+                                                              low["mean"]) if eps == _EPS32
+                                               else [_centre_allowance(r, n, d, eps)] * len(unit)),
+                                     tol=run["tol"], n_iter=run["n_iter"], n_oversamples=run["n_oversamples"])
+                 if method in _ITERATIVE and rtol is None else [])
+    tols = tol_list
     # A result rounded to a float (subnormal ones keep few digits): one ulp of the value in data units.
     rounded = [_ulp_in_units(v, lift) if math.isfinite(v) else 0.0 for v in spectrum]
-    tol = [t + u for t, u in zip(tol, rounded)]
+    tols = [t + u for t, u in zip(tols, rounded)]
     # What is not the method's own error, for the per-component angles of the svd model.
     centring = (_float32_terms(r, n, d, len(unit), low["magnitudes"], low["exact32"], low["mean"])
                 if eps == _EPS32 else [_centre_allowance(r, n, d, eps)] * len(unit))
-    extra = [c + u for c, u in zip(centring, rounded)] if method == "svd" and rtol is None else None
+    extra = ([c + u for c, u in zip(centring, rounded)] if method in ("svd", "incremental") and rtol is None
+             else None)
+    eps_angle = eps * (_merges(n, d, run["batch_size"]) if method == "incremental" else 1.0)
     checks: list[Check] = []
     if k > len(unit):
         checks.append(Check("n_components", False, float(k), float(len(unit)), "-",
@@ -730,77 +1078,80 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         checks.append(Check("n_components", False, float(len(given_comps)), float(len(given_values)), "-",
                             f"n_components: {len(given_comps)} components but {len(given_values)} values of {what}; "
                             "each component has its variance"))
-    checks += _order_checks((given_values or [])[:k], unit, tol, lift)
+    checks += _order_checks((given_values or [])[:k], unit, tols, lift)
     if eps == _EPS32 and rtol is None:
-        checks += _precision_checks(r, unit, tol, k, lift, low.get("magnitudes"))
+        checks += _precision_checks(r, unit, tols, k, lift, low.get("magnitudes"))
     # Eigenvalues.
     values = (theirs.get("explained_variance_") or [])[:k]
     for i, value in enumerate(values):
         want = spectrum[i]
         got = _unit(_unit(value, lift), lift)
         err = abs(got - unit[i])
-        ok = err <= tol[i] or (math.isinf(value) and value == want)
+        ok = err <= tols[i] or (math.isinf(value) and value == want)
         real_err = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
         note = "" if ok else (f"explained_variance_[{i}]: {value!r} off by {real_err:.3g} from {want!r} "
-                              f"(tolerance {math.ldexp(tol[i], 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
-                              f"{_digits_lost(err, abs(unit[i]))} digits lost)")
+                              f"(tolerance {math.ldexp(tols[i], 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
+                              f"{_digits_lost(err, abs(unit[i]), eps)} digits lost)")
         if value != value:
             given = theirs.get("variance given as", "explained_variance_")
             shown = math.sqrt(want) if given == "sdev" and want >= 0 else want
             note = f"{given}[{i}] is NaN in the result (the reference has {shown!r})"
         # error and tolerance both in the data's units (the tolerance was reported in 4**lift's)
-        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, _times_power(tol[i], 2 * lift),
-                            _digits_lost(err, abs(unit[i])), note))
+        checks.append(Check(f"explained_variance_[{i}]", ok, real_err, _times_power(tols[i], 2 * lift),
+                            _digits_lost(err, abs(unit[i]), eps), note))
     if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
-        hint = _divisor_hint(values, unit, tol, n, r.ddof, lift, r.scaled)
+        hint = _divisor_hint(values, unit, tols, n, r.ddof, lift, r.scaled)
+        if hint is None and rtol is None:
+            hint = _scale_hint(values, rows, r, convention, ddof, scale_ddof, theirs)
         if hint is not None:
             checks.append(hint)
     total = math.fsum(unit)
-    tol_total = math.fsum(tol)
+    tol_total = math.fsum(tols)
     # Ratios, singular values, mean, noise variance.
     for i, a in enumerate((theirs.get("explained_variance_ratio_") or [])[:k]):
         if not total > 0:
             continue
         b = unit[i] / total
-        allowed = (tol[i] + b * tol_total) / total + 2 * eps * b + 4 * _EPS64 * 2.0 ** -1022
+        allowed = (tols[i] + b * tol_total) / total + 2 * eps * b + 4 * _EPS64 * 2.0 ** -1022
         err = abs(a - b)
         ok = err <= allowed
         note = "" if ok else (f"explained_variance_ratio_[{i}]: {a!r} off by {err:.3g} from {b!r} (tolerance "
-                              f"{allowed:.3g}; {_digits_lost(err, b)} digits lost)")
-        checks.append(Check(f"explained_variance_ratio_[{i}]", ok, err, allowed, _digits_lost(err, b), note))
+                              f"{allowed:.3g}; {_digits_lost(err, b, eps)} digits lost)")
+        checks.append(Check(f"explained_variance_ratio_[{i}]", ok, err, allowed, _digits_lost(err, b, eps), note))
     div = n - r.ddof
     for i, a in enumerate((theirs.get("singular_values_") or [])[:k]):
         lam = max(unit[i], 0.0)
         b = math.sqrt(lam * div)
-        allowed = div * tol[i] / (math.sqrt(div * (lam + tol[i])) + b) + 2 * eps * b
+        allowed = div * tols[i] / (math.sqrt(div * (lam + tols[i])) + b) + 2 * eps * b
         got = _unit(a, lift)
         err = abs(got - b)
         ok = err <= allowed or (math.isinf(a) and i < len(r.singular_values_) and math.isinf(r.singular_values_[i]))
         real = _times_power(err, lift) if err == err and not math.isinf(err) and lift < 1000 else err
         note = "" if ok else (f"singular_values_[{i}]: {a!r} off by {real:.3g} from {_times_power(b, lift)!r} "
-                              f"(tolerance {_times_power(allowed, lift):.3g}; {_digits_lost(err, b)} digits lost)")
-        checks.append(Check(f"singular_values_[{i}]", ok, real, _times_power(allowed, lift), _digits_lost(err, b),
+                              f"(tolerance {_times_power(allowed, lift):.3g}; {_digits_lost(err, b, eps)} digits lost)")
+        checks.append(Check(f"singular_values_[{i}]", ok, real, _times_power(allowed, lift), _digits_lost(err, b, eps),
                             note))
     mean = theirs.get("mean_")
     if mean is not None:
         pipeline = r.scaled and scale_ddof is not None  # their PCA saw scaled columns: its mean is ~0
         spread = r.scale_ or [1.0] * d
         growth = _K_MEAN * _sum_growth(n, eps)  # (4 ulps at any n flagged 3 of 150 held-out fits at n ~ 300)
+        columns = list(zip(*rows))
         for j, a in enumerate(mean[:d]):
-            mabs = math.fsum(abs(row[j]) / n for row in rows)  # (a sum of the values may overflow)
+            mabs = math.fsum([abs(x) / n for x in columns[j]])  # (a sum of the values may overflow)
             b = 0.0 if pipeline else r.mean_[j]
             magnitude = mabs / spread[j] if pipeline else mabs
             allowed = growth * eps * magnitude + math.ulp(b) + (2.0 ** -149 if eps == _EPS32 else math.ulp(0.0))
             err = abs(a - b)
             ok = err <= allowed
             note = "" if ok else (f"mean_[{j}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
-                                  f"{_digits_lost(err, abs(b))} digits lost)")
-            checks.append(Check(f"mean_[{j}]", ok, err, allowed, _digits_lost(err, abs(b)), note))
+                                  f"{_digits_lost(err, abs(b), eps)} digits lost)")
+            checks.append(Check(f"mean_[{j}]", ok, err, allowed, _digits_lost(err, abs(b), eps), note))
     noise = theirs.get("noise_variance_")
     if noise is not None and k:
         rest = len(unit) - k
         b = math.fsum(unit[k:]) / rest if rest > 0 else 0.0
-        allowed = (tol_total + _K_COV * eps * max(total, 0.0)) / rest if rest > 0 else 2 * tol[-1]
+        allowed = (tol_total + _K_COV * eps * max(total, 0.0)) / rest if rest > 0 else 2 * tols[-1]
         got = _unit(_unit(noise, lift), lift)
         err = abs(got - b)
         ok = err <= allowed or (math.isinf(noise) and math.isinf(r.noise_variance_) and noise > 0)
@@ -808,27 +1159,32 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         real = math.ldexp(err, 2 * lift) if err == err and not math.isinf(err) and 2 * lift < 1000 else err
         note = "" if ok else (f"noise_variance_: {noise!r} off by {real:.3g} from {want!r} (tolerance "
                               f"{math.ldexp(allowed, 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
-                              f"{_digits_lost(err, abs(b))} digits lost)")
-        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift), _digits_lost(err, abs(b)),
+                              f"{_digits_lost(err, abs(b), eps)} digits lost)")
+        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift), _digits_lost(err, abs(b), eps),
                             note))
     # Components, cluster by cluster of eigenvalues the method cannot tell apart.
-    clusters = _model_clusters(unit, tol)
+    clusters = _model_clusters(unit, tols)
     floor = 2 * eps  # the reference's own angle error is a few eps
     open_null = len(unit) < d  # wide data: the null space is larger than the reference's span
     comps = theirs.get("components_")
     allowed_of: dict[int, float] = {}
     flips: dict[int, int] = {}
     for cluster in clusters:
-        allowed = (_svd_angle_allowed(cluster, unit, extra, eps) if extra is not None
-                   else _angle_allowed(cluster, unit, tol, floor, _K_ANGLE32 if eps == _EPS32 and rtol is None
+        allowed = (_svd_angle_allowed(cluster, unit, extra, eps_angle) if extra is not None
+                   else _angle_allowed(cluster, unit, tols, floor, _K_ANGLE32 if eps == _EPS32 and rtol is None
                                        else _K_ANGLE))
+        if allowed_r:  # Davis–Kahan: sin θ <= ‖r‖/gap, the gap from the cluster to the rest of the spectrum
+            gap = min((abs(unit[i] - unit[j]) for i in cluster for j in range(len(unit)) if j not in cluster),
+                      default=math.inf)
+            dk = max(allowed_r[i] for i in cluster) * _K_DK
+            allowed = min(math.pi / 2, allowed + (dk / gap if gap > 0 else math.inf))
         for i in cluster:
             allowed_of[i] = allowed
         inside = [i for i in cluster if i < k]
         if comps is None or not inside:
             continue
         label = f"components_[{inside[0]}]" if len(inside) == 1 else f"components_[{inside[0]}..{inside[-1]}]"
-        is_open = open_null and cluster[-1] == len(unit) - 1 and unit[cluster[0]] <= 2 * tol[cluster[0]]
+        is_open = open_null and cluster[-1] == len(unit) - 1 and unit[cluster[0]] <= 2 * tols[cluster[0]]
         if not is_open and cluster[-1] >= len(comps_all):
             is_open = True
         mine = [comps[i] for i in inside]
@@ -838,7 +1194,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
                 angle = angle_from(mine, outside)
                 what = " (the null space: compared as orthogonal to the other components)"
             elif len(inside) == len(cluster):
-                angle = subspace_distance(mine, [comps_all[i] for i in cluster])
+                line = _line_angle(mine[0], comps_all[cluster[0]]) if len(cluster) == 1 else None
+                angle = line if line is not None else subspace_distance(mine, [comps_all[i] for i in cluster])
                 what = "" if len(cluster) == 1 else " (eigenvalues the method cannot tell apart: compared as a subspace)"
             else:
                 angle = angle_inside(mine, [comps_all[i] for i in cluster])
@@ -847,7 +1204,7 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         except PurePCAError as err:
             checks.append(Check(label, False, math.nan, allowed, "-", f"{label}: {err}"))
             continue
-        lost = _digits_lost(angle, 1.0)
+        lost = _digits_lost(angle, 1.0, eps)
         if not angle <= allowed:
             checks.append(Check(label, False, angle, allowed, lost, f"{label}{what}: at an angle of {angle:.3g} rad "
                                 f"from the reference (allowed {allowed:.3g})"))
@@ -856,15 +1213,22 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             i = inside[0]
             flips[i] = -1 if _dot(comps[i], comps_all[i]) < 0 else 1
             if sign_determined(comps_all[i], r.sign_rule, allowed) and flips[i] < 0:
+                eigh_hint = ("; numpy's eigh (LAPACK) fixes no sign: for an np.linalg.eigh answer pass "
+                             "convention=\"numpy\"" if theirs.get("given as") == "eigh" and convention != "numpy" else "")
                 checks.append(Check(label, False, angle, allowed, lost, f"{label}: the sign is flipped; convention "
-                                    f"{convention!r} ({r.sign_rule}) determines it"))
+                                    f"{convention!r} ({r.sign_rule}) determines it{eigh_hint}"))
                 continue
         checks.append(Check(label, True, angle, allowed, lost))
     if comps is not None:
         checks += _component_checks(comps[:k], r, unit, lift, eps, method, rtol,
-                                    [allowed_of[i] for i in range(min(k, len(unit)))], centring, clusters)
-    checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tol, eps,
+                                    [allowed_of[i] for i in range(min(k, len(unit)))], centring, clusters,
+                                    allowed_r, rows)
+    checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tols, eps,
                             min(k, len(r.unit_spectrum)))
+    if eps == _EPS64 and rtol is None and any(not c.passed for c in checks):
+        hint32 = _float32_hint(theirs)
+        if hint32 is not None:
+            checks.append(hint32)
     return checks
 
 
@@ -939,8 +1303,8 @@ def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]],
         real = math.ldexp(err, scale_back) if err == err and scale_back < 1000 else err
         note = "" if ok else (f"{label}: row {row} off by {real:.3g} (tolerance "
                               f"{math.ldexp(allowed, scale_back) if scale_back < 1000 else math.inf:.3g}; "
-                              f"{_digits_lost(err, size)} digits lost)")
-        out.append(Check(label, ok, real, allowed, _digits_lost(err, size), note))
+                              f"{_digits_lost(err, size, eps)} digits lost)")
+        out.append(Check(label, ok, real, allowed, _digits_lost(err, size, eps), note))
     return out
 
 
@@ -948,7 +1312,8 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
                      rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
                      ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
                      points: Any = None, whiten: Optional[bool] = None,
-                     constant_columns: str = "error") -> None:
+                     constant_columns: str = "error", tol: Optional[float] = None, n_iter: Optional[int] = None,
+                     n_oversamples: Optional[int] = None, batch_size: Optional[int] = None) -> None:
     """Check another PCA's answer on ``X`` against the reference; raise ``AssertionError`` naming each mismatch.
 
     ``result`` is a fitted estimator with scikit-learn's attribute names, a
@@ -964,8 +1329,12 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     (or ``whiten=True``).
 
     ``method`` picks the error model (``"svd"``, ``"covariance"``,
-    ``"float32"``, ``"randomized"`` with its ``residual``); float32 arrays
-    are compared at float32's eps whatever the model.  ``rtol`` sets a flat
+    ``"float32"``, ``"iterative"`` for Lanczos/ARPACK, LOBPCG and subspace
+    iteration, with the ``tol`` it ran with if not 0, ``"randomized"`` with
+    its ``n_iter`` and ``n_oversamples`` (scikit-learn's by default),
+    ``"incremental"`` with its ``batch_size`` (``5·d`` by default));
+    ``residual`` only tightens what an iterative run is allowed.  float32
+    arrays are compared at float32's eps whatever the model.  ``rtol`` sets a flat
     relative tolerance instead.  ``ddof`` (the variance divisor ``n -
     ddof``), ``scale`` and ``scale_ddof`` (the divisor of the scaling's
     standard deviations) default to the convention's; scikit-learn's
@@ -984,13 +1353,16 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     Traceback (most recent call last):
     ...
     AssertionError: PCA differs from the reference (convention sklearn, method svd):
-      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ...; 9.7 digits lost)
+      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ..., error/allowed ...; 9.7 digits lost)
+    1 of 4 checks out; largest error/allowed ... (explained_variance_[0])
     """
     __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
     checks = compare_pca(result, X, convention=convention, method=method, rtol=rtol, residual=residual, scale=scale,
                          ddof=ddof, scale_ddof=scale_ddof, ref=ref, points=points, whiten=whiten,
-                         constant_columns=constant_columns)
+                         constant_columns=constant_columns, tol=tol, n_iter=n_iter, n_oversamples=n_oversamples,
+                         batch_size=batch_size)
     problems = [c.line() for c in checks if not c.passed]
     if problems:
         raise AssertionError(f"PCA differs from the reference (convention {convention}, method "
-                             f"{method if rtol is None else f'rtol={rtol:g}'}):\n  " + "\n  ".join(problems))
+                             f"{method if rtol is None else f'rtol={rtol:g}'}):\n  " + "\n  ".join(problems)
+                             + f"\n{summary(checks)}")
