@@ -256,8 +256,8 @@ def test_assess_unknown_convention_for_the_case_is_an_error() -> None:
     with pytest.raises(PurePCAError, match="convention must be one of 'sklearn', 'prcomp', 'princomp', "
                                            "'factominer', 'statsmodels', 'numpy' for case 'toy'; got 'R'"):
         assess("toy", {"explained_variance_": [2.0]}, convention="R")
-    with pytest.raises(PurePCAError, match="method must be one of 'svd', 'covariance', 'float32', 'randomized'; "
-                                           "got 'lapack'"):
+    with pytest.raises(PurePCAError, match="method must be one of 'svd', 'covariance', 'float32', 'iterative', "
+                                           "'randomized', 'incremental'; got 'lapack'"):
         assess("toy", {"explained_variance_": [2.0]}, method="lapack")
 
 
