@@ -56,7 +56,10 @@ rotation by θ with ``t = tan θ`` sets ``a_pq`` to zero), ``t``, ``c``, ``s``,
 ``before`` and ``matrix`` (the working matrix before and after),
 ``vectors`` (row i: the current estimate of the eigenvector whose eigenvalue
 is ``matrix[i][i]``) and ``off`` (the off-diagonal Frobenius norm after it).
-``sweeps`` lists each sweep's last frame and off(A) at its end.
+``sweeps`` lists each sweep's last frame and off(A) at its end.  Every frame
+has ``ends``: the sweeps that end after it (before the next rotation), each
+``{"sweep", "threshold", "skipped"}`` with the pairs the threshold passed
+over after the sweep's last rotation, which no rotation's ``skipped`` holds.
 
 >>> run = jacobi_run([[2.0, 1.0], [1.0, 2.0]])
 >>> [f["kind"] for f in run["frames"]], run["frames"][1]["p"], run["frames"][1]["q"]
@@ -194,7 +197,7 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     with ctx.local():
         off0 = _off_norm(M, ctx)
     frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M), "vectors": _rows(identity),
-                                     "off": _num(off0)}]
+                                     "off": _num(off0), "ends": []}]
     sweeps: list[dict[str, Any]] = []
     before = frames[0]["matrix"]
     for step in steps:
@@ -203,13 +206,16 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
         if step.kind == "sweep":
             sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off),
                            "threshold": threshold, "skipped": skipped})
+            # the pairs the threshold passed over after the sweep's last rotation belong to no rotation's
+            # "just before": the frame they follow shows them (A4's sweep 2 ends by skipping (3, 4))
+            frames[-1]["ends"].append({"sweep": step.sweep, "threshold": threshold, "skipped": skipped})
             continue
         assert step.matrix is not None and step.vectors is not None
         after = _rows(step.matrix)
         frames.append({"kind": "rotation", "sweep": step.sweep, "p": step.p, "q": step.q, "theta": step.angle,
                        "t": _num(step.t), "c": _num(step.c), "s": _num(step.s), "before": before,
                        "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off),
-                       "threshold": threshold, "skipped": skipped})
+                       "threshold": threshold, "skipped": skipped, "ends": []})
         before = after
     with ctx.local():
         norm = ctx.norm([x for row in M for x in row])
@@ -229,6 +235,86 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     return run
 
 
+def _angle_degrees(v: Iterable[Any], u: Iterable[Any]) -> float:
+    """The angle in degrees between the lines of ``v`` and ``u`` (floats or Decimals), from exact sums.
+
+    ``atan(‖r‖ / |c|)`` with ``c = v·u`` and ``r`` the part of v orthogonal to u: its square
+    ``tan²θ = (‖v‖²‖u‖² - c²) / c²`` is formed in fractions, so no digit is lost near 0 (the
+    textbook ``acos(|v·u|)`` reads 0 below about 1e-6 degrees and is percent-wrong just above).
+    """
+    vs, us = [Fraction(x) for x in v], [Fraction(x) for x in u]
+    c = sum((a * b for a, b in zip(vs, us)), Fraction(0))
+    cross = sum((a * a for a in vs), Fraction(0)) * sum((b * b for b in us), Fraction(0)) - c * c
+    if c == 0:
+        return 90.0
+    if cross <= 0:
+        return 0.0
+    ratio = cross / (c * c)  # tan²θ, exactly; its float and square root round once each
+    if ratio <= 1:
+        return math.degrees(math.atan(math.sqrt(float(ratio))))
+    return 90.0 - math.degrees(math.atan(math.sqrt(float(1 / ratio))))  # cot θ: no float overflows
+
+
+def _fraction_sqrt(x: Fraction, bits: int) -> Fraction:
+    """√x to about ``bits`` bits (x >= 0), from integer square roots: no float range is met."""
+    num, den = x.numerator, x.denominator
+    shift = max(0, bits + 8 - (num.bit_length() - den.bit_length()) // 2)
+    return Fraction(math.isqrt((num * den) << (2 * shift)), den << shift)
+
+
+def _in_ctx(x: Fraction, ctx: Context) -> Any:
+    """The exact ``x`` rounded once to the context's numbers (a float, or a Decimal at its digits)."""
+    if ctx.eps >= FLOAT.eps:
+        return float(x)
+    with ctx.local():
+        return Decimal(x.numerator) / Decimal(x.denominator)
+
+
+def _over_common(xs: Iterable[Any]) -> tuple[list[int], int]:
+    """Numbers (floats, Decimals, Fractions) as integers over one common denominator, exactly."""
+    fs = [Fraction(x) for x in xs]
+    den = 1
+    for f in fs:
+        den = den * f.denominator // math.gcd(den, f.denominator)
+    return [f.numerator * (den // f.denominator) for f in fs], den
+
+
+def _exact_operator(B: list[list[Any]]) -> tuple[list[list[int]], int]:
+    """A matrix as integers over one common denominator (for :func:`_exact_pair`)."""
+    n = len(B)
+    flat, den = _over_common(x for row in B for x in row)
+    return [flat[i * n:(i + 1) * n] for i in range(n)], den
+
+
+def _exact_pair(B: tuple[list[list[int]], int], v: Iterable[Any], value: Optional[Any],
+                ctx: Context) -> tuple[Any, Any]:
+    """``vᵀBv`` (or ``value`` if given) and ``‖Bv - value·v‖``, formed exactly (integers over common
+    denominators) and rounded once each to the context: the solver's own residual, at its precision,
+    keeps few digits once it nears the rounding of ``Bv`` (eps·‖B‖), the figure a page shows at convergence."""
+    rows, bd = B
+    vn, vd = _over_common(v)
+    wn = [sum(b * x for b, x in zip(row, vn)) for row in rows]  # Bv = wn / (bd·vd)
+    lam = Fraction(sum(x * y for x, y in zip(vn, wn)), bd * vd * vd) if value is None else Fraction(value)
+    P, Q = lam.numerator, lam.denominator
+    r2 = Fraction(sum((y * Q - P * bd * x) ** 2 for x, y in zip(vn, wn)), (bd * vd * Q) ** 2)
+    bits = 64 if ctx.eps >= FLOAT.eps else int(-math.log2(float(ctx.eps))) + 16
+    return _in_ctx(lam, ctx), _in_ctx(_fraction_sqrt(r2, bits), ctx)
+
+
+def _exact_inverse(M: list[list[Any]]) -> list[list[Fraction]]:
+    """``M⁻¹`` in fractions (Gauss-Jordan; M positive definite, so no pivot is zero)."""
+    n = len(M)
+    W = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(M)]
+    for c in range(n):
+        pivot = W[c][c]
+        W[c] = [x / pivot for x in W[c]]
+        for r in range(n):
+            if r != c and W[r][c]:
+                f = W[r][c]
+                W[r] = [a - f * b for a, b in zip(W[r], W[c])]
+    return [row[n:] for row in W]
+
+
 def _without_before(run: dict[str, Any]) -> dict[str, Any]:
     """A choice's run without each frame's ``before`` (the previous frame's matrix: the page does not use it)."""
     run["frames"] = [{k: v for k, v in f.items() if k != "before"} for f in run["frames"]]
@@ -236,12 +322,13 @@ def _without_before(run: dict[str, Any]) -> dict[str, Any]:
 
 
 def _digits_below(x: Any, norm: Any) -> Optional[float]:
-    """``-log10(x/norm)`` exactly (x, norm floats or Decimals), rounded to 2 decimals; None for an exact 0."""
+    """``-log10(x/norm)`` (x, norm floats or Decimals) from the exact ratio, unrounded (the tables round
+    once, after differences and ratios: rounded first, a "gained" could be off by 0.01); None for an exact 0."""
     x = Fraction(x)
     if x == 0:
         return None
     ratio = abs(x) / Fraction(norm or 1)  # exact: its float would underflow for x near 1e-300 and a norm near 1e300
-    return round(math.log10(ratio.denominator) - math.log10(ratio.numerator), 2)
+    return math.log10(ratio.denominator) - math.log10(ratio.numerator)
 
 
 def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[dict[str, Any]]:
@@ -250,7 +337,7 @@ def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[di
     last = _digits_below(start, norm) or 0.0
     for sweep, off in offs:
         digits = _digits_below(off, norm)
-        rows.append({"sweep": sweep, "off": off, "digits": digits,
+        rows.append({"sweep": sweep, "off": off, "digits": None if digits is None else round(digits, 2),
                      "gained": None if digits is None else round(digits - last, 2)})
         if digits is not None:
             last = digits
@@ -434,15 +521,22 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
     frames = []
+    # the value and residual a frame shows, of the operator the iteration applied (A, or A⁻¹; from the second
+    # pair on, deflated by the pairs found: B = A - Σ λ_j·u_j·u_jᵀ, Hotelling), formed exactly from its v
+    operator = _exact_inverse(M) if inverse else [[Fraction(x) for x in row] for row in M]
+    deflated = [operator]
+    for lam, u in zip(result.values[:-1], result.vectors[:-1]):
+        us, fl = [Fraction(x) for x in u], Fraction(lam)
+        deflated.append([[b - fl * ui * uj for b, uj in zip(row, us)] for row, ui in zip(deflated[-1], us)])
+    operators = [_exact_operator(B) for B in deflated]
     for step in steps:
         assert step.vector is not None
-        u = answer[step.eigenpair - 1]
-        cosine = min(1.0, abs(math.fsum(float(a) * b for a, b in zip(step.vector, u))))
+        value, residual = _exact_pair(operators[step.eigenpair - 1], step.vector, None, ctx)
         frames.append({"kind": "power", "pair": step.eigenpair, "iteration": step.iteration,
-                       "vector": [_num(x) for x in step.vector], "value": _num(step.exact_value),
-                       "residual": _num(step.exact_residual), "tolerance": step.tolerance,
+                       "vector": [_num(x) for x in step.vector], "value": _num(value),
+                       "residual": _num(residual), "tolerance": step.tolerance,
                        "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
-                       "angle": math.degrees(math.acos(cosine))})
+                       "angle": _angle_degrees(step.vector, result.vectors[step.eigenpair - 1])})
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
@@ -478,13 +572,14 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
     ratios = [abs(spectrum[b] / spectrum[i]) if b < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
     frames = []
+    exact = _exact_operator(M)
     for step in steps:
-        angles = []
-        for x, u in zip(step.vectors, answer):
-            cosine = min(1.0, abs(math.fsum(float(a) * c for a, c in zip(x, u))))
-            angles.append(math.degrees(math.acos(cosine)))
+        angles = [_angle_degrees(x, u) for x, u in zip(step.vectors, result.vectors)]
+        # each residual ‖Ax - θx‖ formed exactly from the x and θ shown (the solver's, at its precision, is
+        # all rounding once it nears eps·‖A‖)
+        residuals = [_exact_pair(exact, x, theta, ctx)[1] for x, theta in zip(step.vectors, step.values)]
         frames.append({"kind": "subspace", "iteration": step.iteration, "vectors": _rows(step.vectors),
-                       "values": [_num(v) for v in step.values], "residuals": [_num(r) for r in step.residuals],
+                       "values": [_num(v) for v in step.values], "residuals": [_num(r) for r in residuals],
                        "tolerance": float(step.tolerance), "rates": [r ** (step.iteration - 1) for r in ratios],
                        "angles": angles})
     return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
@@ -554,7 +649,9 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
             es.append(step.alpha)
             corner = step.block[0][0]
             current = _assembled(ds, es, step.block, n)
-            frames.append({"kind": "householder", "k": step.index, "norm": step.value,
+            # ‖x‖ is |alpha| (alpha = ∓‖x‖; an already reduced column keeps x = (alpha, 0, ...)), at the
+            # run's precision: the solver's trace gives 0 for a column it leaves alone (A5's, x = (-1, 0, 0))
+            frames.append({"kind": "householder", "k": step.index, "norm": _num(abs(step.alpha)),
                            "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
                            "alpha": _num(step.alpha), "matrix": _rows(current)})
             continue
@@ -583,7 +680,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
         digits_now = _digits_below(f["subdiagonal"], norm)
         before = last.get(f["index"])
         convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
-                            "digits": digits_now, "deflated": f["deflated"],
+                            "digits": None if digits_now is None else round(digits_now, 2),
+                            "deflated": f["deflated"],
                             "gained": round(digits_now - before, 2) if digits_now is not None and before is not None
                             else None,
                             "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
@@ -1225,6 +1323,11 @@ function drawNumbers(i) {
       row(t, "skipped just before", "skipped", f.skipped.length ? f.skipped.map(x => "(" + (x[0] + 1) + ", " + (x[1] + 1) +
           "): |a_pq| = " + fmt(x[2]) + " ≤ " + fmt(f.threshold)).join("; ") : "none", "passed over, not converged");
     }
+    (f.ends || []).forEach(e => {  // the pairs skipped after the sweep's last rotation: shown on the frame they follow
+      row(t, "sweep " + e.sweep + " ends", "ends-" + e.sweep, e.skipped.length ? "skipped after this step: " +
+          e.skipped.map(x => "(" + (x[0] + 1) + ", " + (x[1] + 1) + "): |a_pq| = " + fmt(x[2]) + " ≤ " +
+          fmt(e.threshold)).join("; ") : "nothing skipped after this step", "off(A) is then the value above");
+    });
   } else if (RUN.method === "power") {
     row(t, "eigenpair", "pair", String(f.pair));
     row(t, "iteration", "iteration", String(f.iteration));

@@ -96,8 +96,11 @@ def test_power_frames_are_the_solvers_trace() -> None:
     run = power_run(M3, 2, seed=3)
     assert len(run["frames"]) == len(steps) == result.iterations
     for frame, step in zip(run["frames"], steps):
-        assert (frame["pair"], frame["iteration"], frame["value"], frame["residual"]) == \
-            (step.eigenpair, step.iteration, step.value, step.residual)
+        # the page's value and residual are formed exactly from the vector shown (the solver's, in floats,
+        # are all rounding near convergence): the same value to rounding; the residual is checked in
+        # test_classroom_frames.py against mpmath
+        assert (frame["pair"], frame["iteration"]) == (step.eigenpair, step.iteration)
+        assert math.isclose(frame["value"], step.value, rel_tol=1e-14)
         assert frame["vector"] == list(step.vector or ())
         v = frame["vector"]
         Av = [math.fsum(a * x for a, x in zip(row, v)) for row in M3]
@@ -116,7 +119,10 @@ def test_subspace_frames_are_the_solvers_trace() -> None:
     run = subspace_run(M5, 2)
     assert len(run["frames"]) == len(steps) == result.iterations and run["block_size"] == 2
     for frame, step in zip(run["frames"], steps):
-        assert frame["values"] == list(step.values) and frame["residuals"] == list(step.residuals)
+        # the residuals are formed exactly from the x and θ shown (checked against mpmath in
+        # test_classroom_frames.py); the solver's, in floats, agree until they near eps·‖A‖
+        assert frame["values"] == list(step.values)
+        assert all(math.isclose(a, b, rel_tol=1e-6) for a, b in zip(frame["residuals"], step.residuals) if b > 1e-9)
         for x, theta in zip(frame["vectors"], frame["values"]):  # a Ritz value is its vector's Rayleigh quotient
             Ax = [math.fsum(a * y for a, y in zip(row, x)) for row in M5]
             assert math.isclose(math.fsum(a * b for a, b in zip(x, Ax)), theta, rel_tol=1e-13)
