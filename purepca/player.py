@@ -602,7 +602,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
     the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
     of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
-    chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)); before each ``ql``
+    chase's rotations and ``Qᵀ·(T - σ·I)``, formed exactly and rounded once to the run's precision)); before each ``ql``
     frame, one ``kind = "chase"`` frame per rotation of its chase (up to
     ``CHASE_ORDER``: ``i``,
     ``c``, ``s``, the ``bulge`` and where it is, ``at``, and ``matrix``: T
@@ -659,7 +659,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
         if not any(f["kind"] != "householder" for f in frames):
             frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
                            "offdiagonal": [_num(x) for x in step.before[1]]})
-        Q, L = _ql_factors(step.before, step.shift, step.chase)
+        Q, L = _ql_factors(step.before, step.shift, step.chase, ctx)
         if n <= CHASE_ORDER:
             with ctx.local():
                 frames += _chase_frames(step.index, step.before, step.chase)
@@ -756,21 +756,34 @@ def _chase_frames(l: int, before: Any, chase: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _ql_factors(before: Any, shift: float, chase: Any) -> tuple[list[list[float]], list[list[float]]]:
-    """The QL factorisation this iteration made implicitly, for the page (in floats): ``T - σ·I = Q·L``
-    with Q the product of the chase's rotations (in the order applied) and ``L = Qᵀ·(T - σ·I)``, lower
-    triangular up to the negligible entry below the block; the next T is ``L·Q + σ·I``."""
-    d, e = [float(x) for x in before[0]], [float(x) for x in before[1]]
+def _ql_factors(before: Any, shift: Any, chase: Any, ctx: Context) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The QL factorisation this iteration made implicitly, for the page: ``T - σ·I = Q·L`` with Q the
+    product of the chase's rotations (in the order applied) and ``L = Qᵀ·(T - σ·I)``, lower triangular up
+    to the rounding of the rotations; the next T is ``L·Q + σ·I``.  Formed in fractions from the c, s and
+    σ the page shows and rounded once each to the run's precision: in floats, the entries above L's
+    diagonal came out as rounding noise (5.6e-17 where the product of the rotations shown gives 5e-32)."""
+    d, e = [Fraction(x) for x in before[0]], [Fraction(x) for x in before[1]]
     n = len(d)
-    Q = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+    one, zero = Fraction(1), Fraction(0)
+    Q = [[one if i == j else zero for j in range(n)] for i in range(n)]
     for i, c, s, _ in chase:  # Q <- Q·Gᵀ, G the rotation of rows i and i+1
-        c, s = float(c), float(s)
+        c, s = Fraction(c), Fraction(s)
         for row in Q:
             a, b = row[i], row[i + 1]
             row[i], row[i + 1] = c * a - s * b, s * a + c * b
-    S = [[(d[i] - shift if i == j else e[min(i, j)] if abs(i - j) == 1 else 0.0) for j in range(n)] for i in range(n)]
-    L = [[math.fsum(Q[k][i] * S[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
-    return Q, L
+    sigma = Fraction(shift)
+    L = []
+    for i in range(n):  # L[i][j] = Σ_k Q[k][i]·S[k][j], S = T - σI tridiagonal: k in j-1..j+1
+        row = []
+        for j in range(n):
+            total = Q[j][i] * (d[j] - sigma)
+            if j > 0:
+                total += Q[j - 1][i] * e[j - 1]
+            if j + 1 < n:
+                total += Q[j + 1][i] * e[j]
+            row.append(total)
+        L.append(row)
+    return ([[_num(_in_ctx(x, ctx)) for x in row] for row in Q], [[_num(_in_ctx(x, ctx)) for x in row] for row in L])
 
 
 def _assembled(ds: list[Any], es: list[Any], block: Any, n: int) -> list[list[Any]]:
