@@ -85,6 +85,7 @@ the eigenvector the solver returns in the end).
 from __future__ import annotations
 
 import decimal
+import functools
 import inspect
 import json
 import math
@@ -92,7 +93,7 @@ import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Literal, Optional, Union, overload
+from typing import Any, Callable, Iterable, Literal, Optional, TypeVar, Union, overload
 
 from .covariance import center, correlation_matrix, covariance_matrix
 from .errors import ConvergenceError, PurePCAError
@@ -129,6 +130,24 @@ SLOW_SHIFT_ITERATIONS = 10
 CHASE_ORDER = 8
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _in_float_range(func: _F) -> _F:
+    """A run whose steps leave the float range (an off(A) or an eigenvalue past 1.8e308, as on
+    ``[[1, 1.7e308], [1.7e308, 1]]``, whose off(A) is 2.4e308) says so, naming the way out, instead of
+    letting the OverflowError of a conversion or an fsum out."""
+    @functools.wraps(func)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except OverflowError:
+            raise PurePCAError(f"player: {func.__name__}: a step on this matrix is beyond the float range (an "
+                               "off-diagonal norm, an eigenvalue or a diagonal entry past 1.8e308); scale the "
+                               "matrix down, or run it at N digits (digits=N, teach --digits N)") from None
+    return checked  # type: ignore[return-value]
+
+
 def _num(x: Any) -> Any:
     """A solver's number for JSON: a float as itself, a Decimal as its exact decimal string."""
     if isinstance(x, Decimal):
@@ -150,12 +169,15 @@ def _digits_of(digits: Optional[int]) -> tuple[Context, int]:
 def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
     """A validated symmetric matrix at the context's precision, no larger than the page can draw."""
     M = as_symmetric(A, context=ctx)
+    if not M:
+        raise PurePCAError("player: the matrix is empty; give at least a 1 x 1 symmetric matrix")
     if len(M) > MAX_ORDER:
         raise PurePCAError(f"player: the matrix is {len(M)} x {len(M)}; the player draws at most "
                            f"{MAX_ORDER} x {MAX_ORDER}")
     return M
 
 
+@_in_float_range
 def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
                title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
@@ -395,6 +417,11 @@ def code_of(method: str, variant: str = "") -> dict[str, Any]:
     >>> code["blocks"][block]["name"], "_rotation(app, aqq, apq, ctx)" in code["blocks"][block]["lines"][line]
     ('_cyclic_jacobi', True)
     """
+    if not isinstance(method, str) or method not in METHODS:
+        raise PurePCAError(f"code_of: method must be one of {', '.join(METHODS)}, got {method!r}")
+    if not isinstance(variant, str) or variant not in ("",) + PIVOTS:
+        raise PurePCAError(f"code_of: variant must be a Jacobi pivot order ({', '.join(PIVOTS)}) or '', "
+                           f"got {variant!r}")
     key = f"jacobi {'classical' if variant == 'classical' else 'threshold'}" if method == "jacobi" else method
     modules = {"jacobi": _jacobi_module, "tridiagonal": _tridiagonal_module, "power": _power_module,
                "subspace": _power_module}
@@ -441,6 +468,7 @@ def _standardised(rows: list[list[float]]) -> list[list[float]]:
     return [[x / s if s else 0.0 for x, s in zip(row, sds)] for row in center(rows)]
 
 
+@_in_float_range
 def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale: bool = False,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
     """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data;
@@ -474,6 +502,7 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale:
     return run
 
 
+@_in_float_range
 def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
               title: str = "Power iteration", start: Optional[Any] = None, inverse: bool = False) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
@@ -545,6 +574,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
             "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
 
 
+@_in_float_range
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
                  digits: Optional[int] = None, title: str = "Subspace iteration") -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.subspace_iteration` on ``A``, as a run.
@@ -587,6 +617,7 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
 
 
+@_in_float_range
 def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
                     title: str = "Householder tridiagonalisation and implicit QL", shift: str = "wilkinson",
                     choices: bool = True) -> dict[str, Any]:
@@ -696,6 +727,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     return run
 
 
+@_in_float_range
 def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict[str, Any]:
     """One Jacobi rotation on the pivot the learner chose: the pair ``(p, q)`` (from 0) of the symmetric ``A``.
 
@@ -826,6 +858,7 @@ def _shown_number(x: Decimal) -> Any:
     return f"{x:.17g}"
 
 
+@_in_float_range
 def replay(A: Any, digits: int = 50) -> dict[str, Any]:
     """Jacobi on ``A`` in binary32, in floats (binary64) and at ``digits`` decimal digits, sweep by
     sweep, side by side.
@@ -902,6 +935,7 @@ def _plain_sum(values: Iterable[float]) -> float:
     return total
 
 
+@_in_float_range
 def naive_covariance(X: Any) -> dict[str, Any]:
     """The textbook one-pass covariance ``(Σxy - n·x̄·ȳ)/(n-1)`` in floats against purepca's and the exact one.
 
@@ -949,11 +983,16 @@ def to_json(run: dict[str, Any]) -> str:
     >>> json.loads(text)["frames"][1]["c"] == jacobi_run([[2.0, 1.0], [1.0, 2.0]])["frames"][1]["c"]
     True
     """
+    if not isinstance(run, dict):
+        raise PurePCAError(f"to_json: a run is a dict (from jacobi_run, power_run, ...), got {type(run).__name__}")
     try:
         return json.dumps(run, separators=(",", ":"), allow_nan=False)
     except ValueError:  # an inf or NaN in the run: a step overflowed the float range
-        raise PurePCAError("the run holds a number beyond the float range (a step overflowed): scale the matrix "
-                           "down") from None
+        raise PurePCAError("to_json: the run holds a number beyond the float range (inf or NaN: a step "
+                           "overflowed): scale the matrix down") from None
+    except (TypeError, RecursionError) as err:  # bytes, a set, an object, a cycle: not a run
+        raise PurePCAError(f"to_json: the run holds a value JSON cannot write ({err}); a run holds numbers, "
+                           "strings, lists and dicts only") from None
 
 
 def _escape(text: str) -> str:
@@ -970,8 +1009,14 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
     >>> page.startswith("<!DOCTYPE html>"), "http" in page.replace("http://www.w3.org", "")
     (True, False)
     """
-    if run.get("schema") != SCHEMA:
+    if not isinstance(run, dict) or run.get("schema") != SCHEMA:
+        if not isinstance(run, dict):
+            raise PurePCAError(f"player_html: run must be a player run (a dict from jacobi_run, power_run, ...), "
+                               f"got {type(run).__name__}")
         raise PurePCAError(f"player_html: not a player run (schema {run.get('schema')!r}, expected {SCHEMA!r})")
+    if replay_table is not None and not isinstance(replay_table, dict):
+        raise PurePCAError(f"player_html: replay_table must be a replay() table or None, got "
+                           f"{type(replay_table).__name__}")
     payload = {"run": run, "replay": replay_table}
     title = _escape(str(run.get("title", "purepca player")))
     # escaped first, then the template filled in one pass: a title holding %SCRIPT% stays text
@@ -1011,22 +1056,24 @@ class Player:
 
 @overload
 def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
-          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          replay_digits: int = ..., components: Optional[int] = ..., seed: int = ..., shift: float = ...,
           title: Optional[str] = ..., scale: bool = ..., inline: Literal[False] = ...) -> str: ...
 @overload
 def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
-          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          replay_digits: int = ..., components: Optional[int] = ..., seed: int = ..., shift: float = ...,
           title: Optional[str] = ..., scale: bool = ..., inline: Literal[True]) -> Player: ...
 
 
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
-          replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
+          replay_digits: int = 50, components: Optional[int] = None, seed: int = 0, shift: float = 0.0,
           title: Optional[str] = None, scale: bool = False, inline: bool = False) -> Union[str, Player]:
     """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
-    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
+    ``"subspace"`` or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
     (its correlation matrix with ``scale=True``), with the binary32 / float / N-digit replay
-    (``replay_digits = 0`` leaves it out).  ``inline=True`` returns a :class:`Player`, which
-    Jupyter shows in the notebook.
+    (``replay_digits = 0`` leaves it out).  ``components`` is the eigenpairs power iteration finds
+    (default 1) or subspace iteration's block (default 2), at most the matrix's order.  ``shift``
+    (added to every data value) and ``scale`` apply to data only.  ``inline=True`` returns a
+    :class:`Player`, which Jupyter shows in the notebook.  Every option is checked before any work.
 
     >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
     >>> len(page) < 300_000
@@ -1034,24 +1081,51 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     """
     if (matrix is None) == (data is None):
         raise PurePCAError("teach: give a matrix or data, not both and not neither")
-    if method not in METHODS:
+    # every option checked before any work (a 3 x 10,000 table is refused before its covariance is formed)
+    if not isinstance(method, str) or method not in METHODS:
         raise PurePCAError(f"teach: method must be one of {', '.join(METHODS)}, got {method!r}")
+    if title is not None and not isinstance(title, str):
+        raise PurePCAError(f"teach: title must be text (a str) or None, got {type(title).__name__} {title!r:.40}")
+    if digits is not None:
+        digits = as_int(digits, "digits", low=17)
+    replay_digits = as_int(replay_digits, "replay_digits", low=0)
+    if 0 < replay_digits < 17:
+        raise PurePCAError(f"teach: replay_digits must be 0 (no replay) or an int >= 17, got {replay_digits}")
+    seed = as_int(seed, "seed")
+    if components is not None:
+        components = as_int(components, "components", low=1)
+    if not isinstance(scale, bool):
+        raise PurePCAError(f"teach: scale must be True or False, got {scale!r:.40}")
+    shift = as_real(shift, "shift")
     if data is not None:
-        rows = _shifted(as_matrix(data, name="data"), shift)
+        rows = as_matrix(data, name="data")
+        if len(rows[0]) > MAX_ORDER:
+            raise PurePCAError(f"teach: the data have {len(rows[0])} columns; the player draws a covariance of at "
+                               f"most {MAX_ORDER} x {MAX_ORDER} (choose columns)")
         if len(rows) < 2:
             raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
-        M: Any = correlation_matrix(rows) if scale else covariance_matrix(rows)
+        order = len(rows[0])
     else:
         if scale:
             raise PurePCAError("teach: scale makes the correlation matrix of data; a matrix given has no data to scale")
-        M = as_symmetric(matrix)
+        if shift:
+            raise PurePCAError("teach: shift moves the data's values; a matrix given has no data to shift")
+        M: Any = _matrix_in(matrix, FLOAT)
+        order = len(M)
+    if components is None:
+        components = 2 if method == "subspace" and order > 1 else 1
+    if method in ("power", "subspace") and components > order:
+        raise PurePCAError(f"teach: components must be at most {order}, the order of the matrix, got {components}")
+    if data is not None:
+        rows = _shifted(rows, shift)
+        M = correlation_matrix(rows) if scale else covariance_matrix(rows)
     if method == "jacobi":
         run = data_run(rows, digits=digits, scale=scale) if data is not None else jacobi_run(M, digits=digits)
     elif method in ("power", "subspace"):
         if method == "power":
             run = power_run(M, components, seed=seed, digits=digits)
         else:
-            run = subspace_run(M, max(components, 2) if len(M) > 1 else 1, seed=seed, digits=digits)
+            run = subspace_run(M, components, seed=seed, digits=digits)
         if data is not None:
             run["data"] = [[float(x) for x in r[:2]] for r in (_standardised(rows) if scale else center(rows))]
     else:
@@ -1080,10 +1154,10 @@ def add_teach_arguments(p: Any) -> None:
     p.add_argument("--digits", type=int, default=None, metavar="N", help="run the solver at N digits (>= 17)")
     p.add_argument("--replay-digits", type=int, default=50, metavar="N",
                    help="the float / N-digit replay table (default: 50; 0 leaves it out)")
-    p.add_argument("--components", type=int, default=1, metavar="K",
-                   help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (at least 2)")
+    p.add_argument("--components", type=int, default=None, metavar="K",
+                   help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (default: 2)")
     p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
-    p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
+    p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8; data only)")
     p.add_argument("--scale", action="store_true",
                    help="the correlation matrix of the data instead of the covariance (as fit --scale)")
     p.add_argument("--title", default=None, help="the page's title")
@@ -1091,11 +1165,47 @@ def add_teach_arguments(p: Any) -> None:
                    help="write the page here instead of standard output")
 
 
+def _check_teach_options(args: Any) -> None:
+    """``teach``'s options checked before any file is read, each error naming its option."""
+    if args.digits is not None and args.digits < 17:
+        raise PurePCAError(f"teach: --digits must be at least 17 (an N-digit run; leave it out for floats), "
+                           f"got {args.digits}")
+    if 0 < args.replay_digits < 17 or args.replay_digits < 0:
+        raise PurePCAError(f"teach: --replay-digits must be 0 (no replay table) or at least 17, got {args.replay_digits}")
+    if args.components is not None and args.components < 1:
+        raise PurePCAError(f"teach: --components must be at least 1, got {args.components}")
+    if args.matrix is not None and args.scale:
+        raise PurePCAError("teach: --scale makes the correlation matrix of data; --matrix gives no data to scale")
+    if args.matrix is not None and args.shift:
+        raise PurePCAError("teach: --shift moves the data's values; --matrix gives no data to shift")
+    if not math.isfinite(args.shift):
+        raise PurePCAError(f"teach: --shift must be a finite number, got {args.shift}")
+    if args.output == "":
+        raise PurePCAError("teach: --output is empty: name a file, or - for standard output")
+
+
+def _check_teach_sizes(args: Any, rows: Optional[list[list[float]]], is_matrix: bool) -> None:
+    """The table read against the player's limits, before any matrix is formed from it."""
+    what = f"--matrix {args.matrix}" if is_matrix else (args.dataset or args.file)
+    if not rows:
+        raise PurePCAError(f"teach: {what} holds no numbers")
+    order = len(rows[0])
+    if order > MAX_ORDER:
+        raise PurePCAError(f"teach: {what} has {order} columns; the player draws at most {MAX_ORDER} x {MAX_ORDER}"
+                           + ("" if is_matrix else " (choose some with --columns)"))
+    if args.components is not None and args.method in ("power", "subspace") and args.components > order:
+        raise PurePCAError(f"teach: --components {args.components} is more than the {order} eigenpairs of a "
+                           f"{order} x {order} matrix")
+
+
 def teach_command(args: Any) -> None:
     """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
     from .csvdata import read_table
     from .files import read_text as _read, text_lines as _lines, write_output
     from .datasets import load
+    from .files import check_output_path
+    _check_teach_options(args)
+    check_output_path(args.output, "--output")
     data = matrix = None
     if args.matrix is not None:
         matrix = read_table(_lines(_read(args.matrix, args.encoding)), source=args.matrix, delimiter=args.delimiter,
@@ -1108,6 +1218,7 @@ def teach_command(args: Any) -> None:
     else:
         data = read_table(_lines(_read(args.file, args.encoding)), source=args.file, delimiter=args.delimiter,
                           header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
+    _check_teach_sizes(args, matrix if matrix is not None else data, matrix is not None)
     page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
                  components=args.components, seed=args.seed, shift=args.shift, title=args.title,
                  scale=args.scale)
