@@ -126,6 +126,9 @@ CHOICES_ORDER = 8
 #: shift converges linearly, by the ratio of neighbouring eigenvalues: close ones take thousands).
 SLOW_SHIFT_ITERATIONS = 10
 
+#: Iterations a power page shows of a run that does not converge (|λ₁| = |λ₂|: the vector oscillates).
+STOPPED_POWER_ITERATIONS = 40
+
 #: Largest matrix whose QL page has a frame per rotation of the bulge chase (each one a copy of T).
 CHASE_ORDER = 8
 
@@ -540,7 +543,16 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
 
         def op(v: list[Any]) -> list[Any]:
             return [row[0] for row in _cholesky_solve(factor, [[x] for x in v], ctx)]
-    result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
+    stopped = None
+    try:
+        result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
+    except ConvergenceError as err:
+        # |λ₁| = |λ₂| (as [[0, 1], [1, 0]]): no convergence. The page shows the pairs found and the first
+        # iterations of the one that failed, and says so, instead of writing no page at all
+        stopped = str(err)
+        failed = steps[-1].eigenpair
+        steps = [s for s in steps if s.eigenpair < failed or s.iteration <= STOPPED_POWER_ITERATIONS]
+        result = None
     eigen = jacobi_eigh(M)
     spectrum = sorted((1 / float(v) if inverse else float(v) for v in eigen.values), key=abs, reverse=True)
     # every eigenvector, in the order the iteration finds them (|λ| down; for inverse iteration |1/λ| down)
@@ -548,13 +560,20 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                    reverse=True)
     eigenvectors = [[float(x) for x in eigen.vectors[i]] for i in order]
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
-    answer = [[float(x) for x in v] for v in result.vectors]
+    found_values = [] if result is None else list(result.values)
+    found_vectors = [] if result is None else list(result.vectors)
+    if result is None:  # the pairs found before the one that failed: from the trace's last frame of each
+        for pair in sorted({s.eigenpair for s in steps})[:-1]:
+            last = [s for s in steps if s.eigenpair == pair][-1]
+            found_values.append(last.exact_value)
+            found_vectors.append(list(last.vector or ()))
+    answer = [[float(x) for x in v] for v in found_vectors]
     frames = []
     # the value and residual a frame shows, of the operator the iteration applied (A, or A⁻¹; from the second
     # pair on, deflated by the pairs found: B = A - Σ λ_j·u_j·u_jᵀ, Hotelling), formed exactly from its v
     operator = _exact_inverse(M) if inverse else [[Fraction(x) for x in row] for row in M]
     deflated = [operator]
-    for lam, u in zip(result.values[:-1], result.vectors[:-1]):
+    for lam, u in zip(found_values, found_vectors):
         us, fl = [Fraction(x) for x in u], Fraction(lam)
         deflated.append([[b - fl * ui * uj for b, uj in zip(row, us)] for row, ui in zip(deflated[-1], us)])
     operators = [_exact_operator(B) for B in deflated]
@@ -565,13 +584,14 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                        "vector": [_num(x) for x in step.vector], "value": _num(value),
                        "residual": _num(residual), "tolerance": step.tolerance,
                        "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
-                       "angle": _angle_degrees(step.vector, result.vectors[step.eigenpair - 1])})
+                       "angle": _angle_degrees(step.vector, found_vectors[step.eigenpair - 1])
+                       if step.eigenpair <= len(found_vectors) else None})
     return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
-            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in found_values], "stopped": stopped,
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
             "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
             "all_eigenvectors": eigenvectors,
-            "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
+            "eigenvalues": [_num(ctx.one / v if inverse else v) for v in found_values]}
 
 
 @_in_float_range
@@ -623,7 +643,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
                     choices: bool = True) -> dict[str, Any]:
     """The reflections and QL iterations of :func:`~purepca.linalg.tridiagonal_eigh` on ``A``, as a run.
 
-    Frames ``kind = "householder"`` (``k``, ``norm`` of the column part
+    Frame 0 is ``kind = "start"`` (``matrix``: A as given); then
+    frames ``kind = "householder"`` (``k``, ``norm`` of the column part
     folded onto the subdiagonal, ``reflector``, ``beta``, ``alpha`` the new
     subdiagonal entry, ``matrix`` the matrix after the reflection), one
     frame ``kind = "tridiagonal"`` (T as the reflections leave it) and
@@ -649,7 +670,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
 
     >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
     >>> [f["kind"] for f in run["frames"]][:5], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
-    (['householder', 'tridiagonal', 'chase', 'chase', 'ql'], True)
+    (['start', 'householder', 'tridiagonal', 'chase', 'chase'], True)
     >>> run["ql_shift"], sorted(run["choices"])
     ('wilkinson', ['none', 'rayleigh'])
     """
@@ -669,7 +690,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
             raise
         # Rayleigh's shift can stall and no shift converges linearly: show the iterations made, and say so
         stopped, values = str(err), []
-    frames: list[dict[str, Any]] = []
+    # step 0 is A as given (the first reflection's frame already shows H₁AH₁)
+    frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M)}]
     ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
     es: list[Any] = []
     corner = M[0][0]  # the leading entry of the block still to reduce: T's next diagonal entry
@@ -687,7 +709,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
                            "alpha": _num(step.alpha), "matrix": _rows(current)})
             continue
         assert step.before is not None and step.after is not None
-        if not any(f["kind"] != "householder" for f in frames):
+        if not any(f["kind"] not in ("start", "householder") for f in frames):
             frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
                            "offdiagonal": [_num(x) for x in step.before[1]]})
         Q, L = _ql_factors(step.before, step.shift, step.chase, ctx)
@@ -1258,6 +1280,7 @@ _PAGE = """<!DOCTYPE html>
 <section id="right">
 <h2 id="plot-title">off(A), log scale</h2>
 <svg id="plot" xmlns="http://www.w3.org/2000/svg" width="440" height="250"></svg>
+<section id="code"></section>
 <h2 id="cloud-title">The axes</h2>
 <svg id="cloud" xmlns="http://www.w3.org/2000/svg" width="340" height="340"></svg>
 </section>
@@ -1268,7 +1291,6 @@ _PAGE = """<!DOCTYPE html>
 <p id="verdict"></p>
 </section>
 <section id="convergence"></section>
-<section id="code"></section>
 <section id="replay"></section>
 <section id="naive"></section>
 </main>
@@ -1285,10 +1307,11 @@ nav{display:flex;gap:6px;align-items:center;margin-bottom:8px;flex-wrap:wrap}.fo
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
-#check,#replay,#naive,#convergence,#code{grid-column:1 / span 2}
+#check,#replay,#naive,#convergence{grid-column:1 / span 2}
+#right{min-width:0}#code .notation{font-size:12px;color:#444;margin:2px 0 4px}
 #choices{margin:0 0 8px;font-size:14px}#choices label{margin-right:18px}
 #code pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #eee;padding:4px 0;margin:4px 0 10px;
-max-height:340px;overflow:auto}
+max-height:300px;overflow:auto;max-width:460px}
 #code .line{display:block;padding:0 8px;white-space:pre}#code .no{color:#aaa;display:inline-block;width:3.5em}
 #code .hl{background:#ffe08a}#code .hl2{background:#e8f0fb}
 #jacobi-matrix table{margin-top:6px}rect.bulge{fill:#f3c7f3}
@@ -1387,7 +1410,7 @@ function tridiagonalMatrix(d, e) {
 }
 function matrixOf(i) {
   const f = frames[i];
-  if (RUN.method === "jacobi" || f.kind === "householder" || f.kind === "chase") return f.matrix;
+  if (RUN.method === "jacobi" || f.kind === "start" || f.kind === "householder" || f.kind === "chase") return f.matrix;
   if (f.kind === "tridiagonal" || f.kind === "ql") return tridiagonalMatrix(f.diagonal, f.offdiagonal);
   return RUN.matrix;
 }
@@ -1456,12 +1479,15 @@ function drawNumbers(i) {
     row(t, "eigenpair", "pair", String(f.pair));
     row(t, "iteration", "iteration", String(f.iteration));
     row(t, "vector v", "vector", f.vector.map(x => fmt(x)).join("  "), "unit length");
-    if (RUN.inverse) row(t, "Rayleigh quotient vᵀA⁻¹v", "rayleigh", fmt(f.value), "→ 1/λ = " + fmt(RUN.values[f.pair - 1]) +
-                         ", λ = " + fmt(RUN.eigenvalues[f.pair - 1]));
-    else row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
+    const found = f.pair <= RUN.values.length;
+    if (RUN.inverse) row(t, "Rayleigh quotient vᵀA⁻¹v", "rayleigh", fmt(f.value), found ? "→ 1/λ = " + fmt(RUN.values[f.pair - 1]) +
+                         ", λ = " + fmt(RUN.eigenvalues[f.pair - 1]) : "does not converge");
+    else row(t, f.pair > 1 ? "Rayleigh quotient vᵀBv" : "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value),
+             (found ? "→ λ = " + fmt(RUN.values[f.pair - 1]) : "does not converge") +
+             (f.pair > 1 ? "; B = A − Σ λ_j·u_j·u_jᵀ over the pairs found (Hotelling)" : ""));
     row(t, RUN.inverse ? "residual ‖A⁻¹v − μv‖" : "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
     row(t, "predicted |λ₂/λ₁|^(k−1)", "rate", fmt(f.rate, 3), "|λ₂/λ₁| = " + fmt(RUN.ratios[f.pair - 1], 4));
-    row(t, "angle to the answer (°)", "angle", fmt(f.angle, 4));
+    row(t, "angle to the answer (°)", "angle", f.angle === null ? "none: no answer" : fmt(f.angle, 4));
   } else if (RUN.method === "subspace") {
     row(t, "iteration", "iteration", String(f.iteration), "block of " + RUN.block_size + " vectors, Rayleigh–Ritz");
     f.values.forEach((v, j) => {
@@ -1470,7 +1496,10 @@ function drawNumbers(i) {
     });
     row(t, "predicted |λ_(b+1)/λ_k|^(k−1)", "rate", fmt(f.rates[f.rates.length - 1], 3), "stops at " + fmt(f.tolerance, 3));
   } else {
-    if (f.kind === "householder") {
+    if (f.kind === "start") {
+      row(t, "A as given", "step", "step 0", RUN.n > 2 ? "the reflections H_1 … H_" + (RUN.n - 2) + " reduce it to tridiagonal T = QᵀAQ" :
+          "a matrix of order " + RUN.n + " is already tridiagonal");
+    } else if (f.kind === "householder") {
       row(t, "reflection", "step", "H_" + (f.k + 1), "folds column " + (f.k + 1) + " below the subdiagonal");
       row(t, "‖x‖", "norm", fmt(f.norm));
       row(t, "new subdiagonal e_k", "alpha", fmt(f.alpha));
@@ -1566,7 +1595,7 @@ function drawCloud(i) {
     axes = f.vectors.map((v, k) => ({v: [num(v[0]), num(v[1] === undefined ? 0 : v[1])],
                                      len: 2 * Math.sqrt(Math.max(num(M[k][k]), 0)), colour: AXIS[k % AXIS.length]}));
   } else if (RUN.method === "power") {
-    const u = RUN.answer[f.pair - 1];
+    const u = RUN.answer[f.pair - 1] || [0, 0];
     // every eigenvector, as Heath's module draws them: the one the iteration finds first darkest
     axes = (RUN.all_eigenvectors || []).map((e, j) => ({v: [e[0], e[1] || 0], len: 1, colour: j === 0 ? "#555555" : "#cccccc",
                                                        dash: true, eigen: j}));
@@ -1610,16 +1639,33 @@ function drawCloud(i) {
 function checkWhat(i) {
   const next = frames[i + 1], what = document.getElementById("check-what");
   document.getElementById("verdict").textContent = "";
-  if (!next) { what.textContent = "This is the last step: nothing left to compute."; return; }
+  if (!next && RUN.method !== "subspace") { what.textContent = "This is the last step: nothing left to compute."; return; }
   if (RUN.method === "jacobi") what.textContent = "The next rotation is in the plane (" + (next.p + 1) + ", " +
       (next.q + 1) + "). From the matrix above, compute θ with tan 2θ = 2·a_pq / (a_qq − a_pp), |θ| ≤ 45°, in degrees:";
   else if (RUN.method === "power") what.textContent = next.pair === frames[i].pair ?
-      "Compute the next vector A·v / ‖A·v‖ (entries separated by commas or spaces):" :
+      "Compute the next vector A·v / ‖A·v‖, of unit length (entries separated by commas or spaces)" +
+      (next.pair > 1 ? ", with A deflated by the pairs found, B = A − Σ λ_j·u_j·u_jᵀ:" : ":") :
       "The next step starts eigenpair " + next.pair + " from a new random vector: nothing to compute by hand.";
+  else if (RUN.method === "subspace") what.textContent = "For the first Ritz pair shown (θ₁ and x₁, the first row of the " +
+      "vectors), compute the residual ‖A·x₁ − θ₁·x₁‖:";
+  else if (RUN.method === "tridiagonal") {
+    const ql = qlAhead(i);
+    what.textContent = ql === null ? "No QL iteration starts at the next step: nothing to compute by hand." :
+      "The next QL iteration works on l = " + (frames[ql].index + 1) + ". From T as it stands, compute its shift σ" +
+      (RUN.ql_shift === "wilkinson" ? " (Wilkinson's: the eigenvalue of [[d_l, e_l], [e_l, d_(l+1)]] nearer d_l):" :
+       RUN.ql_shift === "rayleigh" ? " (Rayleigh's: d_l):" : " (no shift: 0):");
+  }
+}
+// The QL frame of the iteration the next step starts (its first chase rotation, or the iteration itself), or null.
+function qlAhead(i) {
+  const f = frames[i], next = frames[i + 1];
+  if (!next || f.kind === "chase" && next.kind === "chase" || f.kind === "chase" && next.kind === "ql") return null;
+  for (let j = i + 1; j < frames.length; j++) if (frames[j].kind === "ql") return j;
+  return null;
 }
 function check() {
   const next = frames[index + 1], out = document.getElementById("verdict");
-  if (!next) return;
+  if (!next && RUN.method !== "subspace") return;
   const text = document.getElementById("guess").value.trim();
   const parts = text.split(/[\s,;]+/).filter(s => s.length).map(Number);
   if (!parts.length || parts.some(x => !isFinite(x))) { out.textContent = "Please type a number."; out.className = "bad"; return; }
@@ -1630,10 +1676,25 @@ function check() {
   } else if (RUN.method === "power" && next.pair === frames[index].pair) {
     const v = next.vector.map(num);
     if (parts.length !== v.length) { out.textContent = "Please type " + v.length + " numbers."; out.className = "bad"; return; }
-    const norm = Math.hypot(...parts) || 1, dot = parts.reduce((s, x, j) => s + x * v[j], 0);
+    const norm = Math.hypot(...parts), dot = parts.reduce((s, x, j) => s + x * v[j], 0);
+    if (Math.abs(norm - 1) > 5e-4) {  // what the question asks: A·v divided by its length, not A·v
+      out.className = "bad";
+      out.textContent = "Not normalised: your vector has length " + fmt(norm, 6) + "; the next vector is A·v / ‖A·v‖, of length 1.";
+      out.dataset.difference = String(Math.abs(norm - 1));
+      return;
+    }
     const sign = dot < 0 ? -1 : 1;
-    diff = Math.max(...parts.map((x, j) => Math.abs(sign * x / norm - v[j])));
+    diff = Math.max(...parts.map((x, j) => Math.abs(sign * x - v[j])));
     verdict(diff, 1, "v = (" + v.map(x => fmt(x, 8)).join(", ") + ")", "");
+  } else if (RUN.method === "subspace") {
+    truth = num(frames[index].residuals[0]); diff = Math.abs(parts[0] - truth); scale = Math.max(Math.abs(truth), 1e-300);
+    verdict(diff, scale, "‖A·x₁ − θ₁·x₁‖ = " + fmt(truth, 10), "");
+  } else if (RUN.method === "tridiagonal") {
+    const ql = qlAhead(index);
+    if (ql === null) return;
+    truth = num(frames[ql].shift); diff = Math.abs(parts[0] - truth);
+    scale = Math.max(Math.abs(truth), 1e-300);
+    verdict(diff, scale, "σ = " + fmt(truth, 10), "");
   }
 }
 function verdict(diff, scale, truthText, unit) {
@@ -1667,6 +1728,19 @@ function table(parent, heads, rows, id) {
 function drawConvergence() {
   const s = document.getElementById("convergence");
   clear(s);
+  if (RUN.method === "power" && RUN.stopped) {  // |λ₁| = |λ₂|: the page says it, with the ratio and the oscillation
+    s.style.display = "";
+    const h = document.createElement("h2"); h.textContent = "Power iteration does not converge on this matrix";
+    const w = document.createElement("p"); w.id = "stopped"; w.className = "bad";
+    const pair = frames[frames.length - 1].pair, ratio = RUN.ratios[pair - 1];
+    w.textContent = "Eigenpair " + pair + ": |λ_" + (pair + 1) + "/λ_" + pair + "| = " + fmt(ratio, 6) +
+      (Math.abs(ratio - 1) < 1e-12 ? " (ratio 1: two eigenvalues of equal magnitude, such as 1 and −1)" : "") +
+      ", so A·v keeps both eigenvectors' parts in the same proportion and v oscillates between two directions " +
+      "instead of turning towards one; the residual does not fall. The first " + frames.filter(f => f.pair === pair).length +
+      " iterations are shown. The solver said: " + RUN.stopped;
+    s.append(h, w);
+    return;
+  }
   if (!RUN.convergence) { s.style.display = "none"; return; }
   s.style.display = "";
   const h = document.createElement("h2"), p = document.createElement("p");
@@ -1704,7 +1778,7 @@ function codeMark(f) {
     return f.skipped.length ? ["rotation", "skip"] : ["rotation", "c"];
   }
   if (m === "tridiagonal") {
-    if (f.kind === "householder") return ["reflect", "update"];
+    if (f.kind === "householder" || f.kind === "start") return ["reflect", "update"];
     if (f.kind === "tridiagonal") return ["update"];
     if (f.kind === "chase") return ["rotation", "bulge"];
     return [f.deflated ? "deflate" : "chase", RUN.ql_shift === "wilkinson" ? "shift" : "other shift", "rotation"];
@@ -1720,6 +1794,8 @@ function drawCode(i) {
   const h = document.createElement("h2");
   h.textContent = "The code of this step (purepca's reference solver, as it ran)";
   s.appendChild(h);
+  const notation = NOTATION_NOTES[RUN.method];
+  if (notation) { const p = document.createElement("p"); p.className = "notation"; p.id = "notation"; p.textContent = notation; s.appendChild(p); }
   const marks = codeMark(frames[i]), lit = {};
   marks.forEach((key, n) => { const at = code.marks[key]; if (at) lit[at[0] + ":" + at[1]] = n === 0 ? "hl" : "hl2"; });
   code.blocks.forEach((b, bi) => {
@@ -1740,6 +1816,18 @@ function drawCode(i) {
     if (hl) pre.scrollTop = Math.max(0, hl.offsetTop - pre.offsetTop - 60);
   });
 }
+// The code's names against the page's, and the identity between the two forms of one formula, said once.
+const NOTATION_NOTES = {
+  jacobi: "Names: the code's theta is cot 2θ = (a_qq − a_pp)/(2·a_pq), not the page's angle θ; t = tan θ is the smaller " +
+    "root of t² + 2·theta·t − 1 = 0, t = sign(theta)/(|theta| + √(theta² + 1)); c = 1/√(t² + 1), s = t·c. " +
+    "The update: _rotate_pair writes J's c·a − s·b and s·a + c·b in Rutishauser's form a − s·(b + τ·a) and " +
+    "b + s·(a − τ·b) with τ = s/(1 + c) = tan(θ/2): the same numbers in exact arithmetic (c = 1 − s·τ), fewer roundings. " +
+    "The diagonal is updated as a_pp − t·a_pq and a_qq + t·a_pq.",
+  tridiagonal: "Names: the page's σ is the code's h (the shift), d and e are T's diagonal and subdiagonal (e[l] = T[l+1][l]); " +
+    "the code's reflector v, beta and alpha are the page's v, β and e_k, with ‖x‖ = |alpha|.",
+  power: "Names: the code's lam is the page's Rayleigh quotient, r its residual, w = A·v (deflated from the second pair on).",
+  subspace: "Names: the code's theta[i] is the page's Ritz value θ_i, X[i] the Ritz vector x_i, Q the orthonormal block."
+};
 function drawJ(i) {
   const box = document.getElementById("jacobi-matrix"), f = frames[i];
   clear(box);
@@ -1893,7 +1981,6 @@ if (RUN.method === "power") document.getElementById("plot-title").textContent = 
   "residual ‖A⁻¹v − μv‖, log scale" : "residual ‖Av − λv‖, log scale";
 if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
-if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
 // ------------------------------------------------------------ the number format

@@ -215,6 +215,12 @@ def tridiagonal_frames(run: dict[str, Any], A: Any) -> None:
     T: Optional[list[list[Any]]] = None
     for idx, f in enumerate(run["frames"]):
         where = f"frame {idx} ({f['kind']})"
+        if f["kind"] == "start":  # A as given
+            assert idx == 0
+            for i in range(n):
+                for j in range(n):
+                    check(f"{where} a{i}{j}", f["matrix"][i][j], mpf(A[i][j]))
+            continue
         if f["kind"] == "householder":
             k = f["k"]
             x = [prev[i][k] for i in range(k + 1, n)]

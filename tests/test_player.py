@@ -135,7 +135,8 @@ def test_tridiagonal_frames_are_the_solvers_trace() -> None:
     steps: list[TridiagonalStep] = []
     tridiagonal_eigh(M5, trace=steps.append)
     run = tridiagonal_run(M5)
-    frames = [f for f in run["frames"] if f["kind"] not in ("tridiagonal", "chase")]  # T, and T mid-chase
+    assert run["frames"][0]["kind"] == "start" and run["frames"][0]["matrix"] == [[float(x) for x in row] for row in M5]
+    frames = [f for f in run["frames"] if f["kind"] not in ("start", "tridiagonal", "chase")]  # A, T, T mid-chase
     assert [f["kind"] for f in frames] == [s.kind for s in steps]
     for frame, step in zip(frames, steps):
         if step.kind == "householder":

@@ -292,9 +292,11 @@ def test_checker_says_whether_the_next_vector_matches(browser: Browser, tmp_path
     assert steps[0].vector is not None
     v = [float(x) for x in steps[0].vector]
     Av = [math.fsum(a * x for a, x in zip(row, v)) for row in M3]
-    by_hand = [-x for x in Av]  # unnormalised and of the other sign: both are the same direction
+    norm = math.sqrt(math.fsum(x * x for x in Av))
+    by_hand = [-x / norm for x in Av]  # of the other sign: the same direction
     wrong = [v[0], v[1], v[2] + 0.1]
-    for typed, good in ((by_hand, True), (wrong, False)):
+    unnormalised = Av  # the question asks for A·v / ‖A·v‖ (issue 43: A·v itself was "Matches")
+    for typed, good in ((by_hand, True), (wrong, False), (unnormalised, False)):
         browser.evaluate(f"document.getElementById('guess').value = {', '.join(map(repr, typed))!r}")
         browser.click("#check-button")
         cls, text = browser.evaluate("[document.getElementById('verdict').className,"
