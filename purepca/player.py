@@ -162,9 +162,22 @@ def _rows(M: Any) -> list[list[Any]]:
     return [[_num(x) for x in row] for row in M]
 
 
-def _digits_of(digits: Optional[int]) -> tuple[Context, int]:
+#: A run's precision: None (binary64 floats), "binary32" (every operation rounded to single precision,
+#: as MicroPython's single-precision ports and float32 libraries) or N >= 17 decimal digits.
+Precision = Union[None, int, str]
+
+
+def _precision_label(shown: int) -> str:
+    return "binary32" if shown == 7 else "binary64" if shown == 16 else f"{shown} digits"
+
+
+def _digits_of(digits: Precision) -> tuple[Context, int]:
     if digits is None:
         return FLOAT, 16
+    if isinstance(digits, str):
+        if digits != "binary32":
+            raise PurePCAError(f"digits must be None (floats), 'binary32' or an int >= 17, got {digits!r:.40}")
+        return BINARY32, 7
     digits = as_int(digits, "digits", low=17)
     return get_context(digits), digits
 
@@ -181,7 +194,7 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
 
 
 @_in_float_range
-def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
+def jacobi_run(A: Any, *, digits: Precision = None, data: Optional[Any] = None,
                title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
 
@@ -245,7 +258,7 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     with ctx.local():
         norm = ctx.norm([x for row in M for x in row])
     run: dict[str, Any] = {
-        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown,
+        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown, "precision": _precision_label(shown),
         "frames": frames, "sweeps": sweeps, "rotations": result.rotations,
         "values": [_num(v) for v in result.values], "eigenvectors": _rows(result.vectors),
         "eps": _num(ctx.eps), "pivot": pivot,
@@ -288,7 +301,9 @@ def _fraction_sqrt(x: Fraction, bits: int) -> Fraction:
 
 
 def _in_ctx(x: Fraction, ctx: Context) -> Any:
-    """The exact ``x`` rounded once to the context's numbers (a float, or a Decimal at its digits)."""
+    """The exact ``x`` rounded to the context's numbers (a float, a binary32 value, or a Decimal at its digits)."""
+    if ctx is BINARY32:
+        return ctx.convert(float(x))
     if ctx.eps >= FLOAT.eps:
         return float(x)
     with ctx.local():
@@ -472,7 +487,7 @@ def _standardised(rows: list[list[float]]) -> list[list[float]]:
 
 
 @_in_float_range
-def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale: bool = False,
+def data_run(X: Any, *, digits: Precision = None, shift: float = 0.0, scale: bool = False,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
     """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data;
     ``scale=True``: on the correlation matrix (the covariance of the standardised columns, as
@@ -506,7 +521,7 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale:
 
 
 @_in_float_range
-def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
+def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Precision = None,
               title: str = "Power iteration", start: Optional[Any] = None, inverse: bool = False) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
 
@@ -586,7 +601,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                        "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
                        "angle": _angle_degrees(step.vector, found_vectors[step.eigenpair - 1])
                        if step.eigenpair <= len(found_vectors) else None})
-    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
+    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown, "precision": _precision_label(shown),
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in found_values], "stopped": stopped,
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
             "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
@@ -596,7 +611,7 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
 
 @_in_float_range
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
-                 digits: Optional[int] = None, title: str = "Subspace iteration") -> dict[str, Any]:
+                 digits: Precision = None, title: str = "Subspace iteration") -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.subspace_iteration` on ``A``, as a run.
 
     ``block_size`` defaults to ``k`` here (the solver's own default, a larger
@@ -633,12 +648,12 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
                        "tolerance": float(step.tolerance), "rates": [r ** (step.iteration - 1) for r in ratios],
                        "angles": angles})
     return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
-            "digits": shown, "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "digits": shown, "precision": _precision_label(shown), "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
 
 
 @_in_float_range
-def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
+def tridiagonal_run(A: Any, *, digits: Precision = None,
                     title: str = "Householder tridiagonalisation and implicit QL", shift: str = "wilkinson",
                     choices: bool = True) -> dict[str, Any]:
     """The reflections and QL iterations of :func:`~purepca.linalg.tridiagonal_eigh` on ``A``, as a run.
@@ -739,7 +754,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
                             else None,
                             "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
         last[f["index"]] = digits_now
-    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
+    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown, "precision": _precision_label(shown),
                            "matrix": _rows(M), "frames": frames, "values": values,
                            "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal"),
                            "stopped": stopped}
@@ -1039,7 +1054,7 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
     if replay_table is not None and not isinstance(replay_table, dict):
         raise PurePCAError(f"player_html: replay_table must be a replay() table or None, got "
                            f"{type(replay_table).__name__}")
-    payload = {"run": run, "replay": replay_table}
+    payload = {"run": run, "replay": replay_table, "page_id": ""}
     title = _escape(str(run.get("title", "purepca player")))
     # escaped first, then the template filled in one pass: a title holding %SCRIPT% stays text
     return fill_template(_PAGE, {"TITLE": title, "CSS": _CSS, "SCRIPT": _SCRIPT,
@@ -1065,9 +1080,16 @@ class Player:
         self.height = as_int(height, "height", low=100)
 
     def _repr_html_(self) -> str:
-        return (f'<iframe class="purepca-player" srcdoc="{escape_text(self.page)}" '
+        # the page posts its height (and its id) to the notebook, which sizes the frame to it; without
+        # scripts in the notebook the frame keeps ``height``
+        page_id = f"purepca-player-{id(self):x}"
+        page = self.page.replace('"page_id":""', f'"page_id":"{page_id}"', 1)
+        return (f'<iframe class="purepca-player" srcdoc="{escape_text(page)}" '
                 f'style="width:100%;height:{self.height}px;border:1px solid #ddd" '
-                f'sandbox="allow-scripts"></iframe>')
+                f'sandbox="allow-scripts" id="{page_id}"></iframe>'
+                f'<script>window.addEventListener("message", e => {{ const d = e.data || {{}}; '
+                f'if (d.purepcaPlayer === "{page_id}" && d.height > 0) '
+                f'document.getElementById("{page_id}").style.height = (d.height + 24) + "px"; }});</script>')
 
     def __str__(self) -> str:
         return self.page
@@ -1156,9 +1178,81 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
         run["title"] = title
     if data is not None:
         run["shift"] = float(shift)
+    if order <= CHOICES_ORDER:  # the page's precision control: the same matrix in binary32, binary64 and N digits
+        _add_precisions(run, method, M, digits, replay_digits or 50, components, seed)
     table = replay(M, replay_digits) if replay_digits and method == "jacobi" else None  # the Jacobi page's own table
     page = player_html(run, replay_table=table)
     return Player(page) if inline else page
+
+
+def _estimate_digits(run: dict[str, Any], truth: list[Decimal]) -> list[dict[str, Any]]:
+    """The run's replay: per sweep (Jacobi), QL iteration, or iteration (power, subspace), the digits to which
+    its eigenvalue estimates agree with the long run's eigenvalues ``truth`` (the worst of them): about 7 in
+    binary32, 16 in floats, N at N digits."""
+    by_size = sorted(truth, key=abs, reverse=True)
+
+    def agree(estimates: list[Any], wanted: list[Decimal]) -> float:
+        return round(min(_digits_agreeing(Decimal(x) if isinstance(x, str) else x, t)
+                         for x, t in zip(estimates, wanted)), 2)
+    rows: list[dict[str, Any]] = []
+    method, frames = run["method"], run["frames"]
+    if method == "jacobi":
+        for sweep in run["sweeps"]:
+            M = frames[sweep["frame"]]["matrix"]
+            diag = sorted((Decimal(M[i][i]) if isinstance(M[i][i], str) else M[i][i] for i in range(run["n"])),
+                          reverse=True)
+            rows.append({"step": f"sweep {sweep['sweep']}", "frame": sweep["frame"], "digits": agree(diag, truth)})
+    elif method == "tridiagonal":
+        count = 0
+        for i, f in enumerate(frames):
+            if f["kind"] == "ql":
+                count += 1
+                diag = sorted((Decimal(x) if isinstance(x, str) else x for x in f["diagonal"]), reverse=True)
+                rows.append({"step": f"QL iteration {count}", "frame": i, "digits": agree(diag, truth)})
+    elif method == "power":
+        for i, f in enumerate(frames):
+            rows.append({"step": f"pair {f['pair']}, iteration {f['iteration']}", "frame": i,
+                         "digits": agree([f["value"]], [by_size[f["pair"] - 1]])})
+    else:
+        for i, f in enumerate(frames):
+            rows.append({"step": f"iteration {f['iteration']}", "frame": i,
+                         "digits": agree(f["values"], by_size[:len(f["values"])])})
+    return rows
+
+
+def _add_precisions(run: dict[str, Any], method: str, M: Any, digits: Optional[int], long: int, components: int,
+                    seed: int) -> None:
+    """The same matrix stepped in binary32, binary64 and N digits (``run["precisions"]``, keyed by label;
+    the run itself is the one of its own precision), each with its replay against the ``long``-digit
+    eigenvalues (``run["replay_run"]``)."""
+    N = digits if digits is not None else long
+    truth_ctx = get_context(max(N, long) + 10)  # longer than any run it judges
+    with truth_ctx.local():
+        exact = [[Decimal(x) if not isinstance(x, Decimal) else x for x in row] for row in M]
+    truth = sorted(jacobi_eigh(exact, context=truth_ctx).values, reverse=True)
+    runs: dict[str, Any] = {}
+    for precision in ("binary32", None, N):
+        label = _precision_label(_digits_of(precision)[1])
+        try:
+            other = run if label == run["precision"] else _run_in(method, M, precision, run["title"], components, seed)
+        except PurePCAError:  # beyond this precision's range (binary32 stops at 3.4e38): no such choice
+            continue
+        other["replay_run"] = _estimate_digits(other, truth)
+        other["replay_digits"] = max(N, long)
+        if other is not run:
+            runs[label] = other
+    run["precisions"] = runs
+
+
+def _run_in(method: str, M: Any, precision: Precision, title: str, components: int, seed: int) -> dict[str, Any]:
+    """The page's run of ``method`` on ``M`` at another precision (without the other choices)."""
+    if method == "jacobi":
+        return _without_before(jacobi_run(M, digits=precision, title=title, choices=False))
+    if method == "tridiagonal":
+        return tridiagonal_run(M, digits=precision, title=title, choices=False)
+    if method == "power":
+        return power_run(M, components, seed=seed, digits=precision, title=title)
+    return subspace_run(M, components, seed=seed, digits=precision, title=title)
 
 
 def add_teach_arguments(p: Any) -> None:
@@ -1261,6 +1355,7 @@ _PAGE = """<!DOCTYPE html>
 <button id="play" title="play / pause (space)">&#x25B6; play</button>
 <button id="next" title="next step (right arrow)">next &#x25B6;</button>
 <button id="last" title="last step">&#x25B6;|</button>
+<label class="format">speed <select id="speed" aria-label="play speed"><option value="2000">slow (2 s a step)</option><option value="700" selected>0.7 s a step</option><option value="250">fast (0.25 s)</option><option value="80">very fast</option></select></label>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <span id="counter"></span>
 <label class="format">digits <select id="format-digits" aria-label="significant digits shown"></select></label>
@@ -1280,9 +1375,9 @@ _PAGE = """<!DOCTYPE html>
 <section id="right">
 <h2 id="plot-title">off(A), log scale</h2>
 <svg id="plot" xmlns="http://www.w3.org/2000/svg" width="440" height="250"></svg>
-<section id="code"></section>
 <h2 id="cloud-title">The axes</h2>
 <svg id="cloud" xmlns="http://www.w3.org/2000/svg" width="340" height="340"></svg>
+<section id="code"></section>
 </section>
 <section id="check">
 <h2>Check your hand computation</h2>
@@ -1291,6 +1386,7 @@ _PAGE = """<!DOCTYPE html>
 <p id="verdict"></p>
 </section>
 <section id="convergence"></section>
+<section id="run-replay"></section>
 <section id="replay"></section>
 <section id="naive"></section>
 </main>
@@ -1307,7 +1403,8 @@ nav{display:flex;gap:6px;align-items:center;margin-bottom:8px;flex-wrap:wrap}.fo
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
-#check,#replay,#naive,#convergence{grid-column:1 / span 2}
+#check,#replay,#naive,#convergence,#run-replay{grid-column:1 / span 2}
+#run-replay .scroll{max-height:260px;overflow:auto;display:inline-block}
 #right{min-width:0}#code .notation{font-size:12px;color:#444;margin:2px 0 4px}
 #choices{margin:0 0 8px;font-size:14px}#choices label{margin-right:18px}
 #code pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #eee;padding:4px 0;margin:4px 0 10px;
@@ -1329,7 +1426,7 @@ svg text{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 _SCRIPT = r"""
 "use strict";
 const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
-const MAIN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+const MAIN = PAYLOAD.run, REPLAY = PAYLOAD.replay, PAGE_ID = PAYLOAD.page_id || "";
 let RUN = MAIN;  // the run shown: the page's own, or one of the choices (another pivot order, another shift)
 const SVGNS = "http://www.w3.org/2000/svg";
 const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
@@ -1416,7 +1513,7 @@ function matrixOf(i) {
 }
 function drawMatrix(i) {
   const svg = document.getElementById("matrix"), M = matrixOf(i), n = M.length;
-  const widest = Math.max(...M.map(row => Math.max(...row.map(x => fmt(x, n <= 6 ? SHOW : 4).length))));
+  const widest = Math.max(...M.map(row => Math.max(...row.map(x => fmt(x).length))));
   const w = Math.max(n <= 6 ? 92 : 64, Math.ceil(7.4 * widest + 16)), h = 26, pad = 4;  // cells fit their content
   svg.setAttribute("width", n * w + 2 * pad); svg.setAttribute("height", n * h + 2 * pad);
   clear(svg);
@@ -1435,7 +1532,7 @@ function drawMatrix(i) {
     }
     el("rect", {x: pad + c * w, y: pad + r * h, width: w, height: h, "class": cls, "data-r": r, "data-c": c}, svg);
     el("text", {x: pad + c * w + w - 6, y: pad + r * h + 17, "text-anchor": "end", "class": "entry",
-                "data-r": r, "data-c": c}, svg, fmt(M[r][c], n <= 6 ? SHOW : 4));
+                "data-r": r, "data-c": c}, svg, fmt(M[r][c]));  // every order to the digits chosen (cells widen)
   }
 }
 
@@ -1745,7 +1842,11 @@ function drawConvergence() {
   s.style.display = "";
   const h = document.createElement("h2"), p = document.createElement("p");
   p.className = "faint";
-  const f2 = x => x === null || x === undefined ? "exact 0" : x.toFixed(2);
+  // a digit count past the run's precision is below the rounding of ‖A‖: shown as "P+", not as 21.42 beside
+  // "Precision: 16 digits"; what it gained is then shown only while both counts are within the precision
+  const P = RUN.digits, past = x => x !== null && x !== undefined && x > P;
+  const f2 = x => x === null || x === undefined ? "exact 0" : past(x) ? P + "+" : x.toFixed(2);
+  const g2 = (r, x) => x === null || past(r.digits) ? "" : x.toFixed(2);
   if (RUN.method === "jacobi") {
     h.textContent = "Convergence of this run, sweep by sweep (" + PIVOT_NAMES[RUN.pivot] + ")";
     p.textContent = "digits: −log10(off(A)/‖A‖_F). Jacobi converges quadratically per sweep (Schönhage 1961, " +
@@ -1753,7 +1854,7 @@ function drawConvergence() {
       "until the precision (" + RUN.digits + " digits) is reached.";
     s.append(h, p);
     table(s, ["sweep", "off(A)", "digits", "gained"], RUN.convergence.map(r => [r.sweep, fmt(r.off, 4), f2(r.digits),
-          r.gained === null ? "" : r.gained.toFixed(2)]), "convergence-table");
+          g2(r, r.gained)]), "convergence-table");
   } else if (RUN.method === "tridiagonal") {
     h.textContent = "Convergence of this run, QL iteration by iteration (" + SHIFT_NAMES[RUN.ql_shift] + ")";
     p.textContent = "digits: −log10(|e_l|/‖A‖_F); order: digits now / digits at the previous iteration on the same l " +
@@ -1766,8 +1867,7 @@ function drawConvergence() {
       s.appendChild(w);
     }
     table(s, ["iteration", "l", "|e_l|", "digits", "gained", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
-          fmt(r.subdiagonal, 4), f2(r.digits), r.gained === null ? "" : r.gained.toFixed(2),
-          r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
+          fmt(r.subdiagonal, 4), f2(r.digits), g2(r, r.gained), g2(r, r.order), r.deflated ? "deflated" : ""]),
           "convergence-table");
   } else s.style.display = "none";
 }
@@ -1917,19 +2017,23 @@ function show(i) {
   drawMatrix(index); drawNumbers(index); drawPlot(index); drawCloud(index); checkWhat(index);
   drawJ(index); drawSkips(index); drawCode(index); drawFactors(index);
   document.body.dataset.frame = String(index);
+  // inside a notebook's iframe: tell the notebook the page's height, so that the frame fits it
+  if (window.parent !== window) window.parent.postMessage({purepcaPlayer: PAGE_ID, height: document.documentElement.scrollHeight}, "*");
 }
 function play() {
   const b = document.getElementById("play");
   if (timer) { clearInterval(timer); timer = null; b.textContent = "\u25B6 play"; return; }
   if (index >= frames.length - 1) show(0);
   b.textContent = "\u23F8 pause";
-  timer = setInterval(() => { if (index >= frames.length - 1) play(); else show(index + 1); }, 700);
+  timer = setInterval(() => { if (index >= frames.length - 1) play(); else show(index + 1); },
+                      Number(document.getElementById("speed").value));
 }
 document.getElementById("next").onclick = () => show(index + 1);
 document.getElementById("prev").onclick = () => show(index - 1);
 document.getElementById("first").onclick = () => show(0);
 document.getElementById("last").onclick = () => show(frames.length - 1);
 document.getElementById("play").onclick = play;
+document.getElementById("speed").onchange = () => { if (timer) { play(); play(); } };  // restart at the new speed
 document.getElementById("check-button").onclick = check;
 document.getElementById("guess").addEventListener("keydown", e => { if (e.key === "Enter") check(); });
 slider.oninput = () => show(Number(slider.value));
@@ -1940,7 +2044,7 @@ document.addEventListener("keydown", e => {
 const PIVOT_NAMES = {threshold: "threshold cyclic, as purepca runs it", cyclic: "plain cyclic", classical: "classical: the largest pivot"};
 const SHIFT_NAMES = {wilkinson: "Wilkinson's shift", rayleigh: "Rayleigh's shift d_l", none: "no shift"};
 const about = {
-  jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
+  jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in " + (RUN.precision || "floats")) +
     ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. A sweep goes through the pairs row by row; " +
     "in sweeps 1 to 3 a pair at or below the sweep's threshold is skipped (see below). The coloured axes are the rows of V, the rotations so far.",
   power: RUN.inverse ? "Inverse iteration on a " + RUN.n + " × " + RUN.n + " positive definite matrix: v ← A⁻¹v/‖A⁻¹v‖ " +
@@ -1956,7 +2060,37 @@ function choose(run) {  // show another of the runs the page carries: the same m
   RUN = Object.assign({}, run, {data: MAIN.data, naive: MAIN.naive, shift: MAIN.shift, title: MAIN.title});
   frames = RUN.frames; slider.max = frames.length - 1;
   if (timer) play();
-  drawConvergence(); show(0);
+  drawConvergence(); drawRunReplay(); show(0);
+}
+// The run shown, replayed against the long run's eigenvalues: the digits its estimates reach in its precision.
+function drawRunReplay() {
+  const s = document.getElementById("run-replay");
+  clear(s);
+  if (!RUN.replay_run) { s.style.display = "none"; return; }
+  s.style.display = "";
+  const h = document.createElement("h2");
+  h.textContent = "Replay of this run in " + RUN.precision + ": its eigenvalue estimates against the " + RUN.replay_digits +
+    "-digit eigenvalues";
+  const p = document.createElement("p"); p.className = "faint";
+  p.textContent = "digits: −log10 of the largest relative error of the estimates (" + {jacobi: "the diagonal at the end of each sweep",
+    tridiagonal: "T's diagonal after each QL iteration", power: "the Rayleigh quotient", subspace: "the Ritz values"}[RUN.method] +
+    "), against the eigenvalues computed at " + RUN.replay_digits + " digits. They stop near the precision of the run: about 7 in " +
+    "binary32, 16 in binary64, N at N digits. Choose the precision above.";
+  const box = document.createElement("div"); box.className = "scroll";
+  s.append(h, p, box);
+  table(box, ["step", "frame", "eigenvalue digits"], RUN.replay_run.map(r => [r.step, r.frame, r.digits.toFixed(2)]), "run-replay-table");
+}
+if (MAIN.precisions) {  // the precision control: the same matrix stepped in binary32, binary64 and N digits
+  const box = document.getElementById("choices"), l = document.createElement("label"), sel = document.createElement("select");
+  sel.id = "precision"; l.textContent = "precision: ";
+  const labels = ["binary32", "binary64"].concat(Object.keys(MAIN.precisions).concat([MAIN.precision]).filter(x => /digits/.test(x)));
+  for (const name of labels) {
+    if (name !== MAIN.precision && !MAIN.precisions[name]) continue;
+    const o = document.createElement("option"); o.value = name; o.textContent = name; sel.appendChild(o);
+  }
+  sel.value = MAIN.precision;
+  sel.onchange = () => choose(sel.value === MAIN.precision ? MAIN : MAIN.precisions[sel.value]);
+  l.appendChild(sel); box.appendChild(l);
 }
 function addChoice(label, id, names, own) {
   const box = document.getElementById("choices"), l = document.createElement("label"), sel = document.createElement("select");
@@ -1987,7 +2121,8 @@ if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
 (function () {
   const digits = document.getElementById("format-digits"), notation = document.getElementById("format-notation");
   const choices = [6, 10, 17];
-  if (RUN.digits > 17) choices.push(RUN.digits);
+  const longest = Math.max(RUN.digits, ...Object.values(MAIN.precisions || {}).map(r => r.digits));
+  if (longest > 17) choices.push(longest);
   for (const d of choices) {
     const o = document.createElement("option"); o.value = String(d);
     o.textContent = d > 17 ? d + " (the run's)" : String(d); digits.appendChild(o);
@@ -1997,5 +2132,6 @@ if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
 })();
 drawTables();
 drawConvergence();
+drawRunReplay();
 show(0);
 """

@@ -129,3 +129,32 @@ def test_subspace_checker_asks_for_a_residual(browser: Browser, tmp_path: pathli
     assert cls == "good", text
     cls, text = _check(browser, repr(residual * 1.1))
     assert cls == "bad", text
+
+
+def test_precision_control_steps_a4_in_binary32_binary64_and_50_digits(browser: Browser, tmp_path: pathlib.Path) -> None:
+    """The same Jacobi page of A4 switched to binary32 replays to about 7 correct digits, to 50 digits to
+    about 50; each digit count here recomputed from the run shown against mpmath's eigenvalues."""
+    mpmath = pytest.importorskip("mpmath")
+    _open(browser, tmp_path, "precision-a4", method="jacobi", matrix=A4)
+    with mpmath.workdps(80):
+        truth = sorted(mpmath.eigsy(mpmath.matrix(A4))[0], reverse=True)
+
+    def last_digits() -> tuple[float, float, Any]:
+        shown = float(browser.evaluate("[...document.querySelectorAll('#run-replay-table tr')].slice(-1)[0]"
+                                       ".lastChild.textContent"))
+        diag = browser.evaluate("(() => { const f = RUN.frames[RUN.frames.length - 1];"
+                                " return f.matrix.map((r, i) => String(r[i])); })()")
+        with mpmath.workdps(80):
+            # a float as its exact binary value (a decimal string of 50 digits as itself)
+            mine = sorted((mpmath.mpf(x) if len(x) > 25 else mpmath.mpf(float(x)) for x in diag), reverse=True)
+            digits = min(float(-mpmath.log10(abs((a - t) / t))) if a != t else 80.0 for a, t in zip(mine, truth))
+        return shown, digits, diag
+
+    for label, low, high in (("binary32", 6.0, 8.5), ("50 digits", 45.0, 52.0), ("binary64", 14.5, 17.0)):
+        browser.evaluate(f"(() => {{ const s = document.getElementById('precision'); s.value = {label!r};"
+                         " s.dispatchEvent(new Event('change')); })()")
+        assert browser.evaluate("RUN.precision") == label
+        shown, digits, diag = last_digits()
+        assert low <= shown <= high, (label, shown)
+        assert abs(shown - digits) <= 0.01, (label, shown, digits, diag)
+        assert label in _text(browser, "run-replay")

@@ -219,7 +219,7 @@ def test_naive_covariance_loses_every_digit_on_shifted_toy_data() -> None:
 
 def test_page_is_self_contained_and_small(tmp_path: pathlib.Path) -> None:
     page = teach("jacobi", matrix=M5)
-    assert len(page.encode()) < 300_000
+    assert len(page.encode()) < 450_000  # with the three pivot orders and the three precisions (issue 43)
     assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", page)  # no file, font or script from elsewhere
     assert "@import" not in page and "url(" not in page and "fetch(" not in page
     assert re.findall(r"https?://[^\s\"'<>]+", page) == ["http://www.w3.org/2000/svg"] * len(
