@@ -1255,6 +1255,44 @@ def _run_in(method: str, M: Any, precision: Precision, title: str, components: i
     return subspace_run(M, components, seed=seed, digits=precision, title=title)
 
 
+def _playground_fit(text: str, kind: str, method: str, shift: float = 0.0, id_column: Optional[str] = None) -> str:
+    """What the playground (docs/playground, in Pyodide) runs on the text typed: ``kind`` ``"data"`` (CSV with a
+    header; its covariance, with ``shift`` added and an ``id_column`` kept out) or ``"matrix"`` (a symmetric
+    matrix as CSV numbers, no header: the teacher's).  JSON of the fit (for a matrix: its eigenpairs), the
+    page, the rows and the matrix the pivot clicks and QL steps work on; or ``{"error": one line}``."""
+    from .csvdata import read_table
+    from .errors import one_line
+    try:
+        if kind not in ("data", "matrix"):
+            raise PurePCAError(f"the text is data or a matrix, got {kind!r}")
+        lines = str(text).splitlines()
+        if kind == "matrix":
+            M = _matrix_in(read_table(lines, source="the matrix", header=False).rows, FLOAT)
+            eigen = jacobi_eigh(M)
+            return json.dumps({"names": [f"x{j + 1}" for j in range(len(M))],
+                               "variance": [repr(float(v)) for v in eigen.values],
+                               "components": [[repr(float(x)) for x in row] for row in eigen.vectors],
+                               "page": teach(method, matrix=M, replay_digits=50), "rows": [], "mean": [],
+                               "sd": [math.sqrt(max(float(v), 0.0)) for v in eigen.values],
+                               "covariance": [[float(x) for x in row] for row in M], "kind": "matrix"})
+        from .pca import PCA
+        table = read_table(lines, source="the data", id_column=id_column or None)
+        rows = [[x + shift for x in row] for row in table.rows]
+        pca = PCA().fit(rows)
+        C = covariance_matrix(rows)
+        return json.dumps({"names": table.names, "variance": [repr(x) for x in pca.explained_variance_],
+                           "components": [[repr(x) for x in row] for row in pca.components_],
+                           "page": teach(method, data=rows, replay_digits=50), "rows": [row[:3] for row in table.rows],
+                           "sd": [math.sqrt(v) for v in pca.explained_variance_],
+                           "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows)
+                                    for j in range(min(3, len(table.names)))],
+                           "covariance": [[float(x) for x in row] for row in C], "kind": "data"})
+    except PurePCAError as err:
+        # the command's advice in the playground's words: its field, not the option
+        return json.dumps({"error": one_line(str(err)).replace("keep it out with --id-column", "type it in the field "
+                                                                  "'id column' to keep it out:")})
+
+
 def add_teach_arguments(p: Any) -> None:
     """The options of ``purepca teach`` (for :mod:`purepca.cli`)."""
     from .datasets import DATASETS

@@ -218,3 +218,32 @@ def test_wide_csv_is_refused_before_any_matrix(tmp_path: pathlib.Path, capsys: A
 def test_power_run_start_of_wrong_length_is_an_error_not_a_crash() -> None:
     with pytest.raises(PurePCAError):
         power_run(M3, start=[1.0])
+
+
+# ---------------------------------------------------------------- the playground's door (run in Pyodide)
+def test_playground_fit_takes_a_typed_symmetric_matrix() -> None:
+    import json
+    from purepca.player import _playground_fit
+    mpmath = pytest.importorskip("mpmath")
+    text = "5,2,0,1\n2,4,1,0\n0,1,3,1\n1,0,1,2\n"
+    out = json.loads(_playground_fit(text, "matrix", "jacobi"))
+    assert "error" not in out and out["kind"] == "matrix" and out["rows"] == []
+    assert out["covariance"] == [[5, 2, 0, 1], [2, 4, 1, 0], [0, 1, 3, 1], [1, 0, 1, 2]]
+    with mpmath.workdps(40):
+        truth = sorted(mpmath.eigsy(mpmath.matrix(out["covariance"]))[0], reverse=True)
+        assert all(abs(mpmath.mpf(float(v)) - t) < 1e-14 * abs(t) for v, t in zip(out["variance"], truth))
+    assert out["page"].startswith("<!DOCTYPE html>")
+
+
+def test_playground_fit_csv_with_a_label_column_and_one_line_errors() -> None:
+    import json
+    from purepca.player import _playground_fit
+    text = "name,x,y\na,2.5,2.4\nb,0.5,0.7\nc,2.2,2.9\nd,1.9,2.2\n"
+    out = json.loads(_playground_fit(text, "data", "jacobi", 0.0, "name"))
+    assert out["names"] == ["x", "y"] and len(out["rows"]) == 4
+    bad = json.loads(_playground_fit(text, "data", "jacobi"))  # the label column not named: one line saying so
+    assert "error" in bad and "\n" not in bad["error"] and "name" in bad["error"]
+    ragged = json.loads(_playground_fit("1,2\n2\n", "matrix", "jacobi"))
+    assert "error" in ragged and "\n" not in ragged["error"]
+    asym = json.loads(_playground_fit("1,2\n3,1\n", "matrix", "jacobi"))
+    assert "error" in asym and "symmetric" in asym["error"]
