@@ -664,3 +664,37 @@ def test_playground_drag_a_point_of_a_3d_cloud(browser: Browser, playground: str
                                       " return ['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))); })()")
     cross = (x2 - x1) * pv - (-(y2 - y1)) * pu
     assert abs(cross) <= 1e-9 * math.hypot(x2 - x1, y2 - y1)
+
+
+def test_playground_fits_a_typed_matrix_and_a_csv_with_a_label_column(browser: Browser, playground: str) -> None:
+    """Issue 43: the teacher types A4 (the pivot clicks then work on it), a CSV with a label column fits with
+    the id column named, and an error is one line naming the field."""
+    A4 = [[5.0, 2.0, 0.0, 1.0], [2.0, 4.0, 1.0, 0.0], [0.0, 1.0, 3.0, 1.0], [1.0, 0.0, 1.0, 2.0]]
+    browser.open(playground)
+    browser.wait_until("document.body.dataset.ready === 'yes'", timeout=180)
+
+    def run(text: str, kind: str, id_column: str = "") -> None:
+        browser.evaluate(f"document.getElementById('data').value = {text!r};"
+                         f" document.getElementById('kind').value = {kind!r};"
+                         f" document.getElementById('id-column').value = {id_column!r};"
+                         " delete document.body.dataset.done; delete document.body.dataset.error")
+        _scroll(browser, "#run")
+        browser.click("#run")
+        browser.wait_until("document.body.dataset.done === 'yes' || document.body.dataset.error", timeout=120)
+
+    run("\n".join(",".join(repr(x) for x in row) for row in A4), "matrix")
+    assert browser.evaluate("document.body.dataset.error || ''") == ""
+    values = sorted(jacobi_eigh(A4).values, reverse=True)
+    shown = [float(x) for x in browser.evaluate("[...document.querySelectorAll('#fit tr')].slice(1)"
+                                                ".map(tr => tr.children[1].textContent)")]
+    assert all(math.isclose(a, b, rel_tol=1e-14) for a, b in zip(shown, values)) and len(shown) == 4
+    assert browser.evaluate("document.querySelectorAll('#work-matrix tr').length") == 4  # pivots on A4 itself
+    text = "name,x,y\na,2.5,2.4\nb,0.5,0.7\nc,2.2,2.9\nd,1.9,2.2\ne,3.1,3.0\n"
+    run(text, "data")
+    error = browser.evaluate("document.body.dataset.error || ''")
+    assert error and "\n" not in error and "id column" in error, error
+    run(text, "data", "name")
+    assert browser.evaluate("document.body.dataset.error || ''") == ""
+    rows = [[float(v) for v in line.split(",")[1:]] for line in text.splitlines()[1:]]
+    for got, want in zip(_fit_shown(browser), _fit_expected(rows)):
+        assert math.isclose(got, want, rel_tol=1e-13, abs_tol=1e-15)

@@ -142,6 +142,7 @@ function example(name) {
     pyodide.globals.set("example_seed", ++SEED);
     pyodide.globals.set("example_size", Number(document.getElementById("size").value));
     document.getElementById("data").value = pyodide.runPython(EXAMPLE);
+    document.getElementById("kind").value = "data";  // an example is data, with its header
     document.body.dataset.example = name || "random " + SEED;
     run();
   } catch (err) {
