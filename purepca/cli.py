@@ -1009,9 +1009,11 @@ def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[f
     if args.matrix is not None:
         table = read_table(_lines(_read_text(args.matrix, getattr(args, "encoding", "utf-8"))), source=args.matrix, delimiter=args.delimiter,
                            header=False)
+        _trace_limits(args, f"--matrix {args.matrix}", len(table.rows[0]) if table.rows else 0)
         M = as_symmetric(table.rows, name=args.matrix)
         return f"the matrix in {args.matrix}", table.names, [[float(v) for v in row] for row in M]
     source, table = _read_args_table(args, args.columns)
+    _trace_limits(args, source, len(table.rows[0]) if table.rows else 0)  # before the covariance is formed
     table = _em_completed(args, table, source)
     if len(table.rows) < 2:
         raise PurePCAError(f"{source}: the covariance needs at least 2 rows, got {len(table.rows)}")
@@ -1022,7 +1024,21 @@ def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[f
     return f"the covariance matrix of {source}", table.names, [[float(v) for v in row] for row in C]
 
 
+def _trace_limits(args: argparse.Namespace, source: str, order: int) -> None:
+    """``trace``'s limits on the matrix, checked on the table read, before any matrix is formed."""
+    from .teaching import MAX_ORDER as _TRACE_ORDER
+    if order > _TRACE_ORDER:
+        raise PurePCAError(f"trace: {source} gives a {order} x {order} matrix; trace prints every rotation of at most "
+                           f"{_TRACE_ORDER} x {_TRACE_ORDER}" + ("" if args.matrix is not None else
+                                                                  " (choose columns with --columns)"))
+    if args.method in ("power", "both") and order and args.components > order:
+        raise PurePCAError(f"trace: --components {args.components} is more than the {order} eigenpairs of a "
+                           f"{order} x {order} matrix")
+
+
 def _trace_command(args: argparse.Namespace) -> None:
+    if not 1 <= args.significant <= 17:  # before any work, naming the option
+        raise PurePCAError(f"trace: --significant must be between 1 and 17, got {args.significant}")
     what, labels, M = _trace_matrix(args)
     out = [f"{what} ({len(M)} x {len(M)})" + (":" if len(M) <= 8 else "")]
     if len(M) <= 8:
@@ -1030,8 +1046,7 @@ def _trace_command(args: argparse.Namespace) -> None:
     if args.method in ("jacobi", "both"):
         out += ["", trace_jacobi(M, rotations=not args.sweeps_only, digits=args.significant, notation=args.notation)]
     if args.method in ("power", "both"):
-        k = min(args.components, len(M))
-        out += ["", trace_power(M, k)]
+        out += ["", trace_power(M, args.components)]
     _write("\n".join(out), args.output)
 
 

@@ -56,7 +56,10 @@ rotation by θ with ``t = tan θ`` sets ``a_pq`` to zero), ``t``, ``c``, ``s``,
 ``before`` and ``matrix`` (the working matrix before and after),
 ``vectors`` (row i: the current estimate of the eigenvector whose eigenvalue
 is ``matrix[i][i]``) and ``off`` (the off-diagonal Frobenius norm after it).
-``sweeps`` lists each sweep's last frame and off(A) at its end.
+``sweeps`` lists each sweep's last frame and off(A) at its end.  Every frame
+has ``ends``: the sweeps that end after it (before the next rotation), each
+``{"sweep", "threshold", "skipped"}`` with the pairs the threshold passed
+over after the sweep's last rotation, which no rotation's ``skipped`` holds.
 
 >>> run = jacobi_run([[2.0, 1.0], [1.0, 2.0]])
 >>> [f["kind"] for f in run["frames"]], run["frames"][1]["p"], run["frames"][1]["q"]
@@ -82,6 +85,7 @@ the eigenvector the solver returns in the end).
 from __future__ import annotations
 
 import decimal
+import functools
 import inspect
 import json
 import math
@@ -89,7 +93,7 @@ import os
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Literal, Optional, Union, overload
+from typing import Any, Callable, Iterable, Literal, Optional, TypeVar, Union, overload
 
 from .covariance import center, correlation_matrix, covariance_matrix
 from .errors import ConvergenceError, PurePCAError
@@ -123,8 +127,29 @@ CHOICES_ORDER = 8
 #: shift converges linearly, by the ratio of neighbouring eigenvalues: close ones take thousands).
 SLOW_SHIFT_ITERATIONS = 10
 
+#: Iterations a power page shows of a run that does not converge (|λ₁| = |λ₂|: the vector oscillates).
+STOPPED_POWER_ITERATIONS = 40
+
 #: Largest matrix whose QL page has a frame per rotation of the bulge chase (each one a copy of T).
 CHASE_ORDER = 8
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _in_float_range(func: _F) -> _F:
+    """A run whose steps leave the float range (an off(A) or an eigenvalue past 1.8e308, as on
+    ``[[1, 1.7e308], [1.7e308, 1]]``, whose off(A) is 2.4e308) says so, naming the way out, instead of
+    letting the OverflowError of a conversion or an fsum out."""
+    @functools.wraps(func)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except OverflowError:
+            raise PurePCAError(f"player: {func.__name__}: a step on this matrix is beyond the float range (an "
+                               "off-diagonal norm, an eigenvalue or a diagonal entry past 1.8e308); scale the "
+                               "matrix down, or run it at N digits (digits=N, teach --digits N)") from None
+    return checked  # type: ignore[return-value]
 
 
 def _num(x: Any) -> Any:
@@ -138,9 +163,22 @@ def _rows(M: Any) -> list[list[Any]]:
     return [[_num(x) for x in row] for row in M]
 
 
-def _digits_of(digits: Optional[int]) -> tuple[Context, int]:
+#: A run's precision: None (binary64 floats), "binary32" (every operation rounded to single precision,
+#: as MicroPython's single-precision ports and float32 libraries) or N >= 17 decimal digits.
+Precision = Union[None, int, str]
+
+
+def _precision_label(shown: int) -> str:
+    return "binary32" if shown == 7 else "binary64" if shown == 16 else f"{shown} digits"
+
+
+def _digits_of(digits: Precision) -> tuple[Context, int]:
     if digits is None:
         return FLOAT, 16
+    if isinstance(digits, str):
+        if digits != "binary32":
+            raise PurePCAError(f"digits must be None (floats), 'binary32' or an int >= 17, got {digits!r:.40}")
+        return BINARY32, 7
     digits = as_int(digits, "digits", low=17)
     return get_context(digits), digits
 
@@ -148,6 +186,8 @@ def _digits_of(digits: Optional[int]) -> tuple[Context, int]:
 def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
     """A validated symmetric matrix at the context's precision, no larger than the page can draw."""
     M = as_symmetric(A, context=ctx)
+    if not M:
+        raise PurePCAError("player: the matrix is empty; give at least a 1 x 1 symmetric matrix")
     if len(M) > MAX_ORDER:
         raise PurePCAError(f"player: the matrix is {len(M)} x {len(M)}; the player draws at most "
                            f"{MAX_ORDER} x {MAX_ORDER}")
@@ -155,7 +195,8 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
 
 
 @in_owned_decimal
-def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = None,
+@_in_float_range
+def jacobi_run(A: Any, *, digits: Precision = None, data: Optional[Any] = None,
                title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
 
@@ -196,7 +237,7 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     with ctx.local():
         off0 = _off_norm(M, ctx)
     frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M), "vectors": _rows(identity),
-                                     "off": _num(off0)}]
+                                     "off": _num(off0), "ends": []}]
     sweeps: list[dict[str, Any]] = []
     before = frames[0]["matrix"]
     for step in steps:
@@ -205,18 +246,21 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
         if step.kind == "sweep":
             sweeps.append({"sweep": step.sweep, "frame": len(frames) - 1, "off": _num(step.off),
                            "threshold": threshold, "skipped": skipped})
+            # the pairs the threshold passed over after the sweep's last rotation belong to no rotation's
+            # "just before": the frame they follow shows them (A4's sweep 2 ends by skipping (3, 4))
+            frames[-1]["ends"].append({"sweep": step.sweep, "threshold": threshold, "skipped": skipped})
             continue
         assert step.matrix is not None and step.vectors is not None
         after = _rows(step.matrix)
         frames.append({"kind": "rotation", "sweep": step.sweep, "p": step.p, "q": step.q, "theta": step.angle,
                        "t": _num(step.t), "c": _num(step.c), "s": _num(step.s), "before": before,
                        "matrix": after, "vectors": _rows(step.vectors), "off": _num(step.off),
-                       "threshold": threshold, "skipped": skipped})
+                       "threshold": threshold, "skipped": skipped, "ends": []})
         before = after
     with ctx.local():
         norm = ctx.norm([x for row in M for x in row])
     run: dict[str, Any] = {
-        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown,
+        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown, "precision": _precision_label(shown),
         "frames": frames, "sweeps": sweeps, "rotations": result.rotations,
         "values": [_num(v) for v in result.values], "eigenvectors": _rows(result.vectors),
         "eps": _num(ctx.eps), "pivot": pivot,
@@ -231,6 +275,88 @@ def jacobi_run(A: Any, *, digits: Optional[int] = None, data: Optional[Any] = No
     return run
 
 
+def _angle_degrees(v: Iterable[Any], u: Iterable[Any]) -> float:
+    """The angle in degrees between the lines of ``v`` and ``u`` (floats or Decimals), from exact sums.
+
+    ``atan(‖r‖ / |c|)`` with ``c = v·u`` and ``r`` the part of v orthogonal to u: its square
+    ``tan²θ = (‖v‖²‖u‖² - c²) / c²`` is formed in fractions, so no digit is lost near 0 (the
+    textbook ``acos(|v·u|)`` reads 0 below about 1e-6 degrees and is percent-wrong just above).
+    """
+    vs, us = [Fraction(x) for x in v], [Fraction(x) for x in u]
+    c = sum((a * b for a, b in zip(vs, us)), Fraction(0))
+    cross = sum((a * a for a in vs), Fraction(0)) * sum((b * b for b in us), Fraction(0)) - c * c
+    if c == 0:
+        return 90.0
+    if cross <= 0:
+        return 0.0
+    ratio = cross / (c * c)  # tan²θ, exactly; its float and square root round once each
+    if ratio <= 1:
+        return math.degrees(math.atan(math.sqrt(float(ratio))))
+    return 90.0 - math.degrees(math.atan(math.sqrt(float(1 / ratio))))  # cot θ: no float overflows
+
+
+def _fraction_sqrt(x: Fraction, bits: int) -> Fraction:
+    """√x to about ``bits`` bits (x >= 0), from integer square roots: no float range is met."""
+    num, den = x.numerator, x.denominator
+    shift = max(0, bits + 8 - (num.bit_length() - den.bit_length()) // 2)
+    return Fraction(math.isqrt((num * den) << (2 * shift)), den << shift)
+
+
+def _in_ctx(x: Fraction, ctx: Context) -> Any:
+    """The exact ``x`` rounded to the context's numbers (a float, a binary32 value, or a Decimal at its digits)."""
+    if ctx is BINARY32:
+        return ctx.convert(float(x))
+    if ctx.eps >= FLOAT.eps:
+        return float(x)
+    with ctx.local():
+        return Decimal(x.numerator) / Decimal(x.denominator)
+
+
+def _over_common(xs: Iterable[Any]) -> tuple[list[int], int]:
+    """Numbers (floats, Decimals, Fractions) as integers over one common denominator, exactly."""
+    fs = [Fraction(x) for x in xs]
+    den = 1
+    for f in fs:
+        den = den * f.denominator // math.gcd(den, f.denominator)
+    return [f.numerator * (den // f.denominator) for f in fs], den
+
+
+def _exact_operator(B: list[list[Any]]) -> tuple[list[list[int]], int]:
+    """A matrix as integers over one common denominator (for :func:`_exact_pair`)."""
+    n = len(B)
+    flat, den = _over_common(x for row in B for x in row)
+    return [flat[i * n:(i + 1) * n] for i in range(n)], den
+
+
+def _exact_pair(B: tuple[list[list[int]], int], v: Iterable[Any], value: Optional[Any],
+                ctx: Context) -> tuple[Any, Any]:
+    """``vᵀBv`` (or ``value`` if given) and ``‖Bv - value·v‖``, formed exactly (integers over common
+    denominators) and rounded once each to the context: the solver's own residual, at its precision,
+    keeps few digits once it nears the rounding of ``Bv`` (eps·‖B‖), the figure a page shows at convergence."""
+    rows, bd = B
+    vn, vd = _over_common(v)
+    wn = [sum(b * x for b, x in zip(row, vn)) for row in rows]  # Bv = wn / (bd·vd)
+    lam = Fraction(sum(x * y for x, y in zip(vn, wn)), bd * vd * vd) if value is None else Fraction(value)
+    P, Q = lam.numerator, lam.denominator
+    r2 = Fraction(sum((y * Q - P * bd * x) ** 2 for x, y in zip(vn, wn)), (bd * vd * Q) ** 2)
+    bits = 64 if ctx.eps >= FLOAT.eps else int(-math.log2(float(ctx.eps))) + 16
+    return _in_ctx(lam, ctx), _in_ctx(_fraction_sqrt(r2, bits), ctx)
+
+
+def _exact_inverse(M: list[list[Any]]) -> list[list[Fraction]]:
+    """``M⁻¹`` in fractions (Gauss-Jordan; M positive definite, so no pivot is zero)."""
+    n = len(M)
+    W = [[Fraction(x) for x in row] + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(M)]
+    for c in range(n):
+        pivot = W[c][c]
+        W[c] = [x / pivot for x in W[c]]
+        for r in range(n):
+            if r != c and W[r][c]:
+                f = W[r][c]
+                W[r] = [a - f * b for a, b in zip(W[r], W[c])]
+    return [row[n:] for row in W]
+
+
 def _without_before(run: dict[str, Any]) -> dict[str, Any]:
     """A choice's run without each frame's ``before`` (the previous frame's matrix: the page does not use it)."""
     run["frames"] = [{k: v for k, v in f.items() if k != "before"} for f in run["frames"]]
@@ -238,12 +364,13 @@ def _without_before(run: dict[str, Any]) -> dict[str, Any]:
 
 
 def _digits_below(x: Any, norm: Any) -> Optional[float]:
-    """``-log10(x/norm)`` exactly (x, norm floats or Decimals), rounded to 2 decimals; None for an exact 0."""
+    """``-log10(x/norm)`` (x, norm floats or Decimals) from the exact ratio, unrounded (the tables round
+    once, after differences and ratios: rounded first, a "gained" could be off by 0.01); None for an exact 0."""
     x = Fraction(x)
     if x == 0:
         return None
     ratio = abs(x) / Fraction(norm or 1)  # exact: its float would underflow for x near 1e-300 and a norm near 1e300
-    return round(math.log10(ratio.denominator) - math.log10(ratio.numerator), 2)
+    return math.log10(ratio.denominator) - math.log10(ratio.numerator)
 
 
 def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[dict[str, Any]]:
@@ -252,7 +379,7 @@ def _sweep_digits(offs: list[tuple[int, Any]], norm: Any, start: Any) -> list[di
     last = _digits_below(start, norm) or 0.0
     for sweep, off in offs:
         digits = _digits_below(off, norm)
-        rows.append({"sweep": sweep, "off": off, "digits": digits,
+        rows.append({"sweep": sweep, "off": off, "digits": None if digits is None else round(digits, 2),
                      "gained": None if digits is None else round(digits - last, 2)})
         if digits is not None:
             last = digits
@@ -310,6 +437,11 @@ def code_of(method: str, variant: str = "") -> dict[str, Any]:
     >>> code["blocks"][block]["name"], "_rotation(app, aqq, apq, ctx)" in code["blocks"][block]["lines"][line]
     ('_cyclic_jacobi', True)
     """
+    if not isinstance(method, str) or method not in METHODS:
+        raise PurePCAError(f"code_of: method must be one of {', '.join(METHODS)}, got {method!r}")
+    if not isinstance(variant, str) or variant not in ("",) + PIVOTS:
+        raise PurePCAError(f"code_of: variant must be a Jacobi pivot order ({', '.join(PIVOTS)}) or '', "
+                           f"got {variant!r}")
     key = f"jacobi {'classical' if variant == 'classical' else 'threshold'}" if method == "jacobi" else method
     modules = {"jacobi": _jacobi_module, "tridiagonal": _tridiagonal_module, "power": _power_module,
                "subspace": _power_module}
@@ -357,7 +489,8 @@ def _standardised(rows: list[list[float]]) -> list[list[float]]:
 
 
 @in_owned_decimal
-def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale: bool = False,
+@_in_float_range
+def data_run(X: Any, *, digits: Precision = None, shift: float = 0.0, scale: bool = False,
              title: str = "Jacobi's method on a covariance matrix") -> dict[str, Any]:
     """:func:`jacobi_run` on the covariance matrix (divisor n - 1) of the rows ``X``, with the data;
     ``scale=True``: on the correlation matrix (the covariance of the standardised columns, as
@@ -391,7 +524,8 @@ def data_run(X: Any, *, digits: Optional[int] = None, shift: float = 0.0, scale:
 
 
 @in_owned_decimal
-def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None,
+@_in_float_range
+def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Precision = None,
               title: str = "Power iteration", start: Optional[Any] = None, inverse: bool = False) -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.power_iteration` on ``A`` (``k`` eigenpairs), as a run.
 
@@ -428,7 +562,16 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
 
         def op(v: list[Any]) -> list[Any]:
             return [row[0] for row in _cholesky_solve(factor, [[x] for x in v], ctx)]
-    result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
+    stopped = None
+    try:
+        result = power_iteration(op, n, k=k, seed=seed, context=ctx, trace=steps.append, start=start)
+    except ConvergenceError as err:
+        # |λ₁| = |λ₂| (as [[0, 1], [1, 0]]): no convergence. The page shows the pairs found and the first
+        # iterations of the one that failed, and says so, instead of writing no page at all
+        stopped = str(err)
+        failed = steps[-1].eigenpair
+        steps = [s for s in steps if s.eigenpair < failed or s.iteration <= STOPPED_POWER_ITERATIONS]
+        result = None
     eigen = jacobi_eigh(M)
     spectrum = sorted((1 / float(v) if inverse else float(v) for v in eigen.values), key=abs, reverse=True)
     # every eigenvector, in the order the iteration finds them (|λ| down; for inverse iteration |1/λ| down)
@@ -436,28 +579,44 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Optional[int] = None
                    reverse=True)
     eigenvectors = [[float(x) for x in eigen.vectors[i]] for i in order]
     ratios = [abs(spectrum[i + 1] / spectrum[i]) if i + 1 < n and spectrum[i] else 0.0 for i in range(k)]
-    answer = [[float(x) for x in v] for v in result.vectors]
+    found_values = [] if result is None else list(result.values)
+    found_vectors = [] if result is None else list(result.vectors)
+    if result is None:  # the pairs found before the one that failed: from the trace's last frame of each
+        for pair in sorted({s.eigenpair for s in steps})[:-1]:
+            last = [s for s in steps if s.eigenpair == pair][-1]
+            found_values.append(last.exact_value)
+            found_vectors.append(list(last.vector or ()))
+    answer = [[float(x) for x in v] for v in found_vectors]
     frames = []
+    # the value and residual a frame shows, of the operator the iteration applied (A, or A⁻¹; from the second
+    # pair on, deflated by the pairs found: B = A - Σ λ_j·u_j·u_jᵀ, Hotelling), formed exactly from its v
+    operator = _exact_inverse(M) if inverse else [[Fraction(x) for x in row] for row in M]
+    deflated = [operator]
+    for lam, u in zip(found_values, found_vectors):
+        us, fl = [Fraction(x) for x in u], Fraction(lam)
+        deflated.append([[b - fl * ui * uj for b, uj in zip(row, us)] for row, ui in zip(deflated[-1], us)])
+    operators = [_exact_operator(B) for B in deflated]
     for step in steps:
         assert step.vector is not None
-        u = answer[step.eigenpair - 1]
-        cosine = min(1.0, abs(math.fsum(float(a) * b for a, b in zip(step.vector, u))))
+        value, residual = _exact_pair(operators[step.eigenpair - 1], step.vector, None, ctx)
         frames.append({"kind": "power", "pair": step.eigenpair, "iteration": step.iteration,
-                       "vector": [_num(x) for x in step.vector], "value": _num(step.exact_value),
-                       "residual": _num(step.exact_residual), "tolerance": step.tolerance,
+                       "vector": [_num(x) for x in step.vector], "value": _num(value),
+                       "residual": _num(residual), "tolerance": step.tolerance,
                        "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
-                       "angle": math.degrees(math.acos(cosine))})
-    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
-            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+                       "angle": _angle_degrees(step.vector, found_vectors[step.eigenpair - 1])
+                       if step.eigenpair <= len(found_vectors) else None})
+    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown, "precision": _precision_label(shown),
+            "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in found_values], "stopped": stopped,
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
             "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
             "all_eigenvectors": eigenvectors,
-            "eigenvalues": [_num(ctx.one / v if inverse else v) for v in result.values]}
+            "eigenvalues": [_num(ctx.one / v if inverse else v) for v in found_values]}
 
 
 @in_owned_decimal
+@_in_float_range
 def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: int = 0,
-                 digits: Optional[int] = None, title: str = "Subspace iteration") -> dict[str, Any]:
+                 digits: Precision = None, title: str = "Subspace iteration") -> dict[str, Any]:
     """Every iteration of :func:`~purepca.linalg.power.subspace_iteration` on ``A``, as a run.
 
     ``block_size`` defaults to ``k`` here (the solver's own default, a larger
@@ -483,27 +642,30 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
     ratios = [abs(spectrum[b] / spectrum[i]) if b < n and spectrum[i] else 0.0 for i in range(k)]
     answer = [[float(x) for x in v] for v in result.vectors]
     frames = []
+    exact = _exact_operator(M)
     for step in steps:
-        angles = []
-        for x, u in zip(step.vectors, answer):
-            cosine = min(1.0, abs(math.fsum(float(a) * c for a, c in zip(x, u))))
-            angles.append(math.degrees(math.acos(cosine)))
+        angles = [_angle_degrees(x, u) for x, u in zip(step.vectors, result.vectors)]
+        # each residual ‖Ax - θx‖ formed exactly from the x and θ shown (the solver's, at its precision, is
+        # all rounding once it nears eps·‖A‖)
+        residuals = [_exact_pair(exact, x, theta, ctx)[1] for x, theta in zip(step.vectors, step.values)]
         frames.append({"kind": "subspace", "iteration": step.iteration, "vectors": _rows(step.vectors),
-                       "values": [_num(v) for v in step.values], "residuals": [_num(r) for r in step.residuals],
+                       "values": [_num(v) for v in step.values], "residuals": [_num(r) for r in residuals],
                        "tolerance": float(step.tolerance), "rates": [r ** (step.iteration - 1) for r in ratios],
                        "angles": angles})
     return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
-            "digits": shown, "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "digits": shown, "precision": _precision_label(shown), "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
 
 
 @in_owned_decimal
-def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
+@_in_float_range
+def tridiagonal_run(A: Any, *, digits: Precision = None,
                     title: str = "Householder tridiagonalisation and implicit QL", shift: str = "wilkinson",
                     choices: bool = True) -> dict[str, Any]:
     """The reflections and QL iterations of :func:`~purepca.linalg.tridiagonal_eigh` on ``A``, as a run.
 
-    Frames ``kind = "householder"`` (``k``, ``norm`` of the column part
+    Frame 0 is ``kind = "start"`` (``matrix``: A as given); then
+    frames ``kind = "householder"`` (``k``, ``norm`` of the column part
     folded onto the subdiagonal, ``reflector``, ``beta``, ``alpha`` the new
     subdiagonal entry, ``matrix`` the matrix after the reflection), one
     frame ``kind = "tridiagonal"`` (T as the reflections leave it) and
@@ -513,7 +675,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
     the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
     of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
-    chase's rotations and ``Qᵀ·(T - σ·I)``, in floats)); before each ``ql``
+    chase's rotations and ``Qᵀ·(T - σ·I)``, formed exactly and rounded once to the run's precision)); before each ``ql``
     frame, one ``kind = "chase"`` frame per rotation of its chase (up to
     ``CHASE_ORDER``: ``i``,
     ``c``, ``s``, the ``bulge`` and where it is, ``at``, and ``matrix``: T
@@ -529,7 +691,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
 
     >>> run = tridiagonal_run([[4, 1, 2], [1, 3, 1], [2, 1, 2]])
     >>> [f["kind"] for f in run["frames"]][:5], run["frames"][-1]["subdiagonal"] <= run["frames"][-1]["tolerance"]
-    (['householder', 'tridiagonal', 'chase', 'chase', 'ql'], True)
+    (['start', 'householder', 'tridiagonal', 'chase', 'chase'], True)
     >>> run["ql_shift"], sorted(run["choices"])
     ('wilkinson', ['none', 'rayleigh'])
     """
@@ -549,7 +711,8 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
             raise
         # Rayleigh's shift can stall and no shift converges linearly: show the iterations made, and say so
         stopped, values = str(err), []
-    frames: list[dict[str, Any]] = []
+    # step 0 is A as given (the first reflection's frame already shows H₁AH₁)
+    frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M)}]
     ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
     es: list[Any] = []
     corner = M[0][0]  # the leading entry of the block still to reduce: T's next diagonal entry
@@ -560,15 +723,17 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
             es.append(step.alpha)
             corner = step.block[0][0]
             current = _assembled(ds, es, step.block, n)
-            frames.append({"kind": "householder", "k": step.index, "norm": step.value,
+            # ‖x‖ is |alpha| (alpha = ∓‖x‖; an already reduced column keeps x = (alpha, 0, ...)), at the
+            # run's precision: the solver's trace gives 0 for a column it leaves alone (A5's, x = (-1, 0, 0))
+            frames.append({"kind": "householder", "k": step.index, "norm": _num(abs(step.alpha)),
                            "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
                            "alpha": _num(step.alpha), "matrix": _rows(current)})
             continue
         assert step.before is not None and step.after is not None
-        if not any(f["kind"] != "householder" for f in frames):
+        if not any(f["kind"] not in ("start", "householder") for f in frames):
             frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
                            "offdiagonal": [_num(x) for x in step.before[1]]})
-        Q, L = _ql_factors(step.before, step.shift, step.chase)
+        Q, L = _ql_factors(step.before, step.shift, step.chase, ctx)
         if n <= CHASE_ORDER:
             with ctx.local():
                 frames += _chase_frames(step.index, step.before, step.chase)
@@ -589,12 +754,13 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
         digits_now = _digits_below(f["subdiagonal"], norm)
         before = last.get(f["index"])
         convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
-                            "digits": digits_now, "deflated": f["deflated"],
+                            "digits": None if digits_now is None else round(digits_now, 2),
+                            "deflated": f["deflated"],
                             "gained": round(digits_now - before, 2) if digits_now is not None and before is not None
                             else None,
                             "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
         last[f["index"]] = digits_now
-    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
+    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown, "precision": _precision_label(shown),
                            "matrix": _rows(M), "frames": frames, "values": values,
                            "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal"),
                            "stopped": stopped}
@@ -604,6 +770,7 @@ def tridiagonal_run(A: Any, *, digits: Optional[int] = None,
     return run
 
 
+@_in_float_range
 def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict[str, Any]:
     """One Jacobi rotation on the pivot the learner chose: the pair ``(p, q)`` (from 0) of the symmetric ``A``.
 
@@ -664,21 +831,34 @@ def _chase_frames(l: int, before: Any, chase: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _ql_factors(before: Any, shift: float, chase: Any) -> tuple[list[list[float]], list[list[float]]]:
-    """The QL factorisation this iteration made implicitly, for the page (in floats): ``T - σ·I = Q·L``
-    with Q the product of the chase's rotations (in the order applied) and ``L = Qᵀ·(T - σ·I)``, lower
-    triangular up to the negligible entry below the block; the next T is ``L·Q + σ·I``."""
-    d, e = [float(x) for x in before[0]], [float(x) for x in before[1]]
+def _ql_factors(before: Any, shift: Any, chase: Any, ctx: Context) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The QL factorisation this iteration made implicitly, for the page: ``T - σ·I = Q·L`` with Q the
+    product of the chase's rotations (in the order applied) and ``L = Qᵀ·(T - σ·I)``, lower triangular up
+    to the rounding of the rotations; the next T is ``L·Q + σ·I``.  Formed in fractions from the c, s and
+    σ the page shows and rounded once each to the run's precision: in floats, the entries above L's
+    diagonal came out as rounding noise (5.6e-17 where the product of the rotations shown gives 5e-32)."""
+    d, e = [Fraction(x) for x in before[0]], [Fraction(x) for x in before[1]]
     n = len(d)
-    Q = [[1.0 if i == j else 0.0 for j in range(n)] for i in range(n)]
+    one, zero = Fraction(1), Fraction(0)
+    Q = [[one if i == j else zero for j in range(n)] for i in range(n)]
     for i, c, s, _ in chase:  # Q <- Q·Gᵀ, G the rotation of rows i and i+1
-        c, s = float(c), float(s)
+        c, s = Fraction(c), Fraction(s)
         for row in Q:
             a, b = row[i], row[i + 1]
             row[i], row[i + 1] = c * a - s * b, s * a + c * b
-    S = [[(d[i] - shift if i == j else e[min(i, j)] if abs(i - j) == 1 else 0.0) for j in range(n)] for i in range(n)]
-    L = [[math.fsum(Q[k][i] * S[k][j] for k in range(n)) for j in range(n)] for i in range(n)]
-    return Q, L
+    sigma = Fraction(shift)
+    L = []
+    for i in range(n):  # L[i][j] = Σ_k Q[k][i]·S[k][j], S = T - σI tridiagonal: k in j-1..j+1
+        row = []
+        for j in range(n):
+            total = Q[j][i] * (d[j] - sigma)
+            if j > 0:
+                total += Q[j - 1][i] * e[j - 1]
+            if j + 1 < n:
+                total += Q[j + 1][i] * e[j]
+            row.append(total)
+        L.append(row)
+    return ([[_num(_in_ctx(x, ctx)) for x in row] for row in Q], [[_num(_in_ctx(x, ctx)) for x in row] for row in L])
 
 
 def _assembled(ds: list[Any], es: list[Any], block: Any, n: int) -> list[list[Any]]:
@@ -722,6 +902,7 @@ def _shown_number(x: Decimal) -> Any:
 
 
 @in_owned_decimal
+@_in_float_range
 def replay(A: Any, digits: int = 50) -> dict[str, Any]:
     """Jacobi on ``A`` in binary32, in floats (binary64) and at ``digits`` decimal digits, sweep by
     sweep, side by side.
@@ -798,6 +979,7 @@ def _plain_sum(values: Iterable[float]) -> float:
     return total
 
 
+@_in_float_range
 def naive_covariance(X: Any) -> dict[str, Any]:
     """The textbook one-pass covariance ``(Σxy - n·x̄·ȳ)/(n-1)`` in floats against purepca's and the exact one.
 
@@ -845,11 +1027,16 @@ def to_json(run: dict[str, Any]) -> str:
     >>> json.loads(text)["frames"][1]["c"] == jacobi_run([[2.0, 1.0], [1.0, 2.0]])["frames"][1]["c"]
     True
     """
+    if not isinstance(run, dict):
+        raise PurePCAError(f"to_json: a run is a dict (from jacobi_run, power_run, ...), got {type(run).__name__}")
     try:
         return json.dumps(run, separators=(",", ":"), allow_nan=False)
     except ValueError:  # an inf or NaN in the run: a step overflowed the float range
-        raise PurePCAError("the run holds a number beyond the float range (a step overflowed): scale the matrix "
-                           "down") from None
+        raise PurePCAError("to_json: the run holds a number beyond the float range (inf or NaN: a step "
+                           "overflowed): scale the matrix down") from None
+    except (TypeError, RecursionError) as err:  # bytes, a set, an object, a cycle: not a run
+        raise PurePCAError(f"to_json: the run holds a value JSON cannot write ({err}); a run holds numbers, "
+                           "strings, lists and dicts only") from None
 
 
 def _escape(text: str) -> str:
@@ -866,9 +1053,15 @@ def player_html(run: dict[str, Any], *, replay_table: Optional[dict[str, Any]] =
     >>> page.startswith("<!DOCTYPE html>"), "http" in page.replace("http://www.w3.org", "")
     (True, False)
     """
-    if run.get("schema") != SCHEMA:
+    if not isinstance(run, dict) or run.get("schema") != SCHEMA:
+        if not isinstance(run, dict):
+            raise PurePCAError(f"player_html: run must be a player run (a dict from jacobi_run, power_run, ...), "
+                               f"got {type(run).__name__}")
         raise PurePCAError(f"player_html: not a player run (schema {run.get('schema')!r}, expected {SCHEMA!r})")
-    payload = {"run": run, "replay": replay_table}
+    if replay_table is not None and not isinstance(replay_table, dict):
+        raise PurePCAError(f"player_html: replay_table must be a replay() table or None, got "
+                           f"{type(replay_table).__name__}")
+    payload = {"run": run, "replay": replay_table, "page_id": ""}
     title = _escape(str(run.get("title", "purepca player")))
     # escaped first, then the template filled in one pass: a title holding %SCRIPT% stays text
     return fill_template(_PAGE, {"TITLE": title, "CSS": _CSS, "SCRIPT": _SCRIPT,
@@ -894,9 +1087,16 @@ class Player:
         self.height = as_int(height, "height", low=100)
 
     def _repr_html_(self) -> str:
-        return (f'<iframe class="purepca-player" srcdoc="{escape_text(self.page)}" '
+        # the page posts its height (and its id) to the notebook, which sizes the frame to it; without
+        # scripts in the notebook the frame keeps ``height``
+        page_id = f"purepca-player-{id(self):x}"
+        page = self.page.replace('"page_id":""', f'"page_id":"{page_id}"', 1)
+        return (f'<iframe class="purepca-player" srcdoc="{escape_text(page)}" '
                 f'style="width:100%;height:{self.height}px;border:1px solid #ddd" '
-                f'sandbox="allow-scripts"></iframe>')
+                f'sandbox="allow-scripts" id="{page_id}"></iframe>'
+                f'<script>window.addEventListener("message", e => {{ const d = e.data || {{}}; '
+                f'if (d.purepcaPlayer === "{page_id}" && d.height > 0) '
+                f'document.getElementById("{page_id}").style.height = (d.height + 24) + "px"; }});</script>')
 
     def __str__(self) -> str:
         return self.page
@@ -907,23 +1107,25 @@ class Player:
 
 @overload
 def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
-          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          replay_digits: int = ..., components: Optional[int] = ..., seed: int = ..., shift: float = ...,
           title: Optional[str] = ..., scale: bool = ..., inline: Literal[False] = ...) -> str: ...
 @overload
 def teach(method: str, *, matrix: Optional[Any] = ..., data: Optional[Any] = ..., digits: Optional[int] = ...,
-          replay_digits: int = ..., components: int = ..., seed: int = ..., shift: float = ...,
+          replay_digits: int = ..., components: Optional[int] = ..., seed: int = ..., shift: float = ...,
           title: Optional[str] = ..., scale: bool = ..., inline: Literal[True]) -> Player: ...
 
 
 @in_owned_decimal
 def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = None, digits: Optional[int] = None,
-          replay_digits: int = 50, components: int = 1, seed: int = 0, shift: float = 0.0,
+          replay_digits: int = 50, components: Optional[int] = None, seed: int = 0, shift: float = 0.0,
           title: Optional[str] = None, scale: bool = False, inline: bool = False) -> Union[str, Player]:
     """The page ``purepca teach`` writes: a run of ``method`` (``"jacobi"``, ``"power"``,
-    ``"subspace"`` (at least two vectors) or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
+    ``"subspace"`` or ``"tridiagonal"``) on ``matrix`` or on the covariance of ``data``
     (its correlation matrix with ``scale=True``), with the binary32 / float / N-digit replay
-    (``replay_digits = 0`` leaves it out).  ``inline=True`` returns a :class:`Player`, which
-    Jupyter shows in the notebook.
+    (``replay_digits = 0`` leaves it out).  ``components`` is the eigenpairs power iteration finds
+    (default 1) or subspace iteration's block (default 2), at most the matrix's order.  ``shift``
+    (added to every data value) and ``scale`` apply to data only.  ``inline=True`` returns a
+    :class:`Player`, which Jupyter shows in the notebook.  Every option is checked before any work.
 
     >>> page = teach("jacobi", matrix=[[2.0, 1.0], [1.0, 2.0]], replay_digits=0)
     >>> len(page) < 300_000
@@ -931,24 +1133,51 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
     """
     if (matrix is None) == (data is None):
         raise PurePCAError("teach: give a matrix or data, not both and not neither")
-    if method not in METHODS:
+    # every option checked before any work (a 3 x 10,000 table is refused before its covariance is formed)
+    if not isinstance(method, str) or method not in METHODS:
         raise PurePCAError(f"teach: method must be one of {', '.join(METHODS)}, got {method!r}")
+    if title is not None and not isinstance(title, str):
+        raise PurePCAError(f"teach: title must be text (a str) or None, got {type(title).__name__} {title!r:.40}")
+    if digits is not None:
+        digits = as_int(digits, "digits", low=17)
+    replay_digits = as_int(replay_digits, "replay_digits", low=0)
+    if 0 < replay_digits < 17:
+        raise PurePCAError(f"teach: replay_digits must be 0 (no replay) or an int >= 17, got {replay_digits}")
+    seed = as_int(seed, "seed")
+    if components is not None:
+        components = as_int(components, "components", low=1)
+    if not isinstance(scale, bool):
+        raise PurePCAError(f"teach: scale must be True or False, got {scale!r:.40}")
+    shift = as_real(shift, "shift")
     if data is not None:
-        rows = _shifted(as_matrix(data, name="data"), shift)
+        rows = as_matrix(data, name="data")
+        if len(rows[0]) > MAX_ORDER:
+            raise PurePCAError(f"teach: the data have {len(rows[0])} columns; the player draws a covariance of at "
+                               f"most {MAX_ORDER} x {MAX_ORDER} (choose columns)")
         if len(rows) < 2:
             raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
-        M: Any = correlation_matrix(rows) if scale else covariance_matrix(rows)
+        order = len(rows[0])
     else:
         if scale:
             raise PurePCAError("teach: scale makes the correlation matrix of data; a matrix given has no data to scale")
-        M = as_symmetric(matrix)
+        if shift:
+            raise PurePCAError("teach: shift moves the data's values; a matrix given has no data to shift")
+        M: Any = _matrix_in(matrix, FLOAT)
+        order = len(M)
+    if components is None:
+        components = 2 if method == "subspace" and order > 1 else 1
+    if method in ("power", "subspace") and components > order:
+        raise PurePCAError(f"teach: components must be at most {order}, the order of the matrix, got {components}")
+    if data is not None:
+        rows = _shifted(rows, shift)
+        M = correlation_matrix(rows) if scale else covariance_matrix(rows)
     if method == "jacobi":
         run = data_run(rows, digits=digits, scale=scale) if data is not None else jacobi_run(M, digits=digits)
     elif method in ("power", "subspace"):
         if method == "power":
             run = power_run(M, components, seed=seed, digits=digits)
         else:
-            run = subspace_run(M, max(components, 2) if len(M) > 1 else 1, seed=seed, digits=digits)
+            run = subspace_run(M, components, seed=seed, digits=digits)
         if data is not None:
             run["data"] = [[float(x) for x in r[:2]] for r in (_standardised(rows) if scale else center(rows))]
     else:
@@ -957,9 +1186,119 @@ def teach(method: str, *, matrix: Optional[Any] = None, data: Optional[Any] = No
         run["title"] = title
     if data is not None:
         run["shift"] = float(shift)
+    if order <= CHOICES_ORDER:  # the page's precision control: the same matrix in binary32, binary64 and N digits
+        _add_precisions(run, method, M, digits, replay_digits or 50, components, seed)
     table = replay(M, replay_digits) if replay_digits and method == "jacobi" else None  # the Jacobi page's own table
     page = player_html(run, replay_table=table)
     return Player(page) if inline else page
+
+
+def _estimate_digits(run: dict[str, Any], truth: list[Decimal]) -> list[dict[str, Any]]:
+    """The run's replay: per sweep (Jacobi), QL iteration, or iteration (power, subspace), the digits to which
+    its eigenvalue estimates agree with the long run's eigenvalues ``truth`` (the worst of them): about 7 in
+    binary32, 16 in floats, N at N digits."""
+    by_size = sorted(truth, key=abs, reverse=True)
+
+    def agree(estimates: list[Any], wanted: list[Decimal]) -> float:
+        return round(min(_digits_agreeing(Decimal(x) if isinstance(x, str) else x, t)
+                         for x, t in zip(estimates, wanted)), 2)
+    rows: list[dict[str, Any]] = []
+    method, frames = run["method"], run["frames"]
+    if method == "jacobi":
+        for sweep in run["sweeps"]:
+            M = frames[sweep["frame"]]["matrix"]
+            diag = sorted((Decimal(M[i][i]) if isinstance(M[i][i], str) else M[i][i] for i in range(run["n"])),
+                          reverse=True)
+            rows.append({"step": f"sweep {sweep['sweep']}", "frame": sweep["frame"], "digits": agree(diag, truth)})
+    elif method == "tridiagonal":
+        count = 0
+        for i, f in enumerate(frames):
+            if f["kind"] == "ql":
+                count += 1
+                diag = sorted((Decimal(x) if isinstance(x, str) else x for x in f["diagonal"]), reverse=True)
+                rows.append({"step": f"QL iteration {count}", "frame": i, "digits": agree(diag, truth)})
+    elif method == "power":
+        for i, f in enumerate(frames):
+            rows.append({"step": f"pair {f['pair']}, iteration {f['iteration']}", "frame": i,
+                         "digits": agree([f["value"]], [by_size[f["pair"] - 1]])})
+    else:
+        for i, f in enumerate(frames):
+            rows.append({"step": f"iteration {f['iteration']}", "frame": i,
+                         "digits": agree(f["values"], by_size[:len(f["values"])])})
+    return rows
+
+
+def _add_precisions(run: dict[str, Any], method: str, M: Any, digits: Optional[int], long: int, components: int,
+                    seed: int) -> None:
+    """The same matrix stepped in binary32, binary64 and N digits (``run["precisions"]``, keyed by label;
+    the run itself is the one of its own precision), each with its replay against the ``long``-digit
+    eigenvalues (``run["replay_run"]``)."""
+    N = digits if digits is not None else long
+    truth_ctx = get_context(max(N, long) + 10)  # longer than any run it judges
+    with truth_ctx.local():
+        exact = [[Decimal(x) if not isinstance(x, Decimal) else x for x in row] for row in M]
+    truth = sorted(jacobi_eigh(exact, context=truth_ctx).values, reverse=True)
+    runs: dict[str, Any] = {}
+    for precision in ("binary32", None, N):
+        label = _precision_label(_digits_of(precision)[1])
+        try:
+            other = run if label == run["precision"] else _run_in(method, M, precision, run["title"], components, seed)
+        except PurePCAError:  # beyond this precision's range (binary32 stops at 3.4e38): no such choice
+            continue
+        other["replay_run"] = _estimate_digits(other, truth)
+        other["replay_digits"] = max(N, long)
+        if other is not run:
+            runs[label] = other
+    run["precisions"] = runs
+
+
+def _run_in(method: str, M: Any, precision: Precision, title: str, components: int, seed: int) -> dict[str, Any]:
+    """The page's run of ``method`` on ``M`` at another precision (without the other choices)."""
+    if method == "jacobi":
+        return _without_before(jacobi_run(M, digits=precision, title=title, choices=False))
+    if method == "tridiagonal":
+        return tridiagonal_run(M, digits=precision, title=title, choices=False)
+    if method == "power":
+        return power_run(M, components, seed=seed, digits=precision, title=title)
+    return subspace_run(M, components, seed=seed, digits=precision, title=title)
+
+
+def _playground_fit(text: str, kind: str, method: str, shift: float = 0.0, id_column: Optional[str] = None) -> str:
+    """What the playground (docs/playground, in Pyodide) runs on the text typed: ``kind`` ``"data"`` (CSV with a
+    header; its covariance, with ``shift`` added and an ``id_column`` kept out) or ``"matrix"`` (a symmetric
+    matrix as CSV numbers, no header: the teacher's).  JSON of the fit (for a matrix: its eigenpairs), the
+    page, the rows and the matrix the pivot clicks and QL steps work on; or ``{"error": one line}``."""
+    from .csvdata import read_table
+    from .errors import one_line
+    try:
+        if kind not in ("data", "matrix"):
+            raise PurePCAError(f"the text is data or a matrix, got {kind!r}")
+        lines = str(text).splitlines()
+        if kind == "matrix":
+            M = _matrix_in(read_table(lines, source="the matrix", header=False).rows, FLOAT)
+            eigen = jacobi_eigh(M)
+            return json.dumps({"names": [f"x{j + 1}" for j in range(len(M))],
+                               "variance": [repr(float(v)) for v in eigen.values],
+                               "components": [[repr(float(x)) for x in row] for row in eigen.vectors],
+                               "page": teach(method, matrix=M, replay_digits=50), "rows": [], "mean": [],
+                               "sd": [math.sqrt(max(float(v), 0.0)) for v in eigen.values],
+                               "covariance": [[float(x) for x in row] for row in M], "kind": "matrix"})
+        from .pca import PCA
+        table = read_table(lines, source="the data", id_column=id_column or None)
+        rows = [[x + shift for x in row] for row in table.rows]
+        pca = PCA().fit(rows)
+        C = covariance_matrix(rows)
+        return json.dumps({"names": table.names, "variance": [repr(x) for x in pca.explained_variance_],
+                           "components": [[repr(x) for x in row] for row in pca.components_],
+                           "page": teach(method, data=rows, replay_digits=50), "rows": [row[:3] for row in table.rows],
+                           "sd": [math.sqrt(v) for v in pca.explained_variance_],
+                           "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows)
+                                    for j in range(min(3, len(table.names)))],
+                           "covariance": [[float(x) for x in row] for row in C], "kind": "data"})
+    except PurePCAError as err:
+        # the command's advice in the playground's words: its field, not the option
+        return json.dumps({"error": one_line(str(err)).replace("keep it out with --id-column", "type it in the field "
+                                                                  "'id column' to keep it out:")})
 
 
 def add_teach_arguments(p: Any) -> None:
@@ -977,10 +1316,10 @@ def add_teach_arguments(p: Any) -> None:
     p.add_argument("--digits", type=int, default=None, metavar="N", help="run the solver at N digits (>= 17)")
     p.add_argument("--replay-digits", type=int, default=50, metavar="N",
                    help="the float / N-digit replay table (default: 50; 0 leaves it out)")
-    p.add_argument("--components", type=int, default=1, metavar="K",
-                   help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (at least 2)")
+    p.add_argument("--components", type=int, default=None, metavar="K",
+                   help="the eigenpairs power iteration finds (default: 1) or subspace iteration's block (default: 2)")
     p.add_argument("--seed", type=int, default=0, help="power iteration's start vector (default: 0)")
-    p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8)")
+    p.add_argument("--shift", type=float, default=0.0, help="add this to every data value (e.g. 1e8; data only)")
     p.add_argument("--scale", action="store_true",
                    help="the correlation matrix of the data instead of the covariance (as fit --scale)")
     p.add_argument("--title", default=None, help="the page's title")
@@ -988,11 +1327,47 @@ def add_teach_arguments(p: Any) -> None:
                    help="write the page here instead of standard output")
 
 
+def _check_teach_options(args: Any) -> None:
+    """``teach``'s options checked before any file is read, each error naming its option."""
+    if args.digits is not None and args.digits < 17:
+        raise PurePCAError(f"teach: --digits must be at least 17 (an N-digit run; leave it out for floats), "
+                           f"got {args.digits}")
+    if 0 < args.replay_digits < 17 or args.replay_digits < 0:
+        raise PurePCAError(f"teach: --replay-digits must be 0 (no replay table) or at least 17, got {args.replay_digits}")
+    if args.components is not None and args.components < 1:
+        raise PurePCAError(f"teach: --components must be at least 1, got {args.components}")
+    if args.matrix is not None and args.scale:
+        raise PurePCAError("teach: --scale makes the correlation matrix of data; --matrix gives no data to scale")
+    if args.matrix is not None and args.shift:
+        raise PurePCAError("teach: --shift moves the data's values; --matrix gives no data to shift")
+    if not math.isfinite(args.shift):
+        raise PurePCAError(f"teach: --shift must be a finite number, got {args.shift}")
+    if args.output == "":
+        raise PurePCAError("teach: --output is empty: name a file, or - for standard output")
+
+
+def _check_teach_sizes(args: Any, rows: Optional[list[list[float]]], is_matrix: bool) -> None:
+    """The table read against the player's limits, before any matrix is formed from it."""
+    what = f"--matrix {args.matrix}" if is_matrix else (args.dataset or args.file)
+    if not rows:
+        raise PurePCAError(f"teach: {what} holds no numbers")
+    order = len(rows[0])
+    if order > MAX_ORDER:
+        raise PurePCAError(f"teach: {what} has {order} columns; the player draws at most {MAX_ORDER} x {MAX_ORDER}"
+                           + ("" if is_matrix else " (choose some with --columns)"))
+    if args.components is not None and args.method in ("power", "subspace") and args.components > order:
+        raise PurePCAError(f"teach: --components {args.components} is more than the {order} eigenpairs of a "
+                           f"{order} x {order} matrix")
+
+
 def teach_command(args: Any) -> None:
     """``purepca teach``: read the options :func:`add_teach_arguments` declared, write the page."""
     from .csvdata import read_table
     from .files import read_text as _read, text_lines as _lines, write_output
     from .datasets import load
+    from .files import check_output_path
+    _check_teach_options(args)
+    check_output_path(args.output, "--output")
     data = matrix = None
     if args.matrix is not None:
         matrix = read_table(_lines(_read(args.matrix, args.encoding)), source=args.matrix, delimiter=args.delimiter,
@@ -1005,6 +1380,7 @@ def teach_command(args: Any) -> None:
     else:
         data = read_table(_lines(_read(args.file, args.encoding)), source=args.file, delimiter=args.delimiter,
                           header=not args.no_header, columns=args.columns, id_column=args.id_column).rows
+    _check_teach_sizes(args, matrix if matrix is not None else data, matrix is not None)
     page = teach(args.method, matrix=matrix, data=data, digits=args.digits, replay_digits=args.replay_digits,
                  components=args.components, seed=args.seed, shift=args.shift, title=args.title,
                  scale=args.scale)
@@ -1025,6 +1401,7 @@ _PAGE = """<!DOCTYPE html>
 <button id="play" title="play / pause (space)">&#x25B6; play</button>
 <button id="next" title="next step (right arrow)">next &#x25B6;</button>
 <button id="last" title="last step">&#x25B6;|</button>
+<label class="format">speed <select id="speed" aria-label="play speed"><option value="2000">slow (2 s a step)</option><option value="700" selected>0.7 s a step</option><option value="250">fast (0.25 s)</option><option value="80">very fast</option></select></label>
 <input id="slider" type="range" min="0" value="0" aria-label="step">
 <span id="counter"></span>
 <label class="format">digits <select id="format-digits" aria-label="significant digits shown"></select></label>
@@ -1046,6 +1423,7 @@ _PAGE = """<!DOCTYPE html>
 <svg id="plot" xmlns="http://www.w3.org/2000/svg" width="440" height="250"></svg>
 <h2 id="cloud-title">The axes</h2>
 <svg id="cloud" xmlns="http://www.w3.org/2000/svg" width="340" height="340"></svg>
+<section id="code"></section>
 </section>
 <section id="check">
 <h2>Check your hand computation</h2>
@@ -1054,7 +1432,7 @@ _PAGE = """<!DOCTYPE html>
 <p id="verdict"></p>
 </section>
 <section id="convergence"></section>
-<section id="code"></section>
+<section id="run-replay"></section>
 <section id="replay"></section>
 <section id="naive"></section>
 </main>
@@ -1071,10 +1449,12 @@ nav{display:flex;gap:6px;align-items:center;margin-bottom:8px;flex-wrap:wrap}.fo
 nav button{font-size:14px;padding:3px 9px}#slider{width:220px}#counter{font-size:14px;color:#333}
 main{display:grid;grid-template-columns:minmax(500px,max-content) 460px;gap:4px 28px;align-items:start}
 #left{overflow-x:auto}
-#check,#replay,#naive,#convergence,#code{grid-column:1 / span 2}
+#check,#replay,#naive,#convergence,#run-replay{grid-column:1 / span 2}
+#run-replay .scroll{max-height:260px;overflow:auto;display:inline-block}
+#right{min-width:0}#code .notation{font-size:12px;color:#444;margin:2px 0 4px}
 #choices{margin:0 0 8px;font-size:14px}#choices label{margin-right:18px}
 #code pre{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #eee;padding:4px 0;margin:4px 0 10px;
-max-height:340px;overflow:auto}
+max-height:300px;overflow:auto;max-width:460px}
 #code .line{display:block;padding:0 8px;white-space:pre}#code .no{color:#aaa;display:inline-block;width:3.5em}
 #code .hl{background:#ffe08a}#code .hl2{background:#e8f0fb}
 #jacobi-matrix table{margin-top:6px}rect.bulge{fill:#f3c7f3}
@@ -1092,7 +1472,7 @@ svg text{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px}
 _SCRIPT = r"""
 "use strict";
 const PAYLOAD = JSON.parse(document.getElementById("run-data").textContent);
-const MAIN = PAYLOAD.run, REPLAY = PAYLOAD.replay;
+const MAIN = PAYLOAD.run, REPLAY = PAYLOAD.replay, PAGE_ID = PAYLOAD.page_id || "";
 let RUN = MAIN;  // the run shown: the page's own, or one of the choices (another pivot order, another shift)
 const SVGNS = "http://www.w3.org/2000/svg";
 const AXIS = ["#d62728", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
@@ -1173,13 +1553,13 @@ function tridiagonalMatrix(d, e) {
 }
 function matrixOf(i) {
   const f = frames[i];
-  if (RUN.method === "jacobi" || f.kind === "householder" || f.kind === "chase") return f.matrix;
+  if (RUN.method === "jacobi" || f.kind === "start" || f.kind === "householder" || f.kind === "chase") return f.matrix;
   if (f.kind === "tridiagonal" || f.kind === "ql") return tridiagonalMatrix(f.diagonal, f.offdiagonal);
   return RUN.matrix;
 }
 function drawMatrix(i) {
   const svg = document.getElementById("matrix"), M = matrixOf(i), n = M.length;
-  const widest = Math.max(...M.map(row => Math.max(...row.map(x => fmt(x, n <= 6 ? SHOW : 4).length))));
+  const widest = Math.max(...M.map(row => Math.max(...row.map(x => fmt(x).length))));
   const w = Math.max(n <= 6 ? 92 : 64, Math.ceil(7.4 * widest + 16)), h = 26, pad = 4;  // cells fit their content
   svg.setAttribute("width", n * w + 2 * pad); svg.setAttribute("height", n * h + 2 * pad);
   clear(svg);
@@ -1198,7 +1578,7 @@ function drawMatrix(i) {
     }
     el("rect", {x: pad + c * w, y: pad + r * h, width: w, height: h, "class": cls, "data-r": r, "data-c": c}, svg);
     el("text", {x: pad + c * w + w - 6, y: pad + r * h + 17, "text-anchor": "end", "class": "entry",
-                "data-r": r, "data-c": c}, svg, fmt(M[r][c], n <= 6 ? SHOW : 4));
+                "data-r": r, "data-c": c}, svg, fmt(M[r][c]));  // every order to the digits chosen (cells widen)
   }
 }
 
@@ -1233,16 +1613,24 @@ function drawNumbers(i) {
       row(t, "skipped just before", "skipped", f.skipped.length ? f.skipped.map(x => "(" + (x[0] + 1) + ", " + (x[1] + 1) +
           "): |a_pq| = " + fmt(x[2]) + " ≤ " + fmt(f.threshold)).join("; ") : "none", "passed over, not converged");
     }
+    (f.ends || []).forEach(e => {  // the pairs skipped after the sweep's last rotation: shown on the frame they follow
+      row(t, "sweep " + e.sweep + " ends", "ends-" + e.sweep, e.skipped.length ? "skipped after this step: " +
+          e.skipped.map(x => "(" + (x[0] + 1) + ", " + (x[1] + 1) + "): |a_pq| = " + fmt(x[2]) + " ≤ " +
+          fmt(e.threshold)).join("; ") : "nothing skipped after this step", "off(A) is then the value above");
+    });
   } else if (RUN.method === "power") {
     row(t, "eigenpair", "pair", String(f.pair));
     row(t, "iteration", "iteration", String(f.iteration));
     row(t, "vector v", "vector", f.vector.map(x => fmt(x)).join("  "), "unit length");
-    if (RUN.inverse) row(t, "Rayleigh quotient vᵀA⁻¹v", "rayleigh", fmt(f.value), "→ 1/λ = " + fmt(RUN.values[f.pair - 1]) +
-                         ", λ = " + fmt(RUN.eigenvalues[f.pair - 1]));
-    else row(t, "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value), "→ λ = " + fmt(RUN.values[f.pair - 1]));
+    const found = f.pair <= RUN.values.length;
+    if (RUN.inverse) row(t, "Rayleigh quotient vᵀA⁻¹v", "rayleigh", fmt(f.value), found ? "→ 1/λ = " + fmt(RUN.values[f.pair - 1]) +
+                         ", λ = " + fmt(RUN.eigenvalues[f.pair - 1]) : "does not converge");
+    else row(t, f.pair > 1 ? "Rayleigh quotient vᵀBv" : "Rayleigh quotient vᵀAv", "rayleigh", fmt(f.value),
+             (found ? "→ λ = " + fmt(RUN.values[f.pair - 1]) : "does not converge") +
+             (f.pair > 1 ? "; B = A − Σ λ_j·u_j·u_jᵀ over the pairs found (Hotelling)" : ""));
     row(t, RUN.inverse ? "residual ‖A⁻¹v − μv‖" : "residual ‖Av − λv‖", "residual", fmt(f.residual), "stops at " + fmt(f.tolerance, 3));
     row(t, "predicted |λ₂/λ₁|^(k−1)", "rate", fmt(f.rate, 3), "|λ₂/λ₁| = " + fmt(RUN.ratios[f.pair - 1], 4));
-    row(t, "angle to the answer (°)", "angle", fmt(f.angle, 4));
+    row(t, "angle to the answer (°)", "angle", f.angle === null ? "none: no answer" : fmt(f.angle, 4));
   } else if (RUN.method === "subspace") {
     row(t, "iteration", "iteration", String(f.iteration), "block of " + RUN.block_size + " vectors, Rayleigh–Ritz");
     f.values.forEach((v, j) => {
@@ -1251,7 +1639,10 @@ function drawNumbers(i) {
     });
     row(t, "predicted |λ_(b+1)/λ_k|^(k−1)", "rate", fmt(f.rates[f.rates.length - 1], 3), "stops at " + fmt(f.tolerance, 3));
   } else {
-    if (f.kind === "householder") {
+    if (f.kind === "start") {
+      row(t, "A as given", "step", "step 0", RUN.n > 2 ? "the reflections H_1 … H_" + (RUN.n - 2) + " reduce it to tridiagonal T = QᵀAQ" :
+          "a matrix of order " + RUN.n + " is already tridiagonal");
+    } else if (f.kind === "householder") {
       row(t, "reflection", "step", "H_" + (f.k + 1), "folds column " + (f.k + 1) + " below the subdiagonal");
       row(t, "‖x‖", "norm", fmt(f.norm));
       row(t, "new subdiagonal e_k", "alpha", fmt(f.alpha));
@@ -1347,7 +1738,7 @@ function drawCloud(i) {
     axes = f.vectors.map((v, k) => ({v: [num(v[0]), num(v[1] === undefined ? 0 : v[1])],
                                      len: 2 * Math.sqrt(Math.max(num(M[k][k]), 0)), colour: AXIS[k % AXIS.length]}));
   } else if (RUN.method === "power") {
-    const u = RUN.answer[f.pair - 1];
+    const u = RUN.answer[f.pair - 1] || [0, 0];
     // every eigenvector, as Heath's module draws them: the one the iteration finds first darkest
     axes = (RUN.all_eigenvectors || []).map((e, j) => ({v: [e[0], e[1] || 0], len: 1, colour: j === 0 ? "#555555" : "#cccccc",
                                                        dash: true, eigen: j}));
@@ -1391,16 +1782,33 @@ function drawCloud(i) {
 function checkWhat(i) {
   const next = frames[i + 1], what = document.getElementById("check-what");
   document.getElementById("verdict").textContent = "";
-  if (!next) { what.textContent = "This is the last step: nothing left to compute."; return; }
+  if (!next && RUN.method !== "subspace") { what.textContent = "This is the last step: nothing left to compute."; return; }
   if (RUN.method === "jacobi") what.textContent = "The next rotation is in the plane (" + (next.p + 1) + ", " +
       (next.q + 1) + "). From the matrix above, compute θ with tan 2θ = 2·a_pq / (a_qq − a_pp), |θ| ≤ 45°, in degrees:";
   else if (RUN.method === "power") what.textContent = next.pair === frames[i].pair ?
-      "Compute the next vector A·v / ‖A·v‖ (entries separated by commas or spaces):" :
+      "Compute the next vector A·v / ‖A·v‖, of unit length (entries separated by commas or spaces)" +
+      (next.pair > 1 ? ", with A deflated by the pairs found, B = A − Σ λ_j·u_j·u_jᵀ:" : ":") :
       "The next step starts eigenpair " + next.pair + " from a new random vector: nothing to compute by hand.";
+  else if (RUN.method === "subspace") what.textContent = "For the first Ritz pair shown (θ₁ and x₁, the first row of the " +
+      "vectors), compute the residual ‖A·x₁ − θ₁·x₁‖:";
+  else if (RUN.method === "tridiagonal") {
+    const ql = qlAhead(i);
+    what.textContent = ql === null ? "No QL iteration starts at the next step: nothing to compute by hand." :
+      "The next QL iteration works on l = " + (frames[ql].index + 1) + ". From T as it stands, compute its shift σ" +
+      (RUN.ql_shift === "wilkinson" ? " (Wilkinson's: the eigenvalue of [[d_l, e_l], [e_l, d_(l+1)]] nearer d_l):" :
+       RUN.ql_shift === "rayleigh" ? " (Rayleigh's: d_l):" : " (no shift: 0):");
+  }
+}
+// The QL frame of the iteration the next step starts (its first chase rotation, or the iteration itself), or null.
+function qlAhead(i) {
+  const f = frames[i], next = frames[i + 1];
+  if (!next || f.kind === "chase" && next.kind === "chase" || f.kind === "chase" && next.kind === "ql") return null;
+  for (let j = i + 1; j < frames.length; j++) if (frames[j].kind === "ql") return j;
+  return null;
 }
 function check() {
   const next = frames[index + 1], out = document.getElementById("verdict");
-  if (!next) return;
+  if (!next && RUN.method !== "subspace") return;
   const text = document.getElementById("guess").value.trim();
   const parts = text.split(/[\s,;]+/).filter(s => s.length).map(Number);
   if (!parts.length || parts.some(x => !isFinite(x))) { out.textContent = "Please type a number."; out.className = "bad"; return; }
@@ -1411,10 +1819,25 @@ function check() {
   } else if (RUN.method === "power" && next.pair === frames[index].pair) {
     const v = next.vector.map(num);
     if (parts.length !== v.length) { out.textContent = "Please type " + v.length + " numbers."; out.className = "bad"; return; }
-    const norm = Math.hypot(...parts) || 1, dot = parts.reduce((s, x, j) => s + x * v[j], 0);
+    const norm = Math.hypot(...parts), dot = parts.reduce((s, x, j) => s + x * v[j], 0);
+    if (Math.abs(norm - 1) > 5e-4) {  // what the question asks: A·v divided by its length, not A·v
+      out.className = "bad";
+      out.textContent = "Not normalised: your vector has length " + fmt(norm, 6) + "; the next vector is A·v / ‖A·v‖, of length 1.";
+      out.dataset.difference = String(Math.abs(norm - 1));
+      return;
+    }
     const sign = dot < 0 ? -1 : 1;
-    diff = Math.max(...parts.map((x, j) => Math.abs(sign * x / norm - v[j])));
+    diff = Math.max(...parts.map((x, j) => Math.abs(sign * x - v[j])));
     verdict(diff, 1, "v = (" + v.map(x => fmt(x, 8)).join(", ") + ")", "");
+  } else if (RUN.method === "subspace") {
+    truth = num(frames[index].residuals[0]); diff = Math.abs(parts[0] - truth); scale = Math.max(Math.abs(truth), 1e-300);
+    verdict(diff, scale, "‖A·x₁ − θ₁·x₁‖ = " + fmt(truth, 10), "");
+  } else if (RUN.method === "tridiagonal") {
+    const ql = qlAhead(index);
+    if (ql === null) return;
+    truth = num(frames[ql].shift); diff = Math.abs(parts[0] - truth);
+    scale = Math.max(Math.abs(truth), 1e-300);
+    verdict(diff, scale, "σ = " + fmt(truth, 10), "");
   }
 }
 function verdict(diff, scale, truthText, unit) {
@@ -1448,11 +1871,28 @@ function table(parent, heads, rows, id) {
 function drawConvergence() {
   const s = document.getElementById("convergence");
   clear(s);
+  if (RUN.method === "power" && RUN.stopped) {  // |λ₁| = |λ₂|: the page says it, with the ratio and the oscillation
+    s.style.display = "";
+    const h = document.createElement("h2"); h.textContent = "Power iteration does not converge on this matrix";
+    const w = document.createElement("p"); w.id = "stopped"; w.className = "bad";
+    const pair = frames[frames.length - 1].pair, ratio = RUN.ratios[pair - 1];
+    w.textContent = "Eigenpair " + pair + ": |λ_" + (pair + 1) + "/λ_" + pair + "| = " + fmt(ratio, 6) +
+      (Math.abs(ratio - 1) < 1e-12 ? " (ratio 1: two eigenvalues of equal magnitude, such as 1 and −1)" : "") +
+      ", so A·v keeps both eigenvectors' parts in the same proportion and v oscillates between two directions " +
+      "instead of turning towards one; the residual does not fall. The first " + frames.filter(f => f.pair === pair).length +
+      " iterations are shown. The solver said: " + RUN.stopped;
+    s.append(h, w);
+    return;
+  }
   if (!RUN.convergence) { s.style.display = "none"; return; }
   s.style.display = "";
   const h = document.createElement("h2"), p = document.createElement("p");
   p.className = "faint";
-  const f2 = x => x === null || x === undefined ? "exact 0" : x.toFixed(2);
+  // a digit count past the run's precision is below the rounding of ‖A‖: shown as "P+", not as 21.42 beside
+  // "Precision: 16 digits"; what it gained is then shown only while both counts are within the precision
+  const P = RUN.digits, past = x => x !== null && x !== undefined && x > P;
+  const f2 = x => x === null || x === undefined ? "exact 0" : past(x) ? P + "+" : x.toFixed(2);
+  const g2 = (r, x) => x === null || past(r.digits) ? "" : x.toFixed(2);
   if (RUN.method === "jacobi") {
     h.textContent = "Convergence of this run, sweep by sweep (" + PIVOT_NAMES[RUN.pivot] + ")";
     p.textContent = "digits: −log10(off(A)/‖A‖_F). Jacobi converges quadratically per sweep (Schönhage 1961, " +
@@ -1460,7 +1900,7 @@ function drawConvergence() {
       "until the precision (" + RUN.digits + " digits) is reached.";
     s.append(h, p);
     table(s, ["sweep", "off(A)", "digits", "gained"], RUN.convergence.map(r => [r.sweep, fmt(r.off, 4), f2(r.digits),
-          r.gained === null ? "" : r.gained.toFixed(2)]), "convergence-table");
+          g2(r, r.gained)]), "convergence-table");
   } else if (RUN.method === "tridiagonal") {
     h.textContent = "Convergence of this run, QL iteration by iteration (" + SHIFT_NAMES[RUN.ql_shift] + ")";
     p.textContent = "digits: −log10(|e_l|/‖A‖_F); order: digits now / digits at the previous iteration on the same l " +
@@ -1473,8 +1913,7 @@ function drawConvergence() {
       s.appendChild(w);
     }
     table(s, ["iteration", "l", "|e_l|", "digits", "gained", "order", ""], RUN.convergence.map(r => [r.iteration, r.index + 1,
-          fmt(r.subdiagonal, 4), f2(r.digits), r.gained === null ? "" : r.gained.toFixed(2),
-          r.order === null ? "" : r.order.toFixed(2), r.deflated ? "deflated" : ""]),
+          fmt(r.subdiagonal, 4), f2(r.digits), g2(r, r.gained), g2(r, r.order), r.deflated ? "deflated" : ""]),
           "convergence-table");
   } else s.style.display = "none";
 }
@@ -1485,7 +1924,7 @@ function codeMark(f) {
     return f.skipped.length ? ["rotation", "skip"] : ["rotation", "c"];
   }
   if (m === "tridiagonal") {
-    if (f.kind === "householder") return ["reflect", "update"];
+    if (f.kind === "householder" || f.kind === "start") return ["reflect", "update"];
     if (f.kind === "tridiagonal") return ["update"];
     if (f.kind === "chase") return ["rotation", "bulge"];
     return [f.deflated ? "deflate" : "chase", RUN.ql_shift === "wilkinson" ? "shift" : "other shift", "rotation"];
@@ -1501,6 +1940,8 @@ function drawCode(i) {
   const h = document.createElement("h2");
   h.textContent = "The code of this step (purepca's reference solver, as it ran)";
   s.appendChild(h);
+  const notation = NOTATION_NOTES[RUN.method];
+  if (notation) { const p = document.createElement("p"); p.className = "notation"; p.id = "notation"; p.textContent = notation; s.appendChild(p); }
   const marks = codeMark(frames[i]), lit = {};
   marks.forEach((key, n) => { const at = code.marks[key]; if (at) lit[at[0] + ":" + at[1]] = n === 0 ? "hl" : "hl2"; });
   code.blocks.forEach((b, bi) => {
@@ -1521,6 +1962,18 @@ function drawCode(i) {
     if (hl) pre.scrollTop = Math.max(0, hl.offsetTop - pre.offsetTop - 60);
   });
 }
+// The code's names against the page's, and the identity between the two forms of one formula, said once.
+const NOTATION_NOTES = {
+  jacobi: "Names: the code's theta is cot 2θ = (a_qq − a_pp)/(2·a_pq), not the page's angle θ; t = tan θ is the smaller " +
+    "root of t² + 2·theta·t − 1 = 0, t = sign(theta)/(|theta| + √(theta² + 1)); c = 1/√(t² + 1), s = t·c. " +
+    "The update: _rotate_pair writes J's c·a − s·b and s·a + c·b in Rutishauser's form a − s·(b + τ·a) and " +
+    "b + s·(a − τ·b) with τ = s/(1 + c) = tan(θ/2): the same numbers in exact arithmetic (c = 1 − s·τ), fewer roundings. " +
+    "The diagonal is updated as a_pp − t·a_pq and a_qq + t·a_pq.",
+  tridiagonal: "Names: the page's σ is the code's h (the shift), d and e are T's diagonal and subdiagonal (e[l] = T[l+1][l]); " +
+    "the code's reflector v, beta and alpha are the page's v, β and e_k, with ‖x‖ = |alpha|.",
+  power: "Names: the code's lam is the page's Rayleigh quotient, r its residual, w = A·v (deflated from the second pair on).",
+  subspace: "Names: the code's theta[i] is the page's Ritz value θ_i, X[i] the Ritz vector x_i, Q the orthonormal block."
+};
 function drawJ(i) {
   const box = document.getElementById("jacobi-matrix"), f = frames[i];
   clear(box);
@@ -1610,19 +2063,23 @@ function show(i) {
   drawMatrix(index); drawNumbers(index); drawPlot(index); drawCloud(index); checkWhat(index);
   drawJ(index); drawSkips(index); drawCode(index); drawFactors(index);
   document.body.dataset.frame = String(index);
+  // inside a notebook's iframe: tell the notebook the page's height, so that the frame fits it
+  if (window.parent !== window) window.parent.postMessage({purepcaPlayer: PAGE_ID, height: document.documentElement.scrollHeight}, "*");
 }
 function play() {
   const b = document.getElementById("play");
   if (timer) { clearInterval(timer); timer = null; b.textContent = "\u25B6 play"; return; }
   if (index >= frames.length - 1) show(0);
   b.textContent = "\u23F8 pause";
-  timer = setInterval(() => { if (index >= frames.length - 1) play(); else show(index + 1); }, 700);
+  timer = setInterval(() => { if (index >= frames.length - 1) play(); else show(index + 1); },
+                      Number(document.getElementById("speed").value));
 }
 document.getElementById("next").onclick = () => show(index + 1);
 document.getElementById("prev").onclick = () => show(index - 1);
 document.getElementById("first").onclick = () => show(0);
 document.getElementById("last").onclick = () => show(frames.length - 1);
 document.getElementById("play").onclick = play;
+document.getElementById("speed").onchange = () => { if (timer) { play(); play(); } };  // restart at the new speed
 document.getElementById("check-button").onclick = check;
 document.getElementById("guess").addEventListener("keydown", e => { if (e.key === "Enter") check(); });
 slider.oninput = () => show(Number(slider.value));
@@ -1633,7 +2090,7 @@ document.addEventListener("keydown", e => {
 const PIVOT_NAMES = {threshold: "threshold cyclic, as purepca runs it", cyclic: "plain cyclic", classical: "classical: the largest pivot"};
 const SHIFT_NAMES = {wilkinson: "Wilkinson's shift", rayleigh: "Rayleigh's shift d_l", none: "no shift"};
 const about = {
-  jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in floats") +
+  jacobi: "Jacobi's method on a " + RUN.n + " × " + RUN.n + " symmetric matrix" + (RUN.digits > 16 ? " at " + RUN.digits + " digits" : " in " + (RUN.precision || "floats")) +
     ": each rotation in a plane (p, q) sets a_pq to zero (green); the next one to be zeroed is orange. A sweep goes through the pairs row by row; " +
     "in sweeps 1 to 3 a pair at or below the sweep's threshold is skipped (see below). The coloured axes are the rows of V, the rotations so far.",
   power: RUN.inverse ? "Inverse iteration on a " + RUN.n + " × " + RUN.n + " positive definite matrix: v ← A⁻¹v/‖A⁻¹v‖ " +
@@ -1649,7 +2106,37 @@ function choose(run) {  // show another of the runs the page carries: the same m
   RUN = Object.assign({}, run, {data: MAIN.data, naive: MAIN.naive, shift: MAIN.shift, title: MAIN.title});
   frames = RUN.frames; slider.max = frames.length - 1;
   if (timer) play();
-  drawConvergence(); show(0);
+  drawConvergence(); drawRunReplay(); show(0);
+}
+// The run shown, replayed against the long run's eigenvalues: the digits its estimates reach in its precision.
+function drawRunReplay() {
+  const s = document.getElementById("run-replay");
+  clear(s);
+  if (!RUN.replay_run) { s.style.display = "none"; return; }
+  s.style.display = "";
+  const h = document.createElement("h2");
+  h.textContent = "Replay of this run in " + RUN.precision + ": its eigenvalue estimates against the " + RUN.replay_digits +
+    "-digit eigenvalues";
+  const p = document.createElement("p"); p.className = "faint";
+  p.textContent = "digits: −log10 of the largest relative error of the estimates (" + {jacobi: "the diagonal at the end of each sweep",
+    tridiagonal: "T's diagonal after each QL iteration", power: "the Rayleigh quotient", subspace: "the Ritz values"}[RUN.method] +
+    "), against the eigenvalues computed at " + RUN.replay_digits + " digits. They stop near the precision of the run: about 7 in " +
+    "binary32, 16 in binary64, N at N digits. Choose the precision above.";
+  const box = document.createElement("div"); box.className = "scroll";
+  s.append(h, p, box);
+  table(box, ["step", "frame", "eigenvalue digits"], RUN.replay_run.map(r => [r.step, r.frame, r.digits.toFixed(2)]), "run-replay-table");
+}
+if (MAIN.precisions) {  // the precision control: the same matrix stepped in binary32, binary64 and N digits
+  const box = document.getElementById("choices"), l = document.createElement("label"), sel = document.createElement("select");
+  sel.id = "precision"; l.textContent = "precision: ";
+  const labels = ["binary32", "binary64"].concat(Object.keys(MAIN.precisions).concat([MAIN.precision]).filter(x => /digits/.test(x)));
+  for (const name of labels) {
+    if (name !== MAIN.precision && !MAIN.precisions[name]) continue;
+    const o = document.createElement("option"); o.value = name; o.textContent = name; sel.appendChild(o);
+  }
+  sel.value = MAIN.precision;
+  sel.onchange = () => choose(sel.value === MAIN.precision ? MAIN : MAIN.precisions[sel.value]);
+  l.appendChild(sel); box.appendChild(l);
 }
 function addChoice(label, id, names, own) {
   const box = document.getElementById("choices"), l = document.createElement("label"), sel = document.createElement("select");
@@ -1674,14 +2161,14 @@ if (RUN.method === "power") document.getElementById("plot-title").textContent = 
   "residual ‖A⁻¹v − μv‖, log scale" : "residual ‖Av − λv‖, log scale";
 if (RUN.method === "subspace") document.getElementById("plot-title").textContent = "largest residual ‖Ax − θx‖, log scale";
 if (RUN.method === "tridiagonal") document.getElementById("plot-title").textContent = "|e_l| after each QL iteration, log scale";
-if (RUN.method === "tridiagonal" || RUN.method === "subspace") document.getElementById("check").style.display = "none";
 if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
   '<span class="swatch" style="background:#ffb000"></span>next to be zeroed<span class="swatch" style="background:#2ca02c"></span>just zeroed';
 // ------------------------------------------------------------ the number format
 (function () {
   const digits = document.getElementById("format-digits"), notation = document.getElementById("format-notation");
   const choices = [6, 10, 17];
-  if (RUN.digits > 17) choices.push(RUN.digits);
+  const longest = Math.max(RUN.digits, ...Object.values(MAIN.precisions || {}).map(r => r.digits));
+  if (longest > 17) choices.push(longest);
   for (const d of choices) {
     const o = document.createElement("option"); o.value = String(d);
     o.textContent = d > 17 ? d + " (the run's)" : String(d); digits.appendChild(o);
@@ -1691,5 +2178,6 @@ if (RUN.method === "jacobi") document.getElementById("legend").innerHTML =
 })();
 drawTables();
 drawConvergence();
+drawRunReplay();
 show(0);
 """

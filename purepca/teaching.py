@@ -35,7 +35,11 @@ from .errors import PurePCAError
 from .numeric import FLOAT
 from .params import as_int
 
-__all__ = ["NOTATIONS", "format_number", "trace_jacobi", "trace_power"]
+__all__ = ["MAX_ORDER", "NOTATIONS", "format_number", "trace_jacobi", "trace_power"]
+
+#: The largest matrix ``trace`` prints (every rotation of a 100 x 100 Jacobi run is some 40,000 lines);
+#: checked before the matrix is formed.
+MAX_ORDER = 100
 
 _EPS = 2.0 ** -52
 
@@ -68,6 +72,21 @@ def format_number(x: float, digits: int = 6, notation: str = "auto") -> str:
     exponent = math.floor(math.log10(abs(x))) if x else 0
     decimals = max(0, digits - 1 - exponent)
     return f"{x:.{decimals}f}"
+
+
+def _traced_matrix(A: Any, who: str) -> list[list[float]]:
+    """The symmetric matrix a trace works on: not empty, at most :data:`MAX_ORDER`."""
+    M = as_symmetric(A)
+    if not M:
+        raise PurePCAError(f"{who}: the matrix is empty")
+    if len(M) > MAX_ORDER:
+        raise PurePCAError(f"{who}: the matrix is {len(M)} x {len(M)}; a trace prints at most {MAX_ORDER} x {MAX_ORDER}")
+    return M
+
+
+def _beyond_range(who: str) -> PurePCAError:
+    return PurePCAError(f"{who}: a step on this matrix is beyond the float range (an off-diagonal norm or an "
+                        "eigenvalue past 1.8e308): scale the matrix down (teach --digits N runs it at N digits)")
 
 
 def _g(v: float) -> str:
@@ -107,12 +126,20 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
     eigenvalues: 4.778866 2.389285 2.006096 0.9795172 0.3462349
     """
     format_number(0.0, digits, notation)  # checks both before any work
-    M = as_symmetric(A)
+    if not isinstance(rotations, bool):
+        raise PurePCAError(f"trace_jacobi: rotations must be True or False, got {rotations!r:.40}")
+    M = _traced_matrix(A, "trace_jacobi")
     n = len(M)
     steps: list[JacobiStep] = []
-    result = jacobi_eigh(M, trace=steps.append)
-    values = [float(v) for v in result.values]
-    tolerance = _EPS * math.fsum(abs(v) for v in values)
+    try:
+        result = jacobi_eigh(M, trace=steps.append)
+        values = [float(v) for v in result.values]
+        tolerance = math.fsum(_EPS * abs(v) for v in values)  # eps first: Σ|λ| itself may pass 1.8e308
+        start = float(_off_norm(M, FLOAT))
+    except OverflowError:
+        raise _beyond_range("trace_jacobi") from None
+    if not (math.isfinite(start) and all(math.isfinite(step.off_norm) for step in steps)):
+        raise _beyond_range("trace_jacobi")  # an off(A) past 1.8e308 would print as inf
     out = [
         f"Cyclic Jacobi on a {n} x {n} symmetric matrix: the rotation in the plane (p, q) by the angle θ with "
         "tan 2θ = 2·a_pq / (a_qq - a_pp) sets a_pq to zero; a sweep goes through the pairs row by row, "
@@ -122,7 +149,6 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
         f"passes, the off-diagonal norm is at most the tolerance eps·Σ|λ| = {tolerance:.3g}.",
         "",
     ]
-    start = float(_off_norm(M, FLOAT))
     sweep, count = 0, 0
     for step in steps:
         if step.sweep != sweep:
@@ -170,8 +196,16 @@ def trace_power(A: Any, k: int = 1, *, seed: int = 0, head: int = 15, tail: int 
     eigenpair 1: λ = 3 after 27 iterations (residual 4.04e-12)
     """
     k = as_int(k, "k", low=1)
+    seed = as_int(seed, "seed")
+    head, tail = as_int(head, "head", low=0), as_int(tail, "tail", low=0)
+    M = _traced_matrix(A, "trace_power")
+    if k > len(M):
+        raise PurePCAError(f"trace_power: k = {k} is more than the {len(M)} eigenpairs of a {len(M)} x {len(M)} matrix")
     steps: list[PowerStep] = []
-    result = power_iteration(as_symmetric(A), k=k, seed=seed, trace=steps.append)
+    try:
+        result = power_iteration(M, k=k, seed=seed, trace=steps.append)
+    except OverflowError:
+        raise _beyond_range("trace_power") from None
     out = [f"Power iteration for the {k} eigenpair{'s' if k != 1 else ''} of largest magnitude, one after "
            f"another (Hotelling deflation); start vectors from random.Random({seed})."]
     for index in range(1, k + 1):

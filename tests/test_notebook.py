@@ -42,8 +42,9 @@ def test_notebook_shows_the_summary_table_and_the_player_inline(tmp_path: pathli
     assert '<th scope="row">Standard deviation</th><td>1.1331</td><td>0.22155</td>' in summary
     assert "10 samples, 2 features: convention prcomp" in summary
     player = outputs[1][0].data["text/html"]
-    match = re.fullmatch(r'<iframe class="purepca-player" srcdoc="([^"]*)" style="[^"]*" sandbox="allow-scripts">'
-                         r"</iframe>", player)
+    # the frame, then the notebook's listener that sizes it to the height the page posts (issue 43)
+    match = re.fullmatch(r'<iframe class="purepca-player" srcdoc="([^"]*)" style="[^"]*" sandbox="allow-scripts" '
+                         r'id="(purepca-player-[0-9a-f]+)"></iframe><script>[^<]*</script>', player)
     assert match is not None, player[:300]
     page = html.unescape(match.group(1))
     assert page.startswith("<!DOCTYPE html>") and '<script type="application/json" id="run-data">' in page

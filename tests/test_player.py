@@ -96,8 +96,11 @@ def test_power_frames_are_the_solvers_trace() -> None:
     run = power_run(M3, 2, seed=3)
     assert len(run["frames"]) == len(steps) == result.iterations
     for frame, step in zip(run["frames"], steps):
-        assert (frame["pair"], frame["iteration"], frame["value"], frame["residual"]) == \
-            (step.eigenpair, step.iteration, step.value, step.residual)
+        # the page's value and residual are formed exactly from the vector shown (the solver's, in floats,
+        # are all rounding near convergence): the same value to rounding; the residual is checked in
+        # test_classroom_frames.py against mpmath
+        assert (frame["pair"], frame["iteration"]) == (step.eigenpair, step.iteration)
+        assert math.isclose(frame["value"], step.value, rel_tol=1e-14)
         assert frame["vector"] == list(step.vector or ())
         v = frame["vector"]
         Av = [math.fsum(a * x for a, x in zip(row, v)) for row in M3]
@@ -116,7 +119,10 @@ def test_subspace_frames_are_the_solvers_trace() -> None:
     run = subspace_run(M5, 2)
     assert len(run["frames"]) == len(steps) == result.iterations and run["block_size"] == 2
     for frame, step in zip(run["frames"], steps):
-        assert frame["values"] == list(step.values) and frame["residuals"] == list(step.residuals)
+        # the residuals are formed exactly from the x and θ shown (checked against mpmath in
+        # test_classroom_frames.py); the solver's, in floats, agree until they near eps·‖A‖
+        assert frame["values"] == list(step.values)
+        assert all(math.isclose(a, b, rel_tol=1e-6) for a, b in zip(frame["residuals"], step.residuals) if b > 1e-9)
         for x, theta in zip(frame["vectors"], frame["values"]):  # a Ritz value is its vector's Rayleigh quotient
             Ax = [math.fsum(a * y for a, y in zip(row, x)) for row in M5]
             assert math.isclose(math.fsum(a * b for a, b in zip(x, Ax)), theta, rel_tol=1e-13)
@@ -129,7 +135,8 @@ def test_tridiagonal_frames_are_the_solvers_trace() -> None:
     steps: list[TridiagonalStep] = []
     tridiagonal_eigh(M5, trace=steps.append)
     run = tridiagonal_run(M5)
-    frames = [f for f in run["frames"] if f["kind"] not in ("tridiagonal", "chase")]  # T, and T mid-chase
+    assert run["frames"][0]["kind"] == "start" and run["frames"][0]["matrix"] == [[float(x) for x in row] for row in M5]
+    frames = [f for f in run["frames"] if f["kind"] not in ("start", "tridiagonal", "chase")]  # A, T, T mid-chase
     assert [f["kind"] for f in frames] == [s.kind for s in steps]
     for frame, step in zip(frames, steps):
         if step.kind == "householder":
@@ -212,7 +219,7 @@ def test_naive_covariance_loses_every_digit_on_shifted_toy_data() -> None:
 
 def test_page_is_self_contained_and_small(tmp_path: pathlib.Path) -> None:
     page = teach("jacobi", matrix=M5)
-    assert len(page.encode()) < 300_000
+    assert len(page.encode()) < 450_000  # with the three pivot orders and the three precisions (issue 43)
     assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", page)  # no file, font or script from elsewhere
     assert "@import" not in page and "url(" not in page and "fetch(" not in page
     assert re.findall(r"https?://[^\s\"'<>]+", page) == ["http://www.w3.org/2000/svg"] * len(

@@ -81,6 +81,22 @@ def assert_shown(text: str, value: float, what: str) -> None:
     assert abs(shown - value) <= half_unit * (1 + 1e-9), (what, text, value)
 
 
+def exact_residual(A: list[list[float]], v: Any, lam: Any = None) -> float:
+    """‖A·v − λ·v‖ of the vector shown, in fractions (λ = vᵀAv unless given): the number the page shows
+    (issue 43: the solver's float residual is all rounding near eps·‖A‖, 1.52139e-10 for 1.52143e-10)."""
+    vs = [Fraction(x) for x in v]
+    w = [sum((Fraction(a) * x for a, x in zip(row, vs)), Fraction(0)) for row in A]
+    mu = sum((x * y for x, y in zip(vs, w)), Fraction(0)) if lam is None else Fraction(lam)
+    r2 = sum(((y - mu * x) ** 2 for x, y in zip(vs, w)), Fraction(0))
+    return math.sqrt(r2.numerator / r2.denominator) if r2 else 0.0
+
+
+def click_check(browser: Browser) -> None:
+    """The checker's button, brought into the viewport first (the page is taller than the window)."""
+    browser.evaluate("document.getElementById('check-button').scrollIntoView({block: 'center'})")
+    browser.click("#check-button")
+
+
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     b = Browser(tmp_path_factory.mktemp("chromium-profile"))
@@ -178,7 +194,7 @@ def test_jacobi_pages_show_the_solvers_numbers(browser: Browser, tmp_path: pathl
                                                M: list[list[float]]) -> None:
     url = _page(tmp_path, name, method="jacobi", matrix=M)
     size = (tmp_path / f"{name}.html").stat().st_size
-    assert size < 300_000, size
+    assert size < 450_000, size  # three pivot orders and three precisions (issue 43)
     browser.open(url)
     first = _jacobi_trace(M)[0]
     image = read_png(browser.screenshot())
@@ -228,7 +244,7 @@ def test_power_page_rayleigh_quotient_and_the_vector_turning(browser: Browser, t
         got = browser.evaluate("[document.getElementById('rayleigh').textContent,"
                                " document.getElementById('residual').textContent]")
         assert_shown(got[0], step.value, f"Rayleigh quotient at iteration {step.iteration}")
-        assert_shown(got[1], step.residual, f"residual at iteration {step.iteration}")
+        assert_shown(got[1], exact_residual(M3, step.vector), f"residual at iteration {step.iteration}")
         if i == 0:
             # The red arrow starts along the first vector, not along the answer.
             first = read_png(browser.screenshot())
@@ -253,7 +269,8 @@ def test_subspace_page_ritz_values(browser: Browser, tmp_path: pathlib.Path) -> 
             browser.click("#next")
         got = browser.evaluate("['ritz-1', 'ritz-2', 'residual-1', 'residual-2']"
                                ".map(id => document.getElementById(id).textContent)")
-        for text, value in zip(got, (*step.values, *step.residuals)):
+        exact = [exact_residual(M5, x, theta) for x, theta in zip(step.vectors, step.values)]
+        for text, value in zip(got, (*step.values, *exact)):
             assert_shown(text, value, f"iteration {step.iteration}")
 
 
@@ -262,7 +279,7 @@ def test_checker_says_whether_theta_matches(browser: Browser, tmp_path: pathlib.
     theta = math.degrees(_jacobi_trace(covariance_matrix(toy_data()))[0].angle)
     for typed, good in ((f"{theta:.4f}", True), ("45", False)):
         browser.evaluate(f"document.getElementById('guess').value = {typed!r}")
-        browser.click("#check-button")
+        click_check(browser)
         cls, text, diff = browser.evaluate("(() => { const v = document.getElementById('verdict');"
                                            " return [v.className, v.textContent, Number(v.dataset.difference)]; })()")
         assert (cls == "good") == good, text
@@ -296,11 +313,13 @@ def test_checker_says_whether_the_next_vector_matches(browser: Browser, tmp_path
     assert steps[0].vector is not None
     v = [float(x) for x in steps[0].vector]
     Av = [math.fsum(a * x for a, x in zip(row, v)) for row in M3]
-    by_hand = [-x for x in Av]  # unnormalised and of the other sign: both are the same direction
+    norm = math.sqrt(math.fsum(x * x for x in Av))
+    by_hand = [-x / norm for x in Av]  # of the other sign: the same direction
     wrong = [v[0], v[1], v[2] + 0.1]
-    for typed, good in ((by_hand, True), (wrong, False)):
+    unnormalised = Av  # the question asks for A·v / ‖A·v‖ (issue 43: A·v itself was "Matches")
+    for typed, good in ((by_hand, True), (wrong, False), (unnormalised, False)):
         browser.evaluate(f"document.getElementById('guess').value = {', '.join(map(repr, typed))!r}")
-        browser.click("#check-button")
+        click_check(browser)
         cls, text = browser.evaluate("[document.getElementById('verdict').className,"
                                      " document.getElementById('verdict').textContent]")
         assert (cls == "good") == good, text

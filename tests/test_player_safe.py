@@ -312,7 +312,7 @@ def test_trace_prints_late_rotations_to_their_significant_digits(capsys: pytest.
                  "--notation", "scientific"]) == 0
     assert "rotate (2, 3) by 1.006224289e-12 rad (5.765240497e-11°)" in capsys.readouterr().out
     assert main(["trace", "--matrix", str(matrix), "--significant", "18"]) == 1
-    assert "digits must be an int between 1 and 17, got 18" in capsys.readouterr().err
+    assert "--significant must be between 1 and 17, got 18" in capsys.readouterr().err
 
 
 def test_playground_prepare_names_the_setuptools_it_needs(tmp_path: pathlib.Path) -> None:

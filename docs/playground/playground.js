@@ -6,7 +6,9 @@ const status = document.getElementById("status");
 
 function fail(err) {
   status.className = "error";
-  status.textContent = String(err && err.message ? err.message : err);
+  // one line: a Python traceback's last line, which names the error (not twenty lines of frames)
+  const text = String(err && err.message ? err.message : err).trim().split("\n");
+  status.textContent = text[text.length - 1];
   document.body.dataset.error = status.textContent || "error";
 }
 
@@ -26,22 +28,11 @@ async function start() {
   document.body.dataset.ready = "yes";
 }
 
+// Data (CSV with a header, an id column kept out) or the teacher's symmetric matrix: purepca.player's
+// _playground_fit, tested in CPython; an error comes back as one line
 const RUN = `
-import json
-import math
-from purepca import PCA
-from purepca.csvdata import read_table
-from purepca.player import teach
-table = read_table(csv_text.splitlines(), source="the data")
-rows = [[x + shift for x in row] for row in table.rows]
-pca = PCA().fit(rows)
-page = teach(method, data=rows, replay_digits=50)
-from purepca.covariance import covariance_matrix
-json.dumps({"names": table.names, "variance": [repr(x) for x in pca.explained_variance_],
-            "components": [[repr(x) for x in row] for row in pca.components_], "page": page,
-            "rows": [row[:3] for row in table.rows], "sd": [math.sqrt(v) for v in pca.explained_variance_],
-            "mean": [math.fsum(row[j] for row in table.rows) / len(table.rows) for j in range(min(3, len(table.names)))],
-            "covariance": [[float(x) for x in row] for row in covariance_matrix(rows)]})
+from purepca.player import _playground_fit
+_playground_fit(csv_text, kind, method, shift, id_column)
 `;
 
 // An example's numeric columns, or random correlated data (12 rows, seeded: the same draw each time), as CSV text.
@@ -68,11 +59,17 @@ import json
 from purepca.covariance import center, covariance_matrix
 from purepca.csvdata import read_table
 from purepca.player import player_html, power_run
-rows = [[x + shift for x in row] for row in read_table(csv_text.splitlines(), source="the data").rows]
 inverse = iteration == "inverse"
-run = power_run(covariance_matrix(rows), 1, start=json.loads(start_json), inverse=inverse,
+if kind == "matrix":  # the teacher's matrix: no data, no cloud
+    rows, M = None, json.loads(cov_json)
+else:
+    rows = [[x + shift for x in row] for row in
+            read_table(csv_text.splitlines(), source="the data", id_column=id_column or None).rows]
+    M = covariance_matrix(rows)
+run = power_run(M, 1, start=json.loads(start_json), inverse=inverse,
                 title=("Inverse" if inverse else "Power") + " iteration from the vector you clicked")
-run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
+if rows is not None:
+    run["data"] = [[float(x) for x in r[:2]] for r in center(rows)]
 player_html(run)
 `;
 // QL one iteration at a time, the shift the learner's (purepca.linalg.tridiagonal.ql_step).
@@ -145,6 +142,7 @@ function example(name) {
     pyodide.globals.set("example_seed", ++SEED);
     pyodide.globals.set("example_size", Number(document.getElementById("size").value));
     document.getElementById("data").value = pyodide.runPython(EXAMPLE);
+    document.getElementById("kind").value = "data";  // an example is data, with its header
     document.body.dataset.example = name || "random " + SEED;
     run();
   } catch (err) {
@@ -178,7 +176,10 @@ function run() {
     pyodide.globals.set("csv_text", document.getElementById("data").value);
     pyodide.globals.set("method", document.getElementById("method").value);
     pyodide.globals.set("shift", shift);
+    pyodide.globals.set("kind", document.getElementById("kind").value);
+    pyodide.globals.set("id_column", document.getElementById("id-column").value.trim());
     const out = JSON.parse(pyodide.runPython(RUN));
+    if (out.error) throw new Error(out.error);
     const fit = document.getElementById("fit");
     while (fit.firstChild) fit.removeChild(fit.firstChild);
     const head = document.createElement("tr");
@@ -224,7 +225,7 @@ function basis(out) {  // the screen's two axes in data coordinates: the first t
 function drawCloud(out) {  // drawing only: every number on it comes from purepca (rows, mean, sd, components)
   const svg = document.getElementById("cloud"), S = 360, C = S / 2;
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  if (out.rows[0].length < 2) return;
+  if (!out.rows.length || out.rows[0].length < 2) return;  // a typed matrix has no cloud
   const E = basis(out), dims = E[0].length, mean = out.mean;
   const project = d => [0, 1].map(k => E[k].reduce((acc, e, j) => acc + e * d[j], 0));
   const points = out.rows.map(r => project(r.slice(0, dims).map((x, j) => x - mean[j])));
@@ -253,10 +254,16 @@ function clickStart(e) {  // a click on the background (not on a point): power i
     pyodide.globals.set("csv_text", document.getElementById("data").value);
     pyodide.globals.set("shift", Number(document.getElementById("shift").value || "0"));
     pyodide.globals.set("start_json", JSON.stringify(start));
+    pyodide.globals.set("kind", document.getElementById("kind").value);
+    pyodide.globals.set("id_column", document.getElementById("id-column").value.trim());
+    pyodide.globals.set("cov_json", JSON.stringify(LAST.covariance));
     pyodide.globals.set("iteration", document.getElementById("iteration").value);
     document.getElementById("player").srcdoc = pyodide.runPython(POWER);
-    status.textContent = document.getElementById("iteration").value + " iteration from the vector you clicked, (" +
-      start.join(", ") + ") normalised";
+    // the direction clicked, as a unit vector in the data's coordinates (the picture's scale is the same on both
+    // axes, so the pixel offsets give the direction; their size in pixels means nothing to the data)
+    const length = Math.hypot(...start);
+    status.textContent = document.getElementById("iteration").value + " iteration from the direction you clicked, v = (" +
+      start.map(x => (x / length).toPrecision(4)).join(", ") + ")";
     document.body.dataset.powerStart = JSON.stringify(start);
   } catch (err) {
     fail(err);
