@@ -552,7 +552,7 @@ def pc1_page(lesson: PC1Lesson, title: Optional[str] = None) -> str:
 
 
 #: The options of ``teach`` that only the step player reads, with their defaults.
-_PLAYER_ONLY = (("--method", "jacobi"), ("--digits", None), ("--replay-digits", 50), ("--components", 1),
+_PLAYER_ONLY = (("--method", "jacobi"), ("--digits", None), ("--replay-digits", 50), ("--components", None),
                 ("--shift", 0.0), ("--scale", False))
 
 #: The most points a pc1 page embeds and draws (the numbers shown are computed from all of them).

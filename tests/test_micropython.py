@@ -298,6 +298,7 @@ def _node() -> str | None:
     return shutil.which("node")
 
 
+@pytest.mark.slow  # MicroPython's WebAssembly port in node: 3-7 s
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11) or not (ROOT / ".git").exists(),
                     reason="the MicroPython checks run once per CI run: CPython 3.11 in a git checkout")
 @pytest.mark.parametrize("mpy", [False, True], ids=["source", "mpy"])
