@@ -19,7 +19,7 @@ The contract, for a door: a valid result (nothing NaN in it) or a :class:`PurePC
 exits 0 or 1 with one error line, or argparse's 2.  Never another exception, never past
 :data:`TIME_LIMIT`.  For a callable of the rooms inside the doors (:data:`INSIDE`, each with
 the design's reason: they take rows a door validated and never validate again), the contract
-is that a valid call works and no value hangs it.
+is that a valid call works: they are reached, not fed hostile values.
 """
 
 from __future__ import annotations
@@ -86,6 +86,14 @@ def hostile_values(paths: Optional[Paths], pathlike: bool) -> list[tuple[str, An
     return values
 
 
+#: For a door whose valid call takes over SLOW_CALL seconds, CI throws one value of each kind (every
+#: value with PUREPCA_CONTRACT_FULL=1 or PUREPCA_CONTRACT_EXAMPLES set).
+SLOW_CALL = 0.25
+ONE_OF_EACH_KIND = {"None", "nan", "10**400", "True", "-1", "'x'", "b'x'", "Decimal('sNaN')", "[]", "[[1, 2], [3]]",
+                    "FIFO", "DIR", "MISSING"}
+FULL = os.environ.get("PUREPCA_CONTRACT_FULL") == "1" or bool(os.environ.get("PUREPCA_CONTRACT_EXAMPLES"))
+
+
 #: Hostile words for a command option's value.
 def hostile_words(paths: Paths) -> list[str]:
     return ["", "x", "nan", "inf", "-inf", "-1", "0", "1e308", "1" + "0" * 400, "5e-324", "1.5", "\u00e9",
@@ -98,18 +106,34 @@ def hostile_words(paths: Paths) -> list[str]:
 DATA = [[2.5, 2.4, 0.5], [0.5, 0.7, 1.9], [2.2, 2.9, 1.1], [1.9, 2.2, 0.3], [3.1, 3.0, 2.0], [2.3, 2.7, 1.0]]
 
 
+def _cached(make: Callable[[], Any]) -> Callable[[], Any]:
+    """Made once, handed out as a deep copy (a call may change what it is given)."""
+    kept: list[Any] = []
+
+    def fresh() -> Any:
+        if not kept:
+            kept.append(make())
+        return _copy(kept[0])
+    fresh.__name__ = make.__name__
+    return fresh
+
+
+@_cached
 def _sym() -> list[list[float]]:
     return purepca.covariance_matrix([list(r) for r in DATA])
 
 
+@_cached
 def _fitted() -> Any:
     return purepca.PCA(2).fit([list(r) for r in DATA])
 
 
+@_cached
 def _state() -> Any:
     return _fitted()._state
 
 
+@_cached
 def _kpca() -> Any:
     return purepca.KernelPCA(2, kernel="rbf", fit_inverse_transform=True).fit([list(r) for r in DATA])
 
@@ -122,23 +146,28 @@ def _rows() -> list[list[float]]:
     return [list(r) for r in DATA]
 
 
+@_cached
 def _vectors() -> list[list[float]]:
     return [list(r) for r in purepca.jacobi_eigh(_sym()).vectors]
 
 
+@_cached
 def _values() -> list[float]:
     return list(purepca.jacobi_eigh(_sym()).values)
 
 
+@_cached
 def _scores() -> list[list[float]]:
     return _fitted().transform(_rows())
 
 
+@_cached
 def _case() -> Any:
     from purepca.certified import load_case
     return load_case("toy")
 
 
+@_cached
 def _answer() -> dict[str, Any]:
     pca = purepca.PCA(convention="prcomp").fit(_case().rows)
     return {"explained_variance_": pca.explained_variance_, "components_": pca.components_}
@@ -203,12 +232,14 @@ def _sumprod() -> Any:
     return getattr(math, "sumprod", None) or (lambda a, b: math.fsum(map(operator.mul, a, b)))
 
 
+@_cached
 def _extended() -> Any:
     from purepca.fast.centre import extended_centring
     got = extended_centring([list(c) for c in zip(*_rows())], _sumprod())
     return got[2]
 
 
+@_cached
 def _jacobi_run() -> dict[str, Any]:
     from purepca.player import jacobi_run
     return jacobi_run(_sym())
@@ -223,6 +254,7 @@ def _solver() -> Any:
     return SOLVER_TABLE["jacobi"] if "jacobi" in SOLVER_TABLE else next(iter(SOLVER_TABLE.values()))
 
 
+@_cached
 def _model_json() -> str:
     from purepca.model_io import pca_to_json
     return pca_to_json(_fitted())
@@ -235,17 +267,20 @@ def _json_file(r: "Run", text: str) -> str:
     return path
 
 
+@_cached
 def _result_json() -> str:
     import json
     pca = purepca.PCA().fit(_rows())
     return json.dumps({"explained_variance_": pca.explained_variance_, "components_": pca.components_})
 
 
+@_cached
 def _full_answer() -> dict[str, Any]:
     pca = purepca.PCA().fit(_rows())
     return {"explained_variance_": pca.explained_variance_, "components_": pca.components_}
 
 
+@_cached
 def _kernel_answer() -> dict[str, Any]:
     kp = purepca.KernelPCA(2, kernel="rbf").fit(_rows())
     return {"eigenvalues_": kp.eigenvalues_, "eigenvectors_": kp.eigenvectors_}
@@ -272,6 +307,8 @@ class _SparkModel:
 OVERRIDES: dict[str, dict[str, Callable[["Run"], Any]]] = {
     "purepca.fast.grams.ExtendedGram": {"cols": lambda r: _extended()},
     "purepca.fast.grams.ExtendedGram.row": {"i": lambda r: 0},
+    "purepca.certified.build.write_cases": {"names": lambda r: ["toy"], "folder": lambda r: r.scratch()},
+    "purepca.golden.write_cases": {"folder": lambda r: r.scratch()},
     "purepca.cli.read_result": {"path": lambda r: _json_file(r, _result_json())},
     "purepca.cli.verify_data": {"path": lambda r: r.paths.data},
     "purepca.conventions.as_numpy": {"pca": lambda r: purepca.PCA().fit(_rows())},
@@ -359,16 +396,32 @@ INSTANCES: dict[str, Callable[["Run"], Any]] = {
 }
 
 
+@_cached
 def _exact_sums() -> Any:
     from purepca.exact import ExactSums
     return ExactSums.from_columns([list(c) for c in zip(*_rows())], 10)
 
 #: The rooms inside the doors, with the design's reason (DESIGN.md, "Validate at the boundary,
-#: compute inside"; "the kernel room").  Their callables are reached with valid values and held to
-#: "no hang"; a raw exception on a hostile value is not a finding there.  A new module is a door.
+#: compute inside"; "the kernel room").  Their callables are reached with a valid call (a builder,
+#: a recorded real call or their doctest) and not fed hostile values: what reaches them went through
+#: a door that is.  A new module is a door.
 INSIDE: dict[str, str] = {
     "purepca.fast": "the kernel room: bound once, called from one place on rows a door validated",
+    "purepca.fitting": "the pure functions that build the fitted record from validated rows (the estimator is the door)",
+    "purepca.bounds": "the enclosures of a fit's error_bounds_, on the validated rows of the fit",
+    "purepca.exact": "the exact sums behind Moments(exact=True) (Moments is the door)",
+    "purepca.parallel": "the workers of n_jobs, on validated rows (check_n_jobs is the door, n_jobs= of the fit)",
+    "purepca.linalg.stein": "the inverse iteration behind tridiagonal_eigh, on its validated matrix",
+    "purepca.certified.exact": "the exact rational arithmetic of the corpus builder, on the corpus's own integers",
+    "purepca.linalg.tridiagonal.tridiagonalize": "a step of tridiagonal_eigh, on its validated matrix",
+    "purepca.linalg.tridiagonal.tridiagonal_ql": "a step of tridiagonal_eigh, on its validated matrix",
 }
+
+#: A callable with a required parameter of these names takes a record only the house builds (the
+#: fitted state, the fit's Settings, a context handed inside as ``ctx``, the fast room's sumprod):
+#: a worker inside the doors, whose door is the method that builds that record.  A new worker that
+#: follows the naming is classified the day it is added.
+INSIDE_PARAMETERS = {"state", "s", "ctx", "sp", "sumprod"}
 
 
 # ------------------------------------------------------------------ enumeration
@@ -469,6 +522,8 @@ def targets() -> list[Target]:
                 out.extend(_instance_methods(obj, f"{module.__name__}.{name}"))
     unique: dict[str, Target] = {}
     for t in out:
+        if any(p.name in INSIDE_PARAMETERS and p.default is p.empty for p in t.parameters):
+            t.inside = True
         unique.setdefault(t.name, t)
     return list(unique.values())
 
@@ -727,7 +782,7 @@ def cli_commands(paths: Paths) -> list[Command]:
 
 #: A valid command line per subcommand, beyond its positionals (one source of data where it needs one).
 CLI_SOURCE = {"fit": ["$DATA"], "transform": ["$DATA", "--model", "$MODEL"], "kernel": ["$DATA"], "plot": ["$DATA"],
-              "trace": ["--matrix", "$MATRIX"], "teach": ["--matrix", "$MATRIX"], "verify": ["--dataset", "toy"],
+              "trace": ["--matrix", "$MATRIX"], "teach": ["--matrix", "$MATRIX"], "verify": ["--dataset", "toy", "--result", "$ANSWER", "--convention", "prcomp"],
               "assess": ["toy", "$ANSWER"], "report": ["$DATA"]}
 
 
@@ -750,10 +805,12 @@ def module_commands() -> list[tuple[str, Any, list[str], list[str]]]:
         with open(spec.origin, encoding="utf-8") as fh:
             source = fh.read()
         tree = ast.parse(source)
-        options = sorted({n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
-                          and n.value.startswith("--") and n.value[2:3].isalpha() and " " not in n.value})
-        doc = ast.get_docstring(tree) or ""
-        usage = [w.strip("[]`.,:") for line in doc.splitlines() if "python -m" in line for w in line.split()]
+        constants = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        options = sorted({c for c in constants if c.startswith("--") and c[2:3].isalpha() and " " not in c})
+        usage_text = " ".join(c for c in constants if "python -m" in c or c.startswith("usage:"))
+        tokens = {w.strip("[]`.,:();") for w in usage_text.split()}
+        # the verbs: single words the code compares argv with that its usage line names
+        usage = sorted({c for c in constants if c.isalpha() and c.islower() and c in tokens and c != "python"})
         out.append((dotted, tree, options, usage))
     return out
 
@@ -761,8 +818,7 @@ def module_commands() -> list[tuple[str, Any, list[str], list[str]]]:
 def module_command_lines(run: "Run", name: str, options: list[str], usage: list[str]) -> list[list[str]]:
     """Command lines for a hand-parsed command: its usage's words alone and with hostile words, and
     each option with each hostile word (a FOLDER or OUT: the hostile paths)."""
-    words = [w for w in usage if w and not w.startswith("-") and w.islower() and w not in ("python", "-m")
-             and not w.startswith("purepca")]
+    words = usage
     hostile = [run.paths.fifo, run.paths.directory, run.paths.missing, "", "-"]
     if name.endswith("golden.__main__"):
         return [[w] for w in hostile]  # FOLDER: each a 50-digit computation of every case
@@ -814,6 +870,49 @@ class Finding:
 
     def line(self) -> str:
         return f"{self.kind:8} {self.where}({self.value}): {self.detail}"
+
+
+@contextlib.contextmanager
+def fifo_partner(path: str, junk: bytes = b"a,b\n1,x\n") -> Iterator[None]:
+    """The other end of the FIFO, as a pipe has one: while the call runs, a reader gets ``junk`` and
+    end of file, a writer's bytes are drained.  (A FIFO nobody opens from the other side blocks any
+    program by design - ``cat fifo`` - and written into is how /dev/stdout and ``<(...)`` work.)"""
+    import errno
+
+    done = threading.Event()
+
+    def partner() -> None:
+        while not done.is_set():
+            try:  # a reader is there: give it junk, then end of file
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as err:
+                if err.errno not in (errno.ENXIO, errno.ENOENT):
+                    return
+            else:
+                try:
+                    os.write(fd, junk)
+                except OSError:
+                    pass
+                os.close(fd)
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a writer may be waiting: drain it to its end
+            try:
+                while not done.is_set():
+                    try:
+                        if not os.read(fd, 1 << 16):
+                            break
+                    except BlockingIOError:
+                        done.wait(0.005)
+            finally:
+                os.close(fd)
+            done.wait(0.01)
+
+    thread = threading.Thread(target=partner, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(1.0)
 
 
 @contextlib.contextmanager
@@ -914,11 +1013,12 @@ class Run:
                 kwargs[p.name] = make(self)
         return kwargs
 
-    def call(self, target: Target, kwargs: dict[str, Any]) -> tuple[str, Any]:
+    def call(self, target: Target, kwargs: dict[str, Any], fifo: bool = False) -> tuple[str, Any]:
         """('ok', result) | ('refused', error) | ('raw', exception) | ('hang', None)."""
         from purepca import solvers
 
         self.calls += 1
+        fds = [os.dup(fd) for fd in (0, 1, 2)]  # open(True, "w") is open(1): a call may close standard output
         table = dict(solvers.SOLVER_TABLE)
         argv, stdin = sys.argv, sys.stdin
         sys.argv = ["purepca"]
@@ -929,7 +1029,8 @@ class Run:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
                     contextlib.redirect_stderr(io.StringIO()):
                 warnings.simplefilter("ignore")
-                with time_limit(TIME_LIMIT):
+                partner = fifo_partner(self.paths.fifo) if fifo else contextlib.nullcontext()
+                with partner, time_limit(TIME_LIMIT):
                     fn = target.get(self)
                     args = []
                     for p in target.parameters:  # positionally while it can (math.sqrt takes no keywords)
@@ -951,6 +1052,9 @@ class Run:
         except Exception as err:  # noqa: BLE001 - the contract: nothing but a PurePCAError
             return "raw", err
         finally:
+            for fd, saved in zip((0, 1, 2), fds):
+                os.dup2(saved, fd)
+                os.close(saved)
             os.chdir(here)
             sys.argv, sys.stdin = argv, stdin
             solvers.SOLVER_TABLE.clear()
@@ -996,13 +1100,17 @@ class Run:
         base = self.baseline(target)
         if base is None:
             return
-        if budget is not None and time.monotonic() - started > budget:
-            return
+        took = time.monotonic() - started
+        if (budget is not None and took > budget) or target.inside:
+            return  # inside the doors: reached, not fed hostile values
+        few = took > SLOW_CALL and not FULL  # a slow door (a build, a 50-digit corpus): one value of each kind
         for p in target.parameters:
             if p.name in ("self", "cls"):
                 continue
             pathlike = p.name in PATHLIKE or isinstance(p.default, str) or isinstance(base.get(p.name), str)
             cases = hostile_values(self.paths, pathlike)
+            if few:
+                cases = [c for c in cases if c[0] in ONE_OF_EACH_KIND]
             if rng is not None and values is not None:
                 cases = rng.sample(cases, min(values, len(cases)))
             for label, value in cases:
@@ -1010,7 +1118,7 @@ class Run:
                     continue  # the documented default is valid by definition
                 kwargs = dict(self._fresh(target, base))
                 kwargs[p.name] = value
-                self.judge(target, f"{p.name}={label}", kwargs)
+                self.judge(target, f"{p.name}={label}", kwargs, fifo=label == "FIFO")
 
     def fuzz_many(self, target: Target, rng: Any) -> None:
         """Several parameters hostile at once (the on-demand run), drawn by ``rng``."""
@@ -1026,7 +1134,7 @@ class Run:
             label, value = rng.choice(hostile_values(self.paths, p.name in PATHLIKE))
             kwargs[p.name] = value
             labels.append(f"{p.name}={label}")
-        self.judge(target, ", ".join(labels), kwargs)
+        self.judge(target, ", ".join(labels), kwargs, fifo=any(lab.endswith("=FIFO") for lab in labels))
 
     # -------------------------------------------------------------- files a valid command line reads
 
@@ -1053,8 +1161,8 @@ class Run:
         except Exception:  # noqa: BLE001
             return copy.copy(base)
 
-    def judge(self, target: Target, label: str, kwargs: dict[str, Any]) -> None:
-        status, got = self.call(target, kwargs)
+    def judge(self, target: Target, label: str, kwargs: dict[str, Any], fifo: bool = False) -> None:
+        status, got = self.call(target, kwargs, fifo)
         if status == "hang":
             self.findings.append(Finding("HANG", target.name, label, f"past {TIME_LIMIT:g} s"))
         elif target.inside:
@@ -1078,7 +1186,8 @@ class Run:
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
                 warnings.simplefilter("ignore")
-                with time_limit(TIME_LIMIT):
+                partner = fifo_partner(self.paths.fifo) if self.paths.fifo in argv else contextlib.nullcontext()
+                with partner, time_limit(TIME_LIMIT):
                     code = run(argv)
         except Hang:
             self.findings.append(Finding("HANG", name, label, f"past {TIME_LIMIT:g} s"))
