@@ -23,6 +23,7 @@ parameters hostile at once, seeded::
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import sys
@@ -272,3 +273,25 @@ def test_golden_command_refuses_a_folder_in_one_line(run: cv.Run) -> None:
         cv.module_runner("purepca.golden.__main__")([run.paths.fifo])
     assert exit_.value.code == 1 and err.getvalue().count("\n") == 1
     assert "golden: the folder must be an existing directory" in err.getvalue()
+
+
+def test_limits_are_checked_before_the_work() -> None:
+    """broken_stick's count, svg.ticks' target and offset_rows' n are checked before the loop they size
+    (10**400 hung each of them)."""
+    from purepca.distributed import offset_rows
+    from purepca.selection import broken_stick
+    from purepca.svg import ticks
+
+    with pytest.raises(PurePCAError, match="count must be an int between 1 and 1000000"):
+        broken_stick([0.5], 10 ** 400)
+    with pytest.raises(PurePCAError, match="count must be an int between 2 and"):
+        broken_stick([0.5, 0.5], 1)  # fewer pieces than components
+    with pytest.raises(PurePCAError, match="ratios: None is not a sequence of numbers"):
+        broken_stick(None, 3)  # type: ignore[arg-type]
+    with pytest.raises(PurePCAError, match="target must be an int between 1 and 1000"):
+        ticks(0.0, 1.0, 10 ** 400)
+    with pytest.raises(PurePCAError, match="hi must be a finite real number"):
+        ticks(0.0, math.inf)
+    with pytest.raises(PurePCAError, match="offset_rows: n must be a positive int up to 10,000,000, got int of 401"):
+        offset_rows(10 ** 400)
+    assert broken_stick([0.62, 0.25, 0.09, 0.04], 4) == 1 and ticks(-0.3, 2.7)[1] == 0.5
