@@ -47,6 +47,10 @@ __all__ = [
 ]
 
 
+#: The most rows :func:`offset_rows` makes (10 floats each: about 1 GB at the limit).
+OFFSET_ROWS_MAX = 10 ** 7
+
+
 def offset_rows(n: int, *, seed: int = 0) -> List[List[float]]:
     """``n`` rows of 10 columns of the kind that defeat ``XᵀX/n - μμᵀ``: a
     timestamp-like column ``1.7e9 + 100·z``, two coordinates with a 1e-4
@@ -58,8 +62,9 @@ def offset_rows(n: int, *, seed: int = 0) -> List[List[float]]:
     >>> len(rows), len(rows[0]), [sum(r[3:]) for r in rows]
     (3, 10, [1.0, 1.0, 1.0])
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise PurePCAError(f"offset_rows: n must be a positive int, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= OFFSET_ROWS_MAX:  # the limit before the rows
+        shown = repr(n) if len(repr(n)) < 40 else f"{type(n).__name__} of {len(repr(n))} characters"
+        raise PurePCAError(f"offset_rows: n must be a positive int up to {OFFSET_ROWS_MAX:,}, got {shown}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise PurePCAError(f"offset_rows: seed must be an int, got {seed!r}")
     rng = random.Random(seed)

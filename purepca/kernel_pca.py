@@ -55,7 +55,7 @@ from .kernels import (
 from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix
 from .numeric import FLOAT, Context, Scalar, get_context
-from .params import as_int, as_real, is_int
+from .params import as_int, as_real, check_callback, is_int
 from .projection import _float_rows
 from .solvers import kernel_eigenpairs, report_degenerate
 
@@ -297,6 +297,7 @@ class KernelPCA(Estimator):
     def _fit(self, X: Any, progress: Optional[Progress]) -> Optional[list[list[Scalar]]]:
         """The fit; returns the centred training kernel when the eigensolver left it as it was (the
         Krylov and power solvers only apply it), for :meth:`fit_transform`, else None."""
+        check_callback(progress, "progress")
         ctx, kernel, sign, gamma = self._settings()
         if kernel == "precomputed":
             K = _precomputed(X, ctx)

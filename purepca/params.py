@@ -124,6 +124,19 @@ def as_real(
     return number
 
 
+def check_callback(value: Any, name: str) -> None:
+    """None or a function: a trace or progress callback checked before the work, not on its first call.
+
+    >>> check_callback(print, "trace")
+    >>> check_callback(3, "trace")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: trace must be None or a function (called with each step), got 3
+    """
+    if value is not None and not callable(value):
+        raise PurePCAError(f"{name} must be None or a function (called with each step), got {_show(value)}")
+
+
 def _show(value: Any, width: int = 60) -> str:
     """A short repr for messages, at most ``width`` characters, naming an int too long to print by its
     number of digits (repr raises ValueError past 4,300 digits on Python 3.11+).

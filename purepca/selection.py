@@ -105,6 +105,10 @@ def kaiser(spectrum: Sequence[float], total: float, count: int) -> int:
     return sum(1 for v in spectrum if v > mean)
 
 
+#: The most pieces :func:`broken_stick` breaks the stick into (the number of features of a PCA).
+BROKEN_STICK_MAX = 10 ** 6
+
+
 def broken_stick(ratios: Sequence[float], count: int) -> int:
     """The broken-stick rule (Frontier 1976; Jolliffe 2002, section 6.1.2): keep the leading components
     whose share of the variance exceeds ``b_i = (1/p)·Σ_(j=i..p) 1/j``, the expected length of the i-th
@@ -113,8 +117,13 @@ def broken_stick(ratios: Sequence[float], count: int) -> int:
     >>> broken_stick([0.62, 0.25, 0.09, 0.04], 4)
     1
     """
+    from .linalg.matrix import as_vector
+    from .params import as_int
+
+    shares = as_vector(ratios, name="ratios")
+    count = as_int(count, "count", low=max(len(shares), 1), high=BROKEN_STICK_MAX)  # before the count-long sums
     k = 0
-    for i, share in enumerate(ratios):
+    for i, share in enumerate(shares):
         expected = math.fsum(1.0 / j for j in range(i + 1, count + 1)) / count
         if share > expected:
             k += 1

@@ -124,6 +124,10 @@ def ticks(lo: float, hi: float, target: int = 6) -> tuple[list[float], float]:
     >>> ticks(5.0, 5.0)[0]
     [4.0, 4.5, 5.0, 5.5, 6.0]
     """
+    from .params import as_int, as_real
+
+    lo, hi = as_real(lo, "lo"), as_real(hi, "hi")
+    target = as_int(target, "target", low=1, high=1000)  # the number of ticks: the limit before the loop
     if hi < lo:
         lo, hi = hi, lo
     if hi - lo <= 1e-12 * max(abs(lo), abs(hi), 1e-300):

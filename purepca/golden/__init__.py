@@ -226,11 +226,16 @@ def write_cases(folder: Optional[str] = None) -> list[str]:
     >>> paths = write_cases(tempfile.mkdtemp())   # doctest: +SKIP
     """
     folder = FOLDER if folder is None else folder
+    if not isinstance(folder, str) or not os.path.isdir(folder):  # before 50 digits of work, not after
+        raise PurePCAError(f"golden: the folder must be an existing directory, got {folder!r}")
     paths = []
     for case in build_cases():
         path = os.path.join(folder, case["name"] + ".json")
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(_dump(case))
+        try:
+            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(_dump(case))
+        except OSError as err:
+            raise PurePCAError(f"golden: {path}: cannot write it ({err.strerror or err})") from None
         paths.append(path)
     return paths
 

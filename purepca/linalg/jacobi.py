@@ -46,8 +46,9 @@ from typing import Any, Callable, Optional, Union
 from ..errors import ConvergenceError, PurePCAError
 from .. import fast
 from ..numeric import FLOAT, Context, FloatContext, Scalar, check_context
-from ..params import as_int, as_real
-from .matrix import as_matrix, as_symmetric, max_abs
+from ..params import as_int, as_real, check_callback
+from .matrix import _max_abs as max_abs  # rows validated here: the worker
+from .matrix import as_matrix, as_symmetric
 
 __all__ = ["EighResult", "JacobiStep", "SVDResult", "jacobi_eigh", "jacobi_svd"]
 
@@ -229,6 +230,7 @@ def jacobi_eigh(
     [4.7320508076, 3.0, 1.2679491924]
     """
     ctx = check_context(context)
+    check_callback(trace, "trace")
     max_sweeps = as_int(max_sweeps, "max_sweeps", low=1)
     if pivot not in PIVOTS:
         raise PurePCAError(f"pivot must be one of {', '.join(map(repr, PIVOTS))}, got {pivot!r}")

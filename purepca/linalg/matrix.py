@@ -34,8 +34,8 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
 from ..fast import float_rows as _fast_float_rows
-from ..numeric import FLOAT, Context, Scalar
-from ..params import _show, as_real
+from ..numeric import FLOAT, Context, Scalar, check_context
+from ..params import _show, as_int, as_real
 
 __all__ = [
     "as_matrix",
@@ -158,6 +158,8 @@ def as_matrix(
     ...
     purepca.errors.PurePCAError: X: row 1 has 1 value, expected 2 (the length of row 0)
     """
+    if context is not FLOAT:
+        context = check_context(context)
     if type(data) is not list:
         data = _rows_source(data, name)
     if _fast_float_rows is not None and context is FLOAT and type(data) is list and data:
@@ -245,6 +247,7 @@ def as_symmetric(
     ...
     purepca.errors.PurePCAError: A is not symmetric: A[0][1] = 1.0 but A[1][0] = 0.0
     """
+    context = check_context(context)
     if isinstance(data, Sequence) and not isinstance(data, (str, bytes)) and len(data) == 0:
         return []
     M = as_matrix(data, name=name, context=context)
@@ -252,7 +255,7 @@ def as_symmetric(
     if len(M[0]) != n:
         raise PurePCAError(f"{name} must be square, got {n} rows and {len(M[0])} columns")
     with context.local():
-        limit = context.convert(as_real(rtol, "symmetry_rtol", low=0.0)) * max_abs(M)
+        limit = context.convert(as_real(rtol, "symmetry_rtol", low=0.0)) * _max_abs(M)
         for i in range(n):
             row = M[i]
             for j in range(i + 1, n):
@@ -274,6 +277,7 @@ def as_vector(data: Any, *, name: str = "x", context: Context = FLOAT) -> list[S
     ...
     purepca.errors.PurePCAError: x: entry 1 is None (a missing value?); expected a real number
     """
+    context = check_context(context)
     if data is None or isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
         raise PurePCAError(f"{name}: {_describe(data)} is not a sequence of numbers")
     if isinstance(data, (AbstractSet, Mapping)):
@@ -315,14 +319,15 @@ def dot(x: Sequence[Scalar], y: Sequence[Scalar], context: Context = FLOAT) -> S
     >>> dot([1e16, 1.0, -1e16], [1, 1, 1])
     1.0
     """
-    if len(x) != len(y):
-        raise PurePCAError(f"dot: vectors of lengths {len(x)} and {len(y)}")
-    if not x:
+    context = check_context(context)
+    if isinstance(x, Sequence) and isinstance(y, Sequence) and not x and not y:
         return context.zero
     # Validated into the context's numbers: a triple-length dot (3.12+) would keep
     # ints as ints, and a Decimal must not meet a float.
     u = as_vector(x, name="x", context=context)
     v = as_vector(y, name="y", context=context)
+    if len(u) != len(v):
+        raise PurePCAError(f"dot: vectors of lengths {len(u)} and {len(v)}")
     with context.local():
         return context.dot(u, v)
 
@@ -333,12 +338,13 @@ def matvec(A: Sequence[Sequence[Scalar]], x: Sequence[Scalar], context: Context 
     >>> matvec([[1, 2], [3, 4]], [1, 1])
     [3.0, 7.0]
     """
-    if A and len(A[0]) != len(x):
-        raise PurePCAError(f"matvec: matrix has {len(A[0])} columns but the vector has {len(x)} entries")
-    if not A:
+    context = check_context(context)
+    if isinstance(A, Sequence) and not isinstance(A, (str, bytes)) and not A:
         return []
     M = as_matrix(A, name="A", context=context)
     v = as_vector(x, name="x", context=context)
+    if len(M[0]) != len(v):
+        raise PurePCAError(f"matvec: matrix has {len(M[0])} columns but the vector has {len(v)} entries")
     with context.local():
         return context.dots(M, v)
 
@@ -349,12 +355,14 @@ def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]], context
     >>> matmul([[1, 2, 3]], [[1], [1], [1]])
     [[6.0]]
     """
-    if A and len(A[0]) != len(B):
-        raise PurePCAError(f"matmul: shapes {len(A)}x{len(A[0])} and {len(B)}x{len(B[0]) if B else 0} do not match")
-    if not A:
+    context = check_context(context)
+    if isinstance(A, Sequence) and not isinstance(A, (str, bytes)) and not A:
         return []
     M = as_matrix(A, name="A", context=context)
-    cols = transpose(as_matrix(B, name="B", context=context))
+    N = as_matrix(B, name="B", context=context)
+    if len(M[0]) != len(N):
+        raise PurePCAError(f"matmul: shapes {len(M)}x{len(M[0])} and {len(N)}x{len(N[0])} do not match")
+    cols = transpose(N)
     with context.local():
         return [context.dots(cols, row) for row in M]
 
@@ -365,17 +373,28 @@ def identity(n: int, context: Context = FLOAT) -> list[list[Scalar]]:
     >>> identity(2)
     [[1.0, 0.0], [0.0, 1.0]]
     """
+    context = check_context(context)
+    n = as_int(n, "n", low=0, high=IDENTITY_MAX_N)  # the limit before the n * n entries, not after
     one, zero = context.one, context.zero
     return [[one if i == j else zero for j in range(n)] for i in range(n)]
+
+
+#: The largest n :func:`identity` makes (n * n entries: 10**9 at most).
+IDENTITY_MAX_N = 31622
 
 
 def max_abs(A: Sequence[Sequence[Scalar]]) -> Scalar:
     """Largest absolute entry (0 for an empty matrix).
 
     >>> max_abs([[1, -5], [2, 3]])
-    5
+    5.0
     """
-    return max((max(map(abs, row), default=0) for row in A), default=0)
+    return _max_abs(as_matrix(A, name="A", copy=False))
+
+
+def _max_abs(M: Sequence[Sequence[Scalar]]) -> Scalar:
+    """:func:`max_abs` of rows already validated (the solvers' scaling, in any context)."""
+    return max((max(map(abs, row), default=0) for row in M), default=0)
 
 
 def norm_fro(A: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> Scalar:
@@ -384,8 +403,10 @@ def norm_fro(A: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> Scalar:
     >>> norm_fro([[3e200, 0.0], [0.0, 4e200]]) > 4.99e200
     True
     """
+    context = check_context(context)
+    M = as_matrix(A, name="A", context=context, copy=False)
     with context.local():
-        return context.norm([x for row in A for x in row])
+        return context.norm([x for row in M for x in row])
 
 
 def norm_1(A: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> Scalar:
@@ -394,7 +415,9 @@ def norm_1(A: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> Scalar:
     >>> norm_1([[1, -2], [3, 4]])
     6.0
     """
-    if not A:
+    context = check_context(context)
+    if isinstance(A, Sequence) and not isinstance(A, (str, bytes)) and not A:
         return context.zero
+    M = as_matrix(A, name="A", context=context, copy=False)
     with context.local():
-        return max(context.sum(map(abs, col)) for col in zip(*A))
+        return max(context.sum(map(abs, col)) for col in zip(*M))

@@ -36,9 +36,10 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..errors import ConvergenceError, PurePCAError, float_range
 from ..numeric import FLOAT, Context, Scalar, check_context
-from ..params import as_int, as_real, is_int
+from ..params import as_int, as_real, check_callback, is_int
 from .jacobi import _jacobi_eigh, _scaled_back
-from .matrix import as_symmetric, as_vector, max_abs
+from .matrix import _max_abs as max_abs  # rows validated here: the worker
+from .matrix import as_symmetric, as_vector
 
 __all__ = ["IterationResult", "PowerStep", "SubspaceStep", "power_iteration", "subspace_iteration"]
 
@@ -269,6 +270,7 @@ def power_iteration(
     purepca.errors.ConvergenceError: power_iteration: eigenpair 1 of 1 did not converge in 50 iterations: residual ...
     """
     ctx = check_context(context)
+    check_callback(trace, "trace")
     seed = as_int(seed, "seed")
     with ctx.local(), float_range("power_iteration"):
         apply, d, e, k, max_iter = _setup(op, d, k, max_iter, ctx)
@@ -369,6 +371,7 @@ def subspace_iteration(
     [5.618033989, 3.381966011]
     """
     ctx = check_context(context)
+    check_callback(trace, "trace")
     seed = as_int(seed, "seed")
     with ctx.local(), float_range("subspace_iteration"):
         apply, d, e, k, max_iter = _setup(op, d, k, max_iter, ctx)

@@ -50,10 +50,12 @@ from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
 from ..numeric import FLOAT, Context, Scalar, check_context
+from ..params import check_callback
 from .. import fast
 from ..numeric import float_hypot
 from .jacobi import EighResult, _scaled_back
-from .matrix import as_symmetric, as_vector, max_abs
+from .matrix import _max_abs as max_abs  # rows validated here: the worker
+from .matrix import as_symmetric, as_vector
 
 __all__ = ["TridiagonalStep", "ql_step", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
 
@@ -479,6 +481,7 @@ def tridiagonal_eigh(
     ['householder', 'ql']
     """
     ctx = check_context(context)
+    check_callback(trace, "trace")
     if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
         raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r}")
     if shift not in SHIFTS:
