@@ -63,11 +63,11 @@ from .solvers import (
     Problem,
     Solver,
     Spectrum,
-    _checked_spectrum,
     _solver_row,
     choose_solver,
     report_degenerate,
     solve_svd,
+    solved,
     squared_path_errors,
 )
 from .weights import weighted_data
@@ -440,8 +440,7 @@ def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spec
     gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
                       lambda: _covariance(p, d, gram, ctx), lambda: p.rows(ctx))
-    row = _solver_row(solver)
-    found = _checked_spectrum(row.run(problem), row, problem)  # a registered solver's answer, checked
+    found = solved(_solver_row(solver), problem)  # a registered solver's answer checked
     constant = _constant_columns(p.c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
 
@@ -722,9 +721,8 @@ def fit_moments(s: Settings, moments: Moments, source: str = "fit_moments") -> P
             for j in range(d):
                 if sd[j] is raw[j]:
                     C[j][j] = ctx.one
-        row = _solver_row(solver)
         problem = Problem(ctx, n, d, s.wanted() or 0, ctx.one, s.seed, 1, ctx.gram, lambda: C, _no_rows)
-        found = _checked_spectrum(row.run(problem), row, problem)
+        found = solved(_solver_row(solver), problem)
     state = finish(s, Solved(n, d, solver, found, list(hi), list(lo), sd, parallel_sd=parallel_sd))
     # Exact moments give the covariance correctly rounded: each entry within half an ulp of the exact
     # one, which is what rigorous bounds need (float moments carry a rounding error not bounded here).

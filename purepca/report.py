@@ -272,9 +272,9 @@ def pca_html(pca: Any) -> str:
     '<pre>PCA(n_components=2)</pre>'
     """
     from .markup import escape_text  # the one escaper; HTML is not on the MicroPython bundle (micro.NOT_ON_DEVICE)
-    from .pca import PCA
 
-    if not isinstance(pca, PCA):
+    # The estimator's own reader (pca.py imports this module: no import of pca here, lazy or not).
+    if not all(callable(getattr(pca, name, None)) for name in ("summary", "get_params", "fit")):
         raise PurePCAError(f"pca_html: expected a purepca.PCA, got {type(pca).__name__}")
     try:
         summary = pca.summary()

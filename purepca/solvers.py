@@ -310,6 +310,23 @@ def _full_cost(n: int, d: int) -> float:
     return n * n / 2 * (d + _CALL) + _eigh_cost(n) + r * d * (n + _CALL) + 2 * r * r * d * (1 + _ROW_OP)
 
 
+def _checked_cost(row: Solver, name: str, n: int, d: int, k: Optional[int]) -> Optional[float]:
+    """A row's ``cost(n, d, k)`` (None for a row without one): None or a non-negative number, else an
+    error naming the row."""
+    c = None if row.cost is None else row.cost(n, d, k)
+    if c is None:
+        return None
+    if isinstance(c, bool) or not isinstance(c, numbers.Real) or not c >= 0 or math.isnan(c):
+        raise PurePCAError(f"SOLVER_TABLE[{name!r}]: its cost({n}, {d}, {k}) is {c!r:.60}; expected a "
+                           "non-negative number or None (never chosen)")
+    return float(c)
+
+
+def _no_cost(n: int, d: int) -> str:
+    raise PurePCAError(f"SOLVER_TABLE: no row has a cost for {n} x {d} data (the rows 'covariance' and 'gram' "
+                       "deleted?): solver='auto' cannot choose; name a solver, or put the rows back")
+
+
 def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     """The path ``solver="auto"`` takes for n x d data and k wanted components
     (None: all, or a count known only after the spectrum): the cheapest row of
@@ -328,19 +345,10 @@ def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     costs: list[tuple[float, int, str]] = []
     for i, name in enumerate(list(SOLVER_TABLE)):
         row = _solver_row(name)
-        if row.cost is None:
-            continue
-        c = row.cost(n, d, k)
-        if c is None:
-            continue
-        if isinstance(c, bool) or not isinstance(c, numbers.Real) or not c >= 0 or math.isnan(c):
-            raise PurePCAError(f"SOLVER_TABLE[{name!r}]: its cost({n}, {d}, {k}) is {c!r:.60}; expected a "
-                               "non-negative number or None (never chosen)")
-        costs.append((float(c), i, name))
-    if not costs:
-        raise PurePCAError(f"SOLVER_TABLE: no row has a cost for {n} x {d} data (the rows 'covariance' and 'gram' "
-                           "deleted?): solver='auto' cannot choose; name a solver, or put the rows back")
-    return min(costs)[2]
+        c = None if row.cost is None else row.cost(n, d, k) if _is_own(row) else _checked_cost(row, name, n, d, k)
+        if c is not None:
+            costs.append((c, i, name))
+    return min(costs)[2] if costs else _no_cost(n, d)
 
 
 def _full_path_cost(kind: str) -> Callable[[int, int, Optional[int]], Optional[float]]:
@@ -883,7 +891,18 @@ def _checked_row(row: Any, where: str, name: Any = None) -> Solver:
 
 
 def _solver_row(name: str) -> Solver:
-    """The row of :data:`SOLVER_TABLE` named ``name``, checked: a row deleted from the table or junk put
+    """The row of :data:`SOLVER_TABLE` named ``name`` (a deleted or junk row named: :func:`_table_row`)."""
+    row = SOLVER_TABLE.get(name)
+    return row if type(row) is Solver and _is_own(row) else _table_row(name, row)
+
+
+def _is_own(row: Solver) -> bool:
+    """Whether ``row`` is one of purepca's own rows (trusted: their tests hold what the checks check)."""
+    return any(row is own for own in _OWN_ROWS)
+
+
+def _table_row(name: str, row: Any) -> Solver:
+    """A registered row of :data:`SOLVER_TABLE`, checked: a row deleted from the table or junk put
     into it directly is an error naming it, not a ``KeyError`` or ``TypeError`` deep in a fit.
 
     >>> _solver_row("svd").name
@@ -893,13 +912,15 @@ def _solver_row(name: str) -> Solver:
     ...
     purepca.errors.PurePCAError: SOLVER_TABLE has no row 'nonesuch' (deleted?): ...
     """
-    row = SOLVER_TABLE.get(name)
     if row is None:
         raise PurePCAError(f"SOLVER_TABLE has no row {name!r} (deleted?): the fit needs it; put it back with "
                            f"register_solver (the rows now: {', '.join(map(repr, SOLVER_TABLE))})")
-    if type(row) is Solver and any(row is own for own in _OWN_ROWS):
-        return row
     return _checked_row(row, f"SOLVER_TABLE[{name!r}]", name)
+
+
+def solved(row: Solver, P: Problem) -> Spectrum:
+    """``row.run(P)``: a registered solver's answer checked (:func:`_checked_spectrum`), purepca's own trusted."""
+    return row.run(P) if _is_own(row) else _checked_spectrum(row.run(P), row, P)
 
 
 #: A registered solver's axes are refused when ``|v_i·v_j - δ_ij|`` exceeds this many ``d·eps``
@@ -923,7 +944,7 @@ def _checked_spectrum(found: Any, row: Solver, P: Problem) -> Spectrum:
     ...
     purepca.errors.PurePCAError: solver 'x': values[1] = 2.0 is above values[0] = 1.0: the values must be in descending order
     """
-    if any(row is own for own in _OWN_ROWS):
+    if _is_own(row):
         return found  # type: ignore[no-any-return]
     who = f"solver {row.name!r}"
     if not isinstance(found, Spectrum):

@@ -42,7 +42,7 @@ def test_planted_quick():
 
 def _run_planted(tmp_path: pathlib.Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
-    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests").mkdir(exist_ok=True)
     shutil.copy(ROOT / "tests" / "helpers.py", tmp_path / "tests" / "helpers.py")
     (tmp_path / "tests" / "test_planted.py").write_text(PLANTED, encoding="utf-8")
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PUREPCA_") and k != "PYTEST_XDIST_WORKER"}
