@@ -210,8 +210,8 @@ def skeleton(name: str) -> str:
     ...
     purepca.errors.PurePCAError: exercise: no exercise 'qr'; the exercises are covariance, householder, power, rotation
     """
-    if name not in _SKELETONS:
-        raise PurePCAError(f"exercise: no exercise {name!r}; the exercises are {', '.join(sorted(EXERCISES))}")
+    if not isinstance(name, str) or name not in _SKELETONS:
+        raise PurePCAError(f"exercise: no exercise {name!r:.60}; the exercises are {', '.join(sorted(EXERCISES))}")
     return _SKELETONS[name]
 
 
@@ -230,6 +230,9 @@ def write_skeleton(name: str, folder: str = ".") -> str:
     """
     from .files import check_output_path, write_output
     text = skeleton(name)
+    if not isinstance(folder, str):
+        raise PurePCAError(f"exercise write: --folder must be a folder's name, got {type(folder).__name__} "
+                           f"{folder!r:.60}")
     if not os.path.isdir(folder):
         raise PurePCAError(f"exercise write: --folder {folder}: no such directory")
     path = os.path.join(folder, EXERCISES[name][0])

@@ -197,6 +197,8 @@ def read_text(name: str, encoding: str = "utf-8") -> str:
     ...
     purepca.errors.PurePCAError: /no/such/file.csv: cannot read it (No such file or directory)
     """
+    if not isinstance(name, str):  # an int would be a file descriptor to open (and close): never meant
+        raise PurePCAError(f"expected a file's name (text), got {type(name).__name__} {name!r:.60}")
     source = "<stdin>" if name == "-" else name
     try:
         if name == "-":

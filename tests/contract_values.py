@@ -320,6 +320,12 @@ OVERRIDES: dict[str, dict[str, Callable[["Run"], Any]]] = {
     "purepca.fast.grams.ExtendedGram.row": {"i": lambda r: 0},
     "purepca.certified.build.write_cases": {"names": lambda r: ["toy"], "folder": lambda r: r.scratch()},
     "purepca.golden.write_cases": {"folder": lambda r: r.scratch()},
+    "purepca.exercise.write_skeleton": {"name": lambda r: "rotation", "folder": lambda r: r.scratch()},
+    "purepca.exercise.Check": {"name": lambda r: "the rotation", "passed": lambda r: True,
+                               "message": lambda r: "within 0.5 ulp"},
+    "purepca.files.read_text": {"name": lambda r: r.paths.data},
+    "purepca.certified.check_case": {"case": lambda r: __import__("purepca.certified", fromlist=["load_case"]).load_case("toy")},
+    "purepca.sensor.load_model": {"text": lambda r: _model_json()},
     "purepca.micro.build": {"modules": lambda r: ("errors",)},  # one module: 30 ms, not a 3 s bundle
     "purepca.cli.read_result": {"path": lambda r: _json_file(r, _result_json())},
     "purepca.cli.verify_data": {"path": lambda r: r.paths.data},
