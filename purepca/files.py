@@ -37,6 +37,7 @@ from typing import Optional, Union
 
 from .csvdata import decode_text
 from .errors import PurePCAError
+from .params import _show, check_text
 
 __all__ = ["check_output_path", "file_mode", "read_text", "text_lines", "write_output", "written_in_place"]
 
@@ -47,6 +48,8 @@ def file_mode(path: str) -> int:
     >>> file_mode("/no/such/file") & 0o111
     0
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise PurePCAError(f"file_mode: path must be a file name, got {_show(path)}")
     try:
         return os.stat(path).st_mode & 0o7777
     except OSError:
@@ -63,6 +66,8 @@ def written_in_place(real: str) -> bool:
     >>> written_in_place("/dev/null"), written_in_place("/no/such/file")
     (True, False)
     """
+    if not isinstance(real, str):
+        raise PurePCAError(f"written_in_place: real must be a file name (str), got {_show(real)}")
     if real.startswith(("/dev/", "/proc/")):
         return True
     try:
@@ -87,17 +92,22 @@ def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
     ...
     purepca.errors.PurePCAError: .../page.html/inside: cannot write it (Not a directory)
     """
+    if not isinstance(text, (str, bytes)):
+        raise PurePCAError(f"write_output: text must be a str or bytes, got {_show(text)}")
     if output is None or output == "-":
         if sys.stdout is None:
             raise PurePCAError("standard output is closed; name a file with -o FILE")
         try:
             buffer = getattr(sys.stdout, "buffer", None)
-            if isinstance(text, bytes) or buffer is not None:
+            if buffer is not None:
                 # UTF-8 bytes, whatever the terminal's encoding (an é in a title raised UnicodeEncodeError
                 # under PYTHONIOENCODING=ascii): what purepca writes it reads back as UTF-8.
                 sys.stdout.flush()
                 buffer.write(text if isinstance(text, bytes) else _utf8(text + "\n"))  # type: ignore[union-attr]
                 buffer.flush()  # type: ignore[union-attr]
+            elif isinstance(text, bytes):  # bytes to a text stream: as UTF-8, what purepca writes
+                sys.stdout.write(text.decode("utf-8", "replace"))
+                sys.stdout.flush()
             else:  # a text stream without bytes below it (a doctest's, a StringIO)
                 print(_utf8(text).decode("utf-8"))
                 sys.stdout.flush()
@@ -220,4 +230,5 @@ def text_lines(text: str) -> io.StringIO:
     >>> list(text_lines("a,b\\r\\n1,\\f2\\n"))
     ['a,b\\r\\n', '1,\\x0c2\\n']
     """
+    check_text(text, "text_lines: text")
     return io.StringIO(text, newline="")

@@ -28,6 +28,7 @@ import re
 from typing import Mapping
 
 from .errors import PurePCAError
+from .params import check_text
 
 __all__ = ["escape_text", "fill_template", "json_for_script"]
 
@@ -59,6 +60,7 @@ def json_for_script(json_text: str) -> str:
     >>> json_for_script('{"title": "<!--<script></script>"}')
     '{"title": "\\\\u003c!--\\\\u003cscript>\\\\u003c/script>"}'
     """
+    check_text(json_text, "json_for_script: json_text")
     return json_text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
@@ -74,6 +76,8 @@ def fill_template(template: str, values: Mapping[str, str]) -> str:
     ...
     purepca.errors.PurePCAError: fill_template: the template marker %A% has no value
     """
+    check_text(template, "fill_template: template")
+
     def value(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in values:

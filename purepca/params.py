@@ -53,6 +53,9 @@ def as_int(value: Any, name: str, *, low: Optional[int] = None, high: Optional[i
     ...
     purepca.errors.PurePCAError: max_sweeps must be a positive int, got True
     """
+    for bound_name, bound in (("low", low), ("high", high)):
+        if bound is not None and not is_int(bound):
+            raise PurePCAError(f"as_int: {bound_name} (the bound for {name}) must be None or an int, got {_show(bound)}")
     if low == 1 and high is None:
         wanted = "a positive int"
     elif low == 0 and high is None:
@@ -93,6 +96,13 @@ def as_real(
     ...
     purepca.errors.PurePCAError: tol must be a finite real number >= 0.0, got nan
     """
+    for bound_name, limit in (("low", low), ("high", high)):
+        if limit is not None and (
+            isinstance(limit, (bool, str, bytes)) or not isinstance(limit, (int, float, numbers.Rational))
+            or (not isinstance(limit, int) and not math.isfinite(limit))
+        ):
+            raise PurePCAError(
+                f"as_real: {bound_name} (the bound for {name}) must be None or a finite real number, got {_show(limit)}")
     bound = ""
     if low is not None:
         bound = f" {'>' if low_open else '>='} {low}"
@@ -135,6 +145,21 @@ def check_callback(value: Any, name: str) -> None:
     """
     if value is not None and not callable(value):
         raise PurePCAError(f"{name} must be None or a function (called with each step), got {_show(value)}")
+
+
+def check_text(value: Any, name: str) -> str:
+    """``value`` if it is a str, else a :class:`PurePCAError` naming ``name`` (a title, a template, a text).
+
+    >>> check_text("PCA", "title")
+    'PCA'
+    >>> check_text(None, "title")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: title must be a str, got None
+    """
+    if not isinstance(value, str):
+        raise PurePCAError(f"{name} must be a str, got {_show(value)}")
+    return value
 
 
 def _show(value: Any, width: int = 60) -> str:
