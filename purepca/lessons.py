@@ -56,7 +56,7 @@ from .errors import ConvergenceError, PurePCAError
 from .linalg.jacobi import JacobiStep, jacobi_eigh
 from .markup import escape_text, fill_template, json_for_script
 from .numeric import BINARY32, FLOAT, DecimalContext
-from .params import as_int, as_real
+from .params import _show, as_int, as_real
 
 __all__ = ["LESSONS", "PC1Lesson", "StoppingLesson", "StoppingRun", "graded_matrix", "pc1_lesson", "pc1_page",
            "stopping_lesson", "stopping_page", "stopping_text", "variance_along"]
@@ -227,6 +227,7 @@ def stopping_text(lesson: StoppingLesson) -> str:
     >>> print(stopping_text(stopping_lesson(seed=0)).splitlines()[0])  # doctest: +ELLIPSIS
     Stopping rules for Jacobi on a graded positive definite matrix (n = 6, seed 0, D = exp(50·(u - 0.5)))
     """
+    _check_lesson(lesson, StoppingLesson, "stopping_text")
     names = [run.name for run in lesson.runs]
     lines = [f"Stopping rules for Jacobi on a graded positive definite matrix (n = {lesson.n}, seed {lesson.seed}, "
              f"D = exp({lesson.grading:g}·(u - 0.5)))",
@@ -294,6 +295,7 @@ def stopping_page(lesson: StoppingLesson, title: Optional[str] = None) -> str:
     >>> page.startswith("<!DOCTYPE html>") and 'id="digits"' in page
     True
     """
+    _check_lesson(lesson, StoppingLesson, "stopping_page")
     title = "Stopping Jacobi: absolute against relative" if title is None else str(title)
     head = "<tr><th>i</th><th>λ (50 digits, 20 shown)</th>" + "".join(
         f"<th>{escape_text(run.name)}<br>digits kept (of {_shown(run.cap)})</th>" for run in lesson.runs) + "</tr>"
@@ -323,6 +325,19 @@ def stopping_page(lesson: StoppingLesson, title: Optional[str] = None) -> str:
         "SPAN": span, "TABLE": "\n".join(rows), "RULES": rules, "VERDICT": verdict, "MATRIX": matrix})
 
 
+def _check_lesson(lesson: Any, kind: type, where: str) -> None:
+    """A lesson page's door: ``lesson`` must be what its builder returns.
+
+    >>> _check_lesson(None, PC1Lesson, "pc1_page")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: pc1_page: lesson must be a PC1Lesson (from pc1_lesson), got None
+    """
+    if not isinstance(lesson, kind):
+        builder = "pc1_lesson" if kind is PC1Lesson else "stopping_lesson"
+        raise PurePCAError(f"{where}: lesson must be a {kind.__name__} (from {builder}), got {_show(lesson)}")
+
+
 def variance_along(C: Sequence[Sequence[float]], angle: float) -> tuple[float, float]:
     """The variance the axis at ``angle`` (radians from the first coordinate) captures,
     ``vᵀCv`` with ``v = (cos, sin)``, and the residual it leaves, ``uᵀCu`` with ``u = (-sin, cos)``
@@ -331,8 +346,13 @@ def variance_along(C: Sequence[Sequence[float]], angle: float) -> tuple[float, f
     >>> variance_along([[1.0, 0.0], [0.0, 4.0]], math.pi / 2)[0]
     4.0
     """
+    from .linalg.matrix import as_matrix
+    angle = as_real(angle, "variance_along: angle")
+    M = as_matrix(C, name="variance_along: C")
+    if len(M) != 2 or len(M[0]) != 2:
+        raise PurePCAError(f"variance_along: C must be a 2x2 covariance matrix, got {len(M)}x{len(M[0])}")
     c, s = math.cos(angle), math.sin(angle)
-    a, b, d = float(C[0][0]), float(C[0][1]), float(C[1][1])
+    a, b, d = float(M[0][0]), float(M[0][1]), float(M[1][1])
     captured = math.fsum([c * c * a, 2.0 * c * s * b, s * s * d])
     residual = math.fsum([s * s * a, -2.0 * c * s * b, c * c * d])
     return captured, residual
@@ -370,6 +390,8 @@ def pc1_lesson(rows: Any, names: Sequence[str] = ("x", "y"), source: str = "<dat
     """
     from .covariance import covariance_matrix
     from .linalg.matrix import as_matrix
+    if not isinstance(names, (list, tuple)) or len(names) != 2:
+        raise PurePCAError(f"pc1_lesson: names must be a list of the two column names, got {_show(names)}")
     X = as_matrix(rows, name="rows")
     if len(X[0]) != 2:
         d = len(X[0])
@@ -537,6 +559,7 @@ def pc1_page(lesson: PC1Lesson, title: Optional[str] = None) -> str:
     >>> 'id="snap"' in page and '"pc1": [' + repr(pc1_lesson([[0, 0], [1, 1], [2, 2.5]]).pc1[0]) in page
     True
     """
+    _check_lesson(lesson, PC1Lesson, "pc1_page")
     title = f"Find PC1 by hand: {lesson.names[0]} against {lesson.names[1]}" if title is None else str(title)
     data = {
         "names": lesson.names,
