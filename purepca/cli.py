@@ -35,6 +35,7 @@ from .kernels import KERNELS
 from .linalg.matrix import as_symmetric
 from .model_io import pca_from_json, pca_to_json
 from .pca import PCA, SOLVERS
+from .params import _show, check_text
 from .report import PCASummary, _r_decimals, format_rounded, format_table, print_matrix
 from .svg import pca_report
 from .player import add_teach_arguments, teach_command
@@ -1149,6 +1150,8 @@ def read_result(path: str) -> dict[str, object]:
     >>> read_result(path)
     {'explained_variance_': [2.0, 0.5]}
     """
+    if not isinstance(path, str):
+        raise PurePCAError(f"read_result: path must be a file name (str), got {_show(path)}")
     if os.path.isdir(path):
         return _result_folder(path)
     return _result_document(_result_json(path, _result_text(path)), path)
@@ -1209,6 +1212,9 @@ def verify_report(checks: list[Check], title: str) -> str:
     0 of 1 checks out; largest error/allowed 0.0001 (explained_variance_[0])
     1 passed, 0 failed
     """
+    if not isinstance(checks, (list, tuple)) or not all(isinstance(c, Check) for c in checks):
+        raise PurePCAError(f"verify_report: checks must be a list of Check (from compare_pca), got {_show(checks)}")
+    check_text(title, "verify_report: title")
     width = max([len("quantity")] + [len(c.quantity) for c in checks]) + 2
     lines = [title, "", f"{'quantity':<{width}} result  {'error':<10} {'tolerance':<10} digits lost  error/allowed"]
     for c in checks:
@@ -1761,6 +1767,19 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.exit(2, f"{parser.prog} {args.command}: error: --weights is not read by --stream always\n")
 
 
+def _check_argv(argv: Any, where: str) -> None:
+    """A command's door: ``argv`` None (the command line) or a list of str.
+
+    >>> _check_argv(["pca", "x.csv"], "main")
+    >>> _check_argv("pca", "main")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: main: argv must be None or a list of str, got 'pca'
+    """
+    if argv is not None and (not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv)):
+        raise PurePCAError(f"{where}: argv must be None or a list of str, got {_show(argv)}")
+
+
 def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     """Entry point of ``python -m purepca``; returns the exit status.
 
@@ -1769,6 +1788,7 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
     ...
     SystemExit: 0
     """
+    _check_argv(argv, "main")
     parser = _parser(prog)
     args = parser.parse_args(argv)
     _check_args(parser, args)

@@ -664,6 +664,15 @@ def grade(path: str, name: Optional[str] = None, time_limit: float = TIME_LIMIT)
     >>> checks[0].passed, "NotImplementedError" in checks[0].message
     (False, True)
     """
+    from .params import _show, as_real
+    if not isinstance(path, (str, os.PathLike)):
+        raise PurePCAError(f"exercise grade: path must be a file name, got {_show(path)}")
+    path = os.fspath(path)
+    if not isinstance(path, str):
+        raise PurePCAError(f"exercise grade: path must be a file name (text), got {_show(path)}")
+    if name is not None and not isinstance(name, str):
+        raise PurePCAError(f"exercise grade: name must be None or an exercise's name, got {_show(name)}")
+    time_limit = as_real(time_limit, "exercise grade: time_limit", low=0.0, low_open=True, high=1e6)
     if name is None:
         name = _exercise_of(path)
     if name not in _GRADERS:
@@ -680,6 +689,9 @@ def report(path: str, checks: Sequence[Check]) -> str:
     PASS  power: w is a unit vector: |‖w‖ − 1|/(n·ulp) <= 0
     power_step.py: 1 of 1 tests passed
     """
+    from .params import _show
+    if not isinstance(checks, (list, tuple)) or not all(isinstance(c, Check) for c in checks):
+        raise PurePCAError(f"exercise report: checks must be a list of Check (from grade), got {_show(checks)}")
     lines = [f"{'PASS' if c.passed else 'FAIL'}  {c.name}: {c.message}" for c in checks]
     failed = sum(not c.passed for c in checks)
     lines.append(f"{path}: {len(checks) - failed} of {len(checks)} tests passed")
