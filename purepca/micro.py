@@ -54,6 +54,7 @@ import sys
 from typing import Optional, Sequence, Union
 
 from .errors import PurePCAError, one_line
+from .params import _show
 
 __all__ = ["MODULES", "SENSOR_MODULES", "SENSOR_EXTRACTS", "PROFILES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "MARKER", "build", "check_out", "transform", "main"]
 
@@ -316,7 +317,12 @@ def transform(source: str, compat: bool = False) -> str:
     def f(x=None):
         return _mp_merge({'a': 1}, {'b': x})
     """
-    tree = ast.parse(source)
+    if not isinstance(source, (str, bytes)):
+        raise PurePCAError(f"transform: source must be Python source text, got {_show(source)}")
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError) as err:
+        raise PurePCAError(f"transform: source is not Python ({err})") from None
     rewriter = _Rewriter(compat)
     tree = rewriter.visit(tree)
     for node in ast.walk(tree):
@@ -432,8 +438,10 @@ def check_out(out: str, replace: bool = False) -> None:
     if _inside(source, target):
         raise PurePCAError(f"OUT {out!r} contains the purepca package the build reads ({source}): "
                            "choose a new or empty directory outside it")
+    if os.path.exists(target) and not os.path.isdir(target):
+        raise PurePCAError(f"OUT {out!r} is not a directory: choose a new or empty directory")
     if not os.path.isdir(target):
-        return  # new (made by the build), or not a directory (the build's OSError says so)
+        return  # new (made by the build)
     inner = os.path.join(target, "purepca")
     if os.path.islink(inner) or (os.path.exists(inner) and not os.path.isdir(inner)):
         raise PurePCAError(f"OUT {out!r}: its purepca is not a directory the build made; refusing to write there")
@@ -501,6 +509,9 @@ def build(out: str, modules: Optional[Sequence[str]] = None, mpy: bool = False, 
     sensor = profile == "sensor"
     if modules is None:
         modules = SENSOR_MODULES if sensor else MODULES
+    if not isinstance(modules, (list, tuple)) or not all(isinstance(m, str) and m in MODULES + SENSOR_MODULES
+                                                          for m in modules):
+        raise PurePCAError(f"build: modules must be None or a list of names from micro.MODULES, got {_show(modules)}")
     check_out(out, replace)
     here = os.path.dirname(os.path.abspath(__file__))
     written: list[str] = []
@@ -605,6 +616,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     wrote ... files under ...
     True
     """
+    if argv is not None and (not isinstance(argv, (list, tuple)) or not all(isinstance(a, str) for a in argv)):
+        raise PurePCAError(f"python -m purepca.micro: argv must be None or a list of str, got {_show(argv)}")
     usage = "usage: python -m purepca.micro build OUT [--mpy] [--replace] [--profile full|sensor]"
     args = list(sys.argv[1:] if argv is None else argv)
     options = ("--mpy", "--replace")
