@@ -39,6 +39,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
+from ..params import check_text
 from ..numeric import in_owned_decimal, owned_decimal, short_repr
 from .compare import METHODS, Check, _extract, _number, compare_pca
 
@@ -380,6 +381,9 @@ def assessment_report(rows: list[Assessed], title: str) -> str:
     <BLANKLINE>
     lowest LRE 14.2; 1 passed, 0 failed
     """
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, Assessed) for r in rows):
+        raise PurePCAError(f"assessment_report: rows must be a list of Assessed (from assess), got {short_repr(rows)}")
+    check_text(title, "assessment_report: title")
     width = max([len("quantity")] + [len(r.quantity) for r in rows]) + 2
     lines = [title, "", f"{'quantity':<{width}} {'LRE':>4}  verdict"]
     for r in rows:

@@ -70,7 +70,7 @@ from typing import Any, Optional, Sequence
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
-from ..params import as_real
+from ..params import _show, as_int, as_real
 from ..numeric import FLOAT
 from .geometry import (_dot, _line_angle, _rows, _sign_determined as sign_determined, angle_from, angle_inside,
                        subspace_distance)
@@ -385,6 +385,10 @@ def _unit(x: float, e: int) -> float:
         return math.copysign(math.inf, x)
 
 
+#: The largest count of rows or columns a tolerance is computed for (beyond it no float holds the count).
+_COUNT_MAX = 2 ** 53
+
+
 def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: bool = False,
                residual: float = 0.0, rtol: Optional[float] = None, size: Optional[int] = None,
                magnitudes: Optional[Sequence[float]] = None, exact32: bool = False,
@@ -411,6 +415,12 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     >>> t[0] > t[1] > 0
     True
     """
+    if not isinstance(ref, Reference):
+        raise PurePCAError(f"tolerances: ref must be a Reference (from reference(X)), got {_show(ref)}")
+    n = as_int(n, "tolerances: n", low=ref.ddof + 1, high=_COUNT_MAX)
+    d = as_int(d, "tolerances: d", low=1, high=_COUNT_MAX)
+    if size is not None:
+        size = as_int(size, "tolerances: size", low=0, high=_COUNT_MAX)
     unit = list(ref.unit_spectrum) + [0.0] * max(0, (size or 0) - len(ref.unit_spectrum))
     if not unit:
         return []
@@ -513,7 +523,9 @@ def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, m
         if value is None and name != "d":
             continue
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise PurePCAError(f"{name} must be an int >= {low}, got {value!r}")
+            raise PurePCAError(f"{name} must be an int >= {low}, got {_show(value)}")
+        if value > _COUNT_MAX:
+            raise PurePCAError(f"{name} must be an int >= {low} and <= 2**53 (a count a float holds), got {_show(value)}")
     eps = as_real(eps, "eps", low=0.0, low_open=True)
     residual = as_real(residual, "residual", low=0.0)
     run = _run_arguments(method, tol, n_iter, n_oversamples, None)
@@ -1013,8 +1025,11 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     """
     if method not in METHODS:
         raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
-    if convention not in CONVENTIONS:
-        raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; got {convention!r}")
+    if not isinstance(convention, str) or convention not in CONVENTIONS:
+        raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; "
+                           f"got {_show(convention)}")
+    if scale is not None and type(scale).__name__ not in ("bool", "bool_"):
+        raise PurePCAError(f"scale must be None, True or False, got {_show(scale)}")
     residual = as_real(residual, "residual", low=0.0)  # the arguments first, before any work
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
     run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)

@@ -41,7 +41,7 @@ from typing import Any, Optional
 
 from ..errors import PurePCAError
 from ..numeric import FLOAT
-from ..params import as_real
+from ..params import as_int, as_real
 from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters, _vector
 from .geometry import _rows, subspace_distance
 from .answer import _fingerprint
@@ -126,6 +126,7 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
         raise PurePCAError(f"kernel must be one of {', '.join(map(repr, _KERNELS))}; got {kernel!r}")
     rows = _rows(X, "X")
     gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
+    digits = as_int(digits, "kernel_reference: digits")
     key = (_fingerprint(rows), kernel, gamma, degree, coef0, digits)
     hit = _CACHE.get(key)
     if hit is not None:
