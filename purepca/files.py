@@ -103,8 +103,8 @@ def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
                 # UTF-8 bytes, whatever the terminal's encoding (an é in a title raised UnicodeEncodeError
                 # under PYTHONIOENCODING=ascii): what purepca writes it reads back as UTF-8.
                 sys.stdout.flush()
-                buffer.write(text if isinstance(text, bytes) else _utf8(text + "\n"))  # type: ignore[union-attr]
-                buffer.flush()  # type: ignore[union-attr]
+                buffer.write(text if isinstance(text, bytes) else _utf8(text + "\n"))
+                buffer.flush()
             elif isinstance(text, bytes):  # bytes to a text stream: as UTF-8, what purepca writes
                 sys.stdout.write(text.decode("utf-8", "replace"))
                 sys.stdout.flush()
