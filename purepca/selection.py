@@ -127,9 +127,14 @@ def kaiser(spectrum: Sequence[float], total: float, count: int) -> int:
 
     values = as_vector(spectrum, name="spectrum")
     total = as_real(total, "total")
-    count = as_int(count, "count", low=1)
+    count = as_int(count, "count", low=1, high=PARALLEL_MAX_ENTRIES)
     mean = total / count
     return sum(1 for v in values if v > mean)
+
+
+#: The most random numbers :func:`parallel_analysis` draws (n x d x iterations): past it, hours of work;
+#: also the most eigenvalues :func:`kaiser` counts.
+PARALLEL_MAX_ENTRIES = 10 ** 9
 
 
 #: The most pieces :func:`broken_stick` breaks the stick into (the number of features of a PCA).
@@ -159,12 +164,8 @@ def broken_stick(ratios: Sequence[float], count: int) -> int:
     return k
 
 
-#: The most random numbers :func:`parallel_analysis` draws (n x d x iterations): past it, hours of work.
-PARALLEL_MAX_ENTRIES = 10 ** 9
-
-
 def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[float]] = None, ddof: int = 1,
-                      iterations: int = 100, quantile: float = 0.95, seed: int = 0) -> list[float]:
+                      iterations: int = 100, quantile: float = 0.95, seed: Optional[int] = 0) -> list[float]:
     """Horn's (1965) parallel analysis: the ``quantile`` of each eigenvalue over ``iterations`` data
     sets of n independent normal rows of d columns (standard normal for a correlation PCA; with the
     columns' standard deviations ``sd`` for a covariance PCA, so that the thresholds have the data's
@@ -191,6 +192,8 @@ def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[floa
     if n * d * iterations > PARALLEL_MAX_ENTRIES:
         raise PurePCAError(f"parallel analysis: n={n} x d={d} x iterations={iterations} random numbers is more "
                            f"than {PARALLEL_MAX_ENTRIES:.0e}; use fewer iterations")
+    if seed is not None:
+        seed = as_int(seed, "seed")
     rng = random.Random(seed)
     if scale or sd is None:
         scales = [1.0] * d
