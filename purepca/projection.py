@@ -62,7 +62,10 @@ def project(
                 z = [a - m for a, m in zip(z, mean)]
             if scale is not None:
                 z = [a / s for a, s in zip(z, scale)]
-            out.append([dot(w, z) for w in components])
+            try:
+                out.append([dot(w, z) for w in components])
+            except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                raise PurePCAError(f"the score of row {i} is beyond the float range; rescale the data") from None
         return _finite(out, "the score")
 
 
@@ -92,7 +95,11 @@ def reconstruct(
         for i, z in enumerate(scores):
             if len(z) != k:
                 raise PurePCAError(f"scores: row {i} has {len(z)} values, expected {k} (one per component)")
-            x = [dot(z, col) for col in columns]
+            try:
+                x = [dot(z, col) for col in columns]
+            except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                raise PurePCAError(f"the reconstruction of row {i} is beyond the float range; rescale the "
+                                   "scores") from None
             if scale is not None:
                 x = [a * s for a, s in zip(x, scale)]
             if mean is not None:
@@ -151,7 +158,7 @@ def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLO
     with ctx.local():
         try:
             total = ctx.sum(ctx.sum((a - b) * (a - b) for a, b in zip(x, y)) for x, y in zip(X, reconstructed))
-        except OverflowError:  # fsum of squares past the float range
+        except (OverflowError, ValueError):  # fsum of squares past the float range
             total = math.inf
         error = total / ctx.convert(len(X))
     if type(error) is float and not math.isfinite(error):

@@ -1074,7 +1074,10 @@ def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[
     def centred(col: list[float]) -> tuple[list[float], float]:
         mean = math.fsum(col) / n
         dev = [v - mean for v in col]
-        return dev, math.sqrt(math.fsum(v * v for v in dev))
+        norm = math.sqrt(math.fsum(v * v for v in dev))
+        if not math.isfinite(norm):
+            raise OverflowError
+        return dev, norm
 
     try:
         xs = [centred([float(row[j]) for row in X]) for j in range(d)]
