@@ -198,7 +198,8 @@ def _scales(values: Optional[Sequence[Scalar]], d: int, ctx: Context) -> Optiona
 
 def _scores_and_deviations(scores: Rows, deviations: Sequence[Scalar], ctx: Context) -> tuple[Rows, list[Scalar]]:
     """Scores and one finite standard deviation per score column (at least 0)."""
-    devs = as_vector(deviations, name="deviations", context=ctx)
+    empty = isinstance(deviations, (list, tuple)) and len(deviations) == 0  # no components: no columns
+    devs = [] if empty else as_vector(deviations, name="deviations", context=ctx)
     for j, s in enumerate(devs):
         if s < 0:
             raise PurePCAError(f"deviations: entry {j} is negative ({s!r:.60}); a standard deviation is >= 0")

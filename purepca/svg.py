@@ -101,6 +101,12 @@ def _texts(values: Any, name: str) -> list[str]:
     return list(values)
 
 
+def _listlike(values: Any) -> bool:
+    """Whether ``values`` is a sized, ordered collection (a list, a tuple, a numpy array), not text, a set or a mapping."""
+    return (hasattr(values, "__len__") and hasattr(values, "__iter__") and not isinstance(values, (str, bytes))
+            and not isinstance(values, (AbstractSet, Mapping)))
+
+
 def _side(value: Any, name: str) -> int:
     """A picture's width or height in pixels."""
     return as_int(value, name, low=MIN_SIDE, high=MAX_SIDE)
@@ -152,7 +158,7 @@ def _finite_pairs(points: Any, what: str, width: int = 2) -> list[list[float]]:
 def _labels(values: Optional[Sequence[Any]], n: int, what: str) -> Optional[list[str]]:
     if values is None:
         return None
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or isinstance(values, (AbstractSet, Mapping)):
+    if not _listlike(values):
         raise PurePCAError(f"{what} must be a list with one label per row, got {values!r:.60}")
     out = [str(v) for v in values]
     if len(out) != n:
@@ -644,7 +650,7 @@ def scree_plot(explained_variance: Sequence[float], *, title: str = "Scree plot"
     width, height = _side(width, "scree_plot width"), _side(height, "scree_plot height")
     if max_bars is not None:
         max_bars = as_int(max_bars, "scree_plot max_bars", low=1)
-    if isinstance(explained_variance, (str, bytes)) or not isinstance(explained_variance, Sequence):
+    if not _listlike(explained_variance):
         raise PurePCAError(f"scree_plot: explained_variance must be a list of numbers, got {explained_variance!r:.60}")
     values = [row[0] for row in _finite_pairs([[v] for v in explained_variance], "scree_plot", 1)]
     if any(v < 0 for v in values):
