@@ -203,6 +203,8 @@ def _scores_and_deviations(scores: Rows, deviations: Sequence[Scalar], ctx: Cont
     for j, s in enumerate(devs):
         if s < 0:
             raise PurePCAError(f"deviations: entry {j} is negative ({s!r:.60}); a standard deviation is >= 0")
+    if empty and isinstance(scores, (list, tuple)) and all(isinstance(z, (list, tuple)) and not z for z in scores):
+        return [[] for _ in scores], devs  # n rows of no scores
     rows = _rows(scores, "scores", ctx)
     for i, z in enumerate(rows):
         if len(z) != len(devs):
