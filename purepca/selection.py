@@ -186,7 +186,8 @@ def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[floa
     ddof = as_int(ddof, "ddof", low=0)
     n = as_int(n, "n", low=max(2, ddof + 1), high=PARALLEL_MAX_ENTRIES)
     d = as_int(d, "d", low=1, high=PARALLEL_MAX_ENTRIES)
-    if not isinstance(quantile, (int, float)) or isinstance(quantile, bool) or not 0.0 < quantile < 1.0:
+    quantile = as_real(quantile, "parallel analysis: quantile")
+    if not 0.0 < quantile < 1.0:
         raise PurePCAError(f"parallel analysis: quantile must be strictly between 0 and 1, got {quantile!r:.60}")
     iterations = as_int(iterations, "iterations", low=1)
     if n * d * iterations > PARALLEL_MAX_ENTRIES:
