@@ -196,6 +196,17 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
 
 @in_owned_decimal
 @_in_float_range
+def _title(title: Any, who: str) -> str:
+    """A run's title: text, else a :class:`PurePCAError` naming ``who`` and the value.
+
+    >>> _title("Power", "power_run")
+    'Power'
+    """
+    if not isinstance(title, str):
+        raise PurePCAError(f"player: {who} title must be text (a str), got {title!r:.60}")
+    return title
+
+
 def jacobi_run(A: Any, *, digits: Precision = None, data: Optional[Any] = None,
                title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.
@@ -221,6 +232,7 @@ def jacobi_run(A: Any, *, digits: Precision = None, data: Optional[Any] = None,
     >>> run["pivot"], sorted(run["choices"]), run["choices"]["cyclic"]["pivot"]
     ('threshold', ['classical', 'cyclic'], 'cyclic')
     """
+    title = _title(title, "jacobi_run")
     if pivot not in PIVOTS:
         raise PurePCAError(f"player: pivot must be one of {', '.join(PIVOTS)}, got {pivot!r}")
     ctx, shown = _digits_of(digits)
@@ -505,6 +517,7 @@ def data_run(X: Any, *, digits: Precision = None, shift: float = 0.0, scale: boo
     >>> round(math.degrees(run["frames"][1]["theta"]), 4), len(run["data"]), run["naive"]["n"]
     (42.6777, 10, 10)
     """
+    title = _title(title, "data_run")
     rows = as_matrix(X, name="data")
     if len(rows) < 2:
         raise PurePCAError(f"data: the covariance needs at least 2 rows, got {len(rows)}")
@@ -547,6 +560,9 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Precision = None,
     >>> f["iteration"], abs(sum(x * x for x in f["vector"]) - 1) < 1e-15
     (6, True)
     """
+    title = _title(title, "power_run")
+    if not isinstance(inverse, bool):
+        raise PurePCAError(f"player: power_run inverse must be True or False, got {inverse!r:.60}")
     ctx, shown = _digits_of(digits)
     M = _matrix_in(A, ctx)
     n = len(M)
@@ -631,6 +647,7 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
     >>> len(f["vectors"]), max(f["residuals"]) <= f["tolerance"], [round(v, 6) for v in f["values"]]
     (2, True, [4.74201, 2.382076])
     """
+    title = _title(title, "subspace_run")
     ctx, shown = _digits_of(digits)
     M = _matrix_in(A, ctx)
     n = len(M)
@@ -695,6 +712,7 @@ def tridiagonal_run(A: Any, *, digits: Precision = None,
     >>> run["ql_shift"], sorted(run["choices"])
     ('wilkinson', ['none', 'rayleigh'])
     """
+    title = _title(title, "tridiagonal_run")
     if shift not in SHIFTS:
         raise PurePCAError(f"player: shift must be one of {', '.join(SHIFTS)}, got {shift!r}")
     ctx, shown = _digits_of(digits)

@@ -24,6 +24,7 @@ from operator import add, sub
 from typing import Optional, Sequence
 
 from .errors import PurePCAError
+from .linalg.matrix import as_matrix, as_vector
 from .numeric import FLOAT, Context, Scalar, check_context, first_non_finite
 
 __all__ = ["project", "reconstruct", "reconstruction_error", "unwhiten", "whiten"]
@@ -45,7 +46,11 @@ def project(
     [[1.0, 1.0]]
     """
     ctx = check_context(context)
-    d = len(components[0]) if components else 0
+    components = as_matrix(components, name="components", context=ctx, copy=False)
+    d = len(components[0])
+    mean = _centre(mean, "mean", d, ctx)
+    scale = _scales(scale, d, ctx)
+    X = _rows(X, "X", ctx)
     with ctx.local():
         dot = ctx.dot
         out = []
@@ -57,8 +62,11 @@ def project(
                 z = [a - m for a, m in zip(z, mean)]
             if scale is not None:
                 z = [a / s for a, s in zip(z, scale)]
-            out.append([dot(w, z) for w in components])
-        return out
+            try:
+                out.append([dot(w, z) for w in components])
+            except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                raise PurePCAError(f"the score of row {i} is beyond the float range; rescale the data") from None
+        return _finite(out, "the score")
 
 
 def reconstruct(
@@ -75,7 +83,11 @@ def reconstruct(
     [[3.0, 4.0]]
     """
     ctx = check_context(context)
-    k = len(components)
+    components = as_matrix(components, name="components", context=ctx, copy=False)
+    k, d = len(components), len(components[0])
+    mean = _centre(mean, "mean", d, ctx)
+    scale = _scales(scale, d, ctx)
+    scores = _rows(scores, "scores", ctx)
     columns = list(zip(*components))  # d columns of length k
     with ctx.local():
         dot = ctx.dot
@@ -83,13 +95,17 @@ def reconstruct(
         for i, z in enumerate(scores):
             if len(z) != k:
                 raise PurePCAError(f"scores: row {i} has {len(z)} values, expected {k} (one per component)")
-            x = [dot(z, col) for col in columns]
+            try:
+                x = [dot(z, col) for col in columns]
+            except (OverflowError, ValueError):  # fsum: an intermediate overflow, or inf - inf
+                raise PurePCAError(f"the reconstruction of row {i} is beyond the float range; rescale the "
+                                   "scores") from None
             if scale is not None:
                 x = [a * s for a, s in zip(x, scale)]
             if mean is not None:
                 x = [a + m for a, m in zip(x, mean)]
             out.append(x)
-        return out
+        return _finite(out, "the reconstruction")
 
 
 def _clipped(deviations: Sequence[Scalar], ctx: Context) -> list[Scalar]:
@@ -107,9 +123,10 @@ def whiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = FLO
     [[1.0, 1.0]]
     """
     ctx = check_context(context)
+    scores, deviations = _scores_and_deviations(scores, deviations, ctx)
     with ctx.local():
         roots = _clipped(deviations, ctx)
-        return [[a / r for a, r in zip(z, roots)] for z in scores]
+        return _finite([[a / r for a, r in zip(z, roots)] for z in scores], "the whitened score")
 
 
 def unwhiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = FLOAT) -> list[list[Scalar]]:
@@ -119,9 +136,10 @@ def unwhiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = F
     [[2.0, 3.0]]
     """
     ctx = check_context(context)
+    scores, deviations = _scores_and_deviations(scores, deviations, ctx)
     with ctx.local():
         roots = _clipped(deviations, ctx)
-        return [[a * r for a, r in zip(z, roots)] for z in scores]
+        return _finite([[a * r for a, r in zip(z, roots)] for z in scores], "the unwhitened score")
 
 
 def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLOAT) -> Scalar:
@@ -131,11 +149,78 @@ def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLO
     0.5
     """
     ctx = check_context(context)
-    if len(X) != len(reconstructed) or not X:
+    X = as_matrix(X, name="X", context=ctx, copy=False)
+    reconstructed = as_matrix(reconstructed, name="reconstructed", context=ctx, copy=False)
+    if len(X) != len(reconstructed):
         raise PurePCAError(f"reconstruction_error: {len(X)} rows and {len(reconstructed)} reconstructed rows")
+    if len(X[0]) != len(reconstructed[0]):
+        raise PurePCAError(f"reconstruction_error: X has {len(X[0])} columns, reconstructed has {len(reconstructed[0])}")
     with ctx.local():
-        total = ctx.sum(ctx.sum((a - b) * (a - b) for a, b in zip(x, y)) for x, y in zip(X, reconstructed))
-        return total / ctx.convert(len(X))
+        try:
+            total = ctx.sum(ctx.sum((a - b) * (a - b) for a, b in zip(x, y)) for x, y in zip(X, reconstructed))
+        except (OverflowError, ValueError):  # fsum of squares past the float range
+            total = math.inf
+        error = total / ctx.convert(len(X))
+    if type(error) is float and not math.isfinite(error):
+        raise PurePCAError("reconstruction_error: the mean squared error is beyond the float range; rescale the data")
+    return error
+
+
+# ----------------------------------------------------------- the doors' checks
+
+
+def _rows(data: Rows, name: str, ctx: Context) -> Rows:
+    """Rows of finite numbers (as_matrix's checks); an empty list stays empty (no rows, no scores)."""
+    if isinstance(data, (list, tuple)) and len(data) == 0:
+        return []
+    return as_matrix(data, name=name, context=ctx, copy=False)
+
+
+def _centre(values: Optional[Sequence[Scalar]], name: str, d: int, ctx: Context) -> Optional[list[Scalar]]:
+    """None, or ``d`` finite numbers."""
+    if values is None:
+        return None
+    out = as_vector(values, name=name, context=ctx)
+    if len(out) != d:
+        raise PurePCAError(f"{name}: {len(out)} values, but the components have {d} features")
+    return out
+
+
+def _scales(values: Optional[Sequence[Scalar]], d: int, ctx: Context) -> Optional[list[Scalar]]:
+    """None, or ``d`` finite, non-zero column scales."""
+    out = _centre(values, "scale", d, ctx)
+    if out is not None:
+        for j, s in enumerate(out):
+            if s == 0:
+                raise PurePCAError(f"scale: entry {j} is zero ({s!r:.60}); a column scale divides")
+    return out
+
+
+def _scores_and_deviations(scores: Rows, deviations: Sequence[Scalar], ctx: Context) -> tuple[Rows, list[Scalar]]:
+    """Scores and one finite standard deviation per score column (at least 0)."""
+    empty = isinstance(deviations, (list, tuple)) and len(deviations) == 0  # no components: no columns
+    devs = [] if empty else as_vector(deviations, name="deviations", context=ctx)
+    for j, s in enumerate(devs):
+        if s < 0:
+            raise PurePCAError(f"deviations: entry {j} is negative ({s!r:.60}); a standard deviation is >= 0")
+    if empty and isinstance(scores, (list, tuple)) and all(isinstance(z, (list, tuple)) and not z for z in scores):
+        return [[] for _ in scores], devs  # n rows of no scores
+    rows = _rows(scores, "scores", ctx)
+    for i, z in enumerate(rows):
+        if len(z) != len(devs):
+            raise PurePCAError(f"scores: row {i} has {len(z)} values, but there are {len(devs)} deviations")
+    return rows, devs
+
+
+def _finite(rows: list[list[Scalar]], what: str) -> list[list[Scalar]]:
+    """``rows``, or an error naming the first float beyond the float range."""
+    for i, row in enumerate(rows):
+        floats = [v for v in row if type(v) is float]
+        if len(floats) == len(row):
+            j = first_non_finite(floats)
+            if j is not None:
+                raise PurePCAError(f"{what} of row {i}, column {j} is beyond the float range; rescale the data")
+    return rows
 
 
 # ----------------------------------------------------------- fast workers

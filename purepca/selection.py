@@ -64,11 +64,24 @@ def infer_dimension(spectrum: Sequence[float], n_samples: int) -> int:
     >>> infer_dimension([5.0, 4.0, 0.011, 0.01, 0.009], 100)
     2
     """
+    from .linalg.matrix import as_vector
+    from .params import as_int
+
+    values = as_vector(spectrum, name="spectrum")
+    n_samples = as_int(n_samples, "n_samples", low=1)
+    for i in range(1, len(values)):
+        if values[i] > values[i - 1]:
+            raise PurePCAError(f"spectrum: entry {i} ({values[i]!r:.60}) is above entry {i - 1} "
+                               f"({values[i - 1]!r:.60}); expected eigenvalues in decreasing order")
     best, best_ll = 1, -math.inf
-    for rank in range(1, len(spectrum)):
-        ll = _assess_dimension(spectrum, rank, n_samples)
-        if ll > best_ll:
-            best, best_ll = rank, ll
+    try:
+        for rank in range(1, len(values)):
+            ll = _assess_dimension(values, rank, n_samples)
+            if ll > best_ll:
+                best, best_ll = rank, ll
+    except OverflowError:
+        raise PurePCAError(f"infer_dimension: the log-likelihood is beyond the float range (spectrum up to "
+                           f"{values[0]!r:.60}, n_samples={n_samples!r:.60}); rescale the spectrum") from None
     return best
 
 
@@ -85,6 +98,14 @@ def components_for_fraction(ratios: Sequence[Scalar], fraction: Scalar) -> int:
     >>> components_for_fraction([0.5, 0.25, 0.25], 0.4999)
     1
     """
+    from .linalg.matrix import _convert_entry
+    from .numeric import FLOAT
+
+    if ratios is None or isinstance(ratios, (str, bytes, set, frozenset, dict)) or not hasattr(ratios, "__len__"):
+        raise PurePCAError(f"ratios: {ratios!r:.60} is not a sequence of numbers")
+    for j, q in enumerate(ratios):
+        _convert_entry(q, "ratios", f"entry {j}", FLOAT)  # a finite real number (kept as it is)
+    _convert_entry(fraction, "fraction", "the value", FLOAT)
     running = None
     count = 0
     for q in ratios:
@@ -101,8 +122,19 @@ def kaiser(spectrum: Sequence[float], total: float, count: int) -> int:
     >>> kaiser([2.2, 1.1, 0.5, 0.2], 4.0, 4)
     2
     """
+    from .linalg.matrix import as_vector
+    from .params import as_int, as_real
+
+    values = as_vector(spectrum, name="spectrum")
+    total = as_real(total, "total")
+    count = as_int(count, "count", low=1, high=PARALLEL_MAX_ENTRIES)
     mean = total / count
-    return sum(1 for v in spectrum if v > mean)
+    return sum(1 for v in values if v > mean)
+
+
+#: The most random numbers :func:`parallel_analysis` draws (n x d x iterations): past it, hours of work;
+#: also the most eigenvalues :func:`kaiser` counts.
+PARALLEL_MAX_ENTRIES = 10 ** 9
 
 
 #: The most pieces :func:`broken_stick` breaks the stick into (the number of features of a PCA).
@@ -133,7 +165,7 @@ def broken_stick(ratios: Sequence[float], count: int) -> int:
 
 
 def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[float]] = None, ddof: int = 1,
-                      iterations: int = 100, quantile: float = 0.95, seed: int = 0) -> list[float]:
+                      iterations: int = 100, quantile: float = 0.95, seed: Optional[int] = 0) -> list[float]:
     """Horn's (1965) parallel analysis: the ``quantile`` of each eigenvalue over ``iterations`` data
     sets of n independent normal rows of d columns (standard normal for a correlation PCA; with the
     columns' standard deviations ``sd`` for a covariance PCA, so that the thresholds have the data's
@@ -148,12 +180,28 @@ def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[floa
 
     from .linalg.eigen import eigh
 
+    from .linalg.matrix import as_vector
+    from .params import as_int, as_real
+
+    ddof = as_int(ddof, "ddof", low=0)
+    n = as_int(n, "n", low=max(2, ddof + 1), high=PARALLEL_MAX_ENTRIES)
+    d = as_int(d, "d", low=1, high=PARALLEL_MAX_ENTRIES)
+    quantile = as_real(quantile, "parallel analysis: quantile")
     if not 0.0 < quantile < 1.0:
-        raise PurePCAError(f"parallel analysis: quantile must be strictly between 0 and 1, got {quantile!r}")
-    if iterations < 1:
-        raise PurePCAError(f"parallel analysis: iterations must be >= 1, got {iterations!r}")
+        raise PurePCAError(f"parallel analysis: quantile must be strictly between 0 and 1, got {quantile!r:.60}")
+    iterations = as_int(iterations, "iterations", low=1)
+    if n * d * iterations > PARALLEL_MAX_ENTRIES:
+        raise PurePCAError(f"parallel analysis: n={n} x d={d} x iterations={iterations} random numbers is more "
+                           f"than {PARALLEL_MAX_ENTRIES:.0e}; use fewer iterations")
+    if seed is not None:
+        seed = as_int(seed, "seed")
     rng = random.Random(seed)
-    scales = [1.0] * d if scale or sd is None else [float(s) for s in sd]
+    if scale or sd is None:
+        scales = [1.0] * d
+    else:
+        scales = as_vector(sd, name="sd")
+        if len(scales) != d or min(scales) < 0:
+            raise PurePCAError(f"sd: expected {d} standard deviations >= 0, got {sd!r:.60}")
     draws: list[list[float]] = [[] for _ in range(min(n - 1, d))]
     for _ in range(iterations):
         cols = [[rng.gauss(0.0, s) for _ in range(n)] for s in scales]

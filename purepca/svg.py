@@ -35,11 +35,13 @@ every text's box and look for the points' pixels where the axes say they are.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from .markup import escape_text as escape
 
 from .errors import PurePCAError
+from .params import as_int, as_real
 
 if TYPE_CHECKING:
     from .pca import PCA
@@ -69,11 +71,57 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     >>> text_width("PC1", 10) > text_width("ill", 10)
     True
     """
+    text = _text(text, "text_width text")
+    size = as_real(size, "text_width size", low=0.0, high=MAX_SIZE)
     em = 0.0
     for ch in text:
         em += (0.30 if ch in _NARROW else 0.42 if ch in _SEMI else 1.0 if ch in _WIDE
                else 0.78 if ch.isupper() else 0.66)
     return em * size * (1.1 if bold else 1.0) * 1.04
+
+
+#: The smallest and the largest picture side in pixels (and font size) the plots accept.
+MIN_SIDE, MAX_SIDE, MAX_SIZE = 200, 20000, 1000.0
+
+
+def _text(value: Any, name: str) -> str:
+    """``value`` if it is text, else a :class:`PurePCAError` naming ``name``."""
+    if not isinstance(value, str):
+        raise PurePCAError(f"{name} must be text (a str), got {value!r:.60}")
+    return value
+
+
+def _texts(values: Any, name: str) -> list[str]:
+    """A sequence of texts as a list, else a :class:`PurePCAError` naming ``name`` and the value."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
+        raise PurePCAError(f"{name} must be a list of texts, got {values!r:.60}")
+    for i, v in enumerate(values):
+        if not isinstance(v, str):
+            raise PurePCAError(f"{name}: entry {i} must be text (a str), got {v!r:.60}")
+    return list(values)
+
+
+def _listlike(values: Any) -> bool:
+    """Whether ``values`` is a sized, ordered collection (a list, a tuple, a numpy array), not text, a set or a mapping."""
+    return (hasattr(values, "__len__") and hasattr(values, "__iter__") and not isinstance(values, (str, bytes))
+            and not isinstance(values, (AbstractSet, Mapping)))
+
+
+def _side(value: Any, name: str) -> int:
+    """A picture's width or height in pixels."""
+    return as_int(value, name, low=MIN_SIDE, high=MAX_SIDE)
+
+
+def _axis_labels(value: Any, name: str) -> tuple[str, str]:
+    """Two axis titles."""
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise PurePCAError(f"{name} must be two texts (x, y), got {value!r:.60}")
+    return _text(value[0], name + "[0]"), _text(value[1], name + "[1]")
+
+
+def _top(value: Any, name: str) -> Optional[int]:
+    """None (the default rule) or how many variables to draw (0 for all)."""
+    return None if value is None else as_int(value, name, low=0)
 
 
 def _num(v: float) -> str:
@@ -110,6 +158,8 @@ def _finite_pairs(points: Any, what: str, width: int = 2) -> list[list[float]]:
 def _labels(values: Optional[Sequence[Any]], n: int, what: str) -> Optional[list[str]]:
     if values is None:
         return None
+    if not _listlike(values):
+        raise PurePCAError(f"{what} must be a list with one label per row, got {values!r:.60}")
     out = [str(v) for v in values]
     if len(out) != n:
         raise PurePCAError(f"{what}: {len(out)} labels for {n} rows")
@@ -178,6 +228,9 @@ class _Frame:
         left = 40.0
         for _ in range(3):  # the left margin depends on the y labels, which depend on the box's height only
             self.box = (left, float(_TOP), width - _RIGHT - legend, float(height - _BOTTOM))
+            if self.box[2] - self.box[0] < 40 or self.box[3] - self.box[1] < 40:
+                raise PurePCAError(f"a plot of {width} x {height} pixels leaves no room for its box (a legend "
+                                   f"{legend:.0f} pixels wide, tick labels {left:.0f}); make it larger")
             self._ranges(x_lo, x_hi, y_lo, y_hi)
             widest = max(text_width(_tick_text(v, self.ystep), 11) for v in self.yticks)
             needed = math.ceil(widest) + 8 + 30
@@ -285,6 +338,7 @@ def legend_width(texts: Sequence[str]) -> float:
     >>> legend_width(["class 10", "class 9"]) == text_width("class 10", 12) + 40
     True
     """
+    texts = _texts(texts, "legend_width texts")
     return max(text_width(t, 12) for t in texts) + 40 if texts else 0.0
 
 
@@ -354,6 +408,7 @@ def group_styles(groups: Sequence[str]) -> dict[str, tuple[str, str]]:
     >>> list(group_styles(["3.0", "0.0", "", "10.0", "1.0"]))
     ['0.0', '1.0', '3.0', '10.0', '']
     """
+    groups = _texts(groups, "group_styles groups")
     distinct = list(dict.fromkeys(groups))
     named = [g for g in distinct if g.strip()]
     numbers = {}
@@ -591,6 +646,12 @@ def scree_plot(explained_variance: Sequence[float], *, title: str = "Scree plot"
     >>> svg.count('class="bar"'), "PC21 to PC64 (44 components)" in svg
     (20, True)
     """
+    title = _text(title, "scree_plot title")
+    width, height = _side(width, "scree_plot width"), _side(height, "scree_plot height")
+    if max_bars is not None:
+        max_bars = as_int(max_bars, "scree_plot max_bars", low=1)
+    if not _listlike(explained_variance):
+        raise PurePCAError(f"scree_plot: explained_variance must be a list of numbers, got {explained_variance!r:.60}")
     values = [row[0] for row in _finite_pairs([[v] for v in explained_variance], "scree_plot", 1)]
     if any(v < 0 for v in values):
         raise PurePCAError("scree_plot: a variance is negative")
@@ -613,8 +674,8 @@ def scree_plot(explained_variance: Sequence[float], *, title: str = "Scree plot"
     body = frame.axes(title, "component", "variance explained (%)", caption=caption)
     x0, _, x1, y1 = frame.box
     slot = (x1 - x0) / k
-    every = next(m for m in (1, 2, 5, 10, 20, 50, 100, 1000)
-                 if m * slot >= max(text_width(label, 11) for label in labels[:k]) + 6)
+    every = next((m for m in (1, 2, 5, 10, 20, 50, 100, 1000)
+                  if m * slot >= max(text_width(label, 11) for label in labels[:k]) + 6), k)
     for i, (label, s) in enumerate(zip(labels[:k], share)):
         centre = frame.px(i + 1.0)
         top = frame.py(s)
@@ -649,6 +710,8 @@ def scores_plot(scores: Sequence[Sequence[float]], *, groups: Optional[Sequence[
     >>> svg.count('class="point"'), svg.count('class="point-label"')
     (3, 3)
     """
+    title, axis_labels = _text(title, "scores_plot title"), _axis_labels(axis_labels, "scores_plot axis_labels")
+    width, height = _side(width, "scores_plot width"), _side(height, "scores_plot height")
     pts = _finite_pairs(scores, "scores_plot")
     grp = _labels(groups, len(pts), "scores_plot groups")
     frame = _Frame([p[0] for p in pts], [p[1] for p in pts], width, height, equal=True, legend=_group_room(grp))
@@ -889,12 +952,21 @@ def biplot(scores: Sequence[Sequence[float]], loadings: Sequence[Sequence[float]
     >>> svg.count('class="loading"'), "loadings x 0.816" in svg
     (2, True)
     """
+    title, axis_labels = _text(title, "biplot title"), _axis_labels(axis_labels, "biplot axis_labels")
+    width, height = _side(width, "biplot width"), _side(height, "biplot height")
+    top = _top(top, "biplot top")
     pts = _finite_pairs(scores, "biplot scores")
     arrows = _finite_pairs(loadings, "biplot loadings")
     labels = _labels(feature_names, len(arrows), "biplot feature_names")
-    assert labels is not None
+    if labels is None:
+        raise PurePCAError("biplot feature_names must be a list with one name per row of loadings, got None")
     grp = _labels(groups, len(pts), "biplot groups")
-    weight = [float(v) for v in importance] if importance is not None else [x * x + y * y for x, y in arrows]
+    if importance is not None:
+        from .linalg.matrix import as_vector
+
+        weight = as_vector(importance, name="biplot importance")
+    else:
+        weight = [x * x + y * y for x, y in arrows]
     if len(weight) != len(arrows):
         raise PurePCAError(f"biplot importance: {len(weight)} values for {len(arrows)} features")
     keep = _chosen(weight, top, len(arrows))
@@ -956,13 +1028,18 @@ def correlation_circle(correlations: Sequence[Sequence[float]], feature_names: S
     >>> svg.count('class="loading"'), svg.count('class="unit-circle"')
     (2, 1)
     """
+    title = _text(title, "correlation_circle title")
+    axis_labels = _axis_labels(axis_labels, "correlation_circle axis_labels")
+    width, height = _side(width, "correlation_circle width"), _side(height, "correlation_circle height")
+    top = _top(top, "correlation_circle top")
     arrows = _finite_pairs(correlations, "correlation_circle")
     for i, (x, y) in enumerate(arrows):
         if math.hypot(x, y) > 1 + 1e-9:
             raise PurePCAError(f"correlation_circle: row {i} ({x}, {y}) lies outside the unit circle; "
                                "correlations are at most 1 in length")
     labels = _labels(feature_names, len(arrows), "correlation_circle feature_names")
-    assert labels is not None
+    if labels is None:
+        raise PurePCAError("correlation_circle feature_names must be a list with one name per row, got None")
     keep = _chosen([x * x + y * y for x, y in arrows], top, len(arrows))
     frame = _Frame([-1.6, 1.6], [-1.2, 1.2], width, height, equal=True, pad=0.0)  # room for the names
     x0, y0, x1, y1 = frame.box
@@ -991,20 +1068,34 @@ def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[
     >>> [[round(v, 12) for v in row] for row in column_correlations([[1, 2], [2, 1], [3, 0]], [[-1.0], [0.0], [1.0]])]
     [[1.0], [-1.0]]
     """
+    from .linalg.matrix import as_matrix
+
+    X = as_matrix(X, name="column_correlations X")
+    scores = as_matrix(scores, name="column_correlations scores")
+    if len(X) != len(scores):
+        raise PurePCAError(f"column_correlations: X has {len(X)} rows, scores has {len(scores)}")
     n = len(X)
     d, k = len(X[0]), len(scores[0])
 
     def centred(col: list[float]) -> tuple[list[float], float]:
         mean = math.fsum(col) / n
         dev = [v - mean for v in col]
-        return dev, math.sqrt(math.fsum(v * v for v in dev))
+        norm = math.sqrt(math.fsum(v * v for v in dev))
+        if not math.isfinite(norm):
+            raise OverflowError
+        return dev, norm
 
-    xs = [centred([float(row[j]) for row in X]) for j in range(d)]
-    zs = [centred([float(row[c]) for row in scores]) for c in range(k)]
-    out = []
-    for dx, nx in xs:
-        out.append([0.0 if nx == 0 or nz == 0 else max(-1.0, min(1.0, math.fsum(a * b for a, b in zip(dx, dz)) / (nx * nz)))
-                    for dz, nz in zs])
+    try:
+        xs = [centred([float(row[j]) for row in X]) for j in range(d)]
+        zs = [centred([float(row[c]) for row in scores]) for c in range(k)]
+        out = []
+        for dx, nx in xs:
+            out.append([0.0 if nx == 0 or nz == 0 else max(-1.0, min(1.0, math.fsum(a * b for a, b in zip(dx, dz)) / (nx * nz)))
+                        for dz, nz in zs])
+    except OverflowError:
+        raise PurePCAError("column_correlations: a sum of squares is beyond the float range; rescale the data") from None
+    if any(v != v for row in out for v in row):
+        raise PurePCAError("column_correlations: a correlation is NaN (numbers near the float range); rescale the data")
     return out
 
 
@@ -1037,6 +1128,11 @@ def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optio
     (5, 100)
     """
     known = ("scree", "scores", "biplot", "circle")
+    kinds = _texts(kinds, "pca_report kinds")
+    title = _text(title, "pca_report title")
+    top = _top(top, "pca_report top")
+    # pictures of MIN_SIDE to MAX_SIDE pixels a side (the scree plot is 420 * scale high, the others 640 wide)
+    scale = as_real(scale, "pca_report scale", low=round(MIN_SIDE / 420, 3), high=round(MAX_SIDE / 640, 3))
     for kind in kinds:
         if kind not in known:
             raise PurePCAError(f"pca_report: unknown kind {kind!r} (known: {', '.join(known)})")
@@ -1045,14 +1141,16 @@ def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optio
     if not hasattr(pca, "components_"):
         raise PurePCAError("pca_report: the PCA is not fitted; call fit(X) first")
     d = pca.n_features_in_
-    fnames = [str(v) for v in feature_names] if feature_names is not None else [f"x{j + 1}" for j in range(d)]
+    fnames = _labels(feature_names, d, "pca_report feature_names") or [f"x{j + 1}" for j in range(d)]
     if len(fnames) != d:
         raise PurePCAError(f"pca_report: {len(fnames)} feature names for {d} features")
     needs_two = [kind for kind in kinds if kind != "scree"]
     if needs_two and pca.n_components_ < 2:
         raise PurePCAError(f"pca_report: the {needs_two[0]} plot needs two components; the model has "
                            f"{pca.n_components_}")
-    a, b = (int(c) - 1 for c in pcs)
+    if not isinstance(pcs, (list, tuple)) or len(pcs) != 2:
+        raise PurePCAError(f"pca_report pcs must be two component numbers, got {pcs!r:.60}")
+    a, b = (as_int(c, "pca_report pcs", low=1) - 1 for c in pcs)
     if needs_two and (a == b or min(a, b) < 0 or max(a, b) >= pca.n_components_):
         raise PurePCAError(f"pca_report: pcs must be two different components from 1 to {pca.n_components_}, "
                            f"got {pcs}")
