@@ -1116,6 +1116,12 @@ class Run:
             return "raw", err
         except RecursionError as err:
             return "raw", err
+        except AssertionError as err:
+            # The oracle's assert_* helpers answer "these differ" by AssertionError, as pytest wants: a
+            # verdict (rtol=5e-324 is met by no real answer), not a defect; anywhere else it is raw.
+            if target.name.rsplit(".", 1)[-1].startswith("assert_"):
+                return "ok", err
+            return "raw", err
         except Exception as err:  # noqa: BLE001 - the contract: nothing but a PurePCAError
             return "raw", err
         finally:
