@@ -73,6 +73,8 @@ __all__ = ["FLOATS", "SensorModel", "Streaming", "fit", "load_model"]
 
 #: The most Jacobi sweeps a fit may take (5 to 9 measured for d = 3 to 16, doubles and binary32).
 MAX_SWEEPS = 50
+#: The most columns a stream or a model may have (a board holds far fewer).
+MAX_COLUMNS = 4096
 
 
 class _Floats:
@@ -167,8 +169,8 @@ class Streaming:
     """
 
     def __init__(self, d: int, context: Any = None) -> None:
-        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise PurePCAError(f"d: expected a whole number of columns, at least 1, got {d!r}")
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= MAX_COLUMNS:
+            raise PurePCAError(f"d: expected a whole number of columns from 1 to {MAX_COLUMNS}, got {d!r:.60}")
         ctx = FLOATS if context is None else context
         for name in ("convert", "sqrt", "zero", "one", "eps"):
             if not hasattr(ctx, name):
@@ -349,6 +351,21 @@ class SensorModel:
 
     def __init__(self, n: int, mean_hi: list[Any], mean_lo: list[Any], sd: Optional[list[Any]],
                  components: list[list[Any]], variance: list[Any], rest: list[Any], sweeps: int = 0) -> None:
+        # The door of every model (fit's, load_model's, a caller's): checked here once, so that
+        # score() checks only the row.  The numbers may be a number context's (fit on BINARY32).
+        _whole(n, "n", 2)
+        _whole(sweeps, "sweeps", 0)
+        d = len(_entries(mean_hi, "mean_hi", -1))
+        _entries(mean_lo, "mean_lo", d)
+        if sd is not None:
+            _entries(sd, "sd", d, 1)
+        if not isinstance(components, (list, tuple)) or not 1 <= len(components) <= d:
+            raise PurePCAError(f"components: expected a list of 1 to {d} rows of {d} numbers, got {components!r:.60}")
+        for i in range(len(components)):
+            _entries(components[i], f"components[{i}]", d)
+        _entries(variance, "variance", len(components), 0)
+        if len(_entries(rest, "rest", -2, 0)) > d - len(components):
+            raise PurePCAError(f"rest: expected at most {d - len(components)} discarded variances, got {rest!r:.60}")
         self.n, self.d, self.k = n, len(mean_hi), len(components)
         self.mean_hi, self.mean_lo, self.sd = mean_hi, mean_lo, sd
         self.components, self.variance, self.rest, self.sweeps = components, variance, rest, sweeps
@@ -363,6 +380,8 @@ class SensorModel:
         ((1.0,), 0.5, 1.0)
         """
         # Few locals on purpose: MicroPython puts a call's frame on the heap past 11 words.
+        if not isinstance(row, _ROWS):  # a list or tuple needs no more; anything else is asked once
+            _row_door(row, self.d)
         if len(row) != self.d:
             raise PurePCAError(f"row: expected {self.d} values, got {len(row)}")
         z = self._z
@@ -465,6 +484,48 @@ class SensorModel:
             },
         }
         return json.dumps(document)
+
+
+_ROWS = (list, tuple)
+
+
+def _row_door(row: Any, d: int) -> None:
+    """Refuse a row that is not a sequence of ``d`` entries (score's door for what is not a list or tuple)."""
+    try:
+        size = len(row)
+        for j in range(min(size, d)):
+            row[j]
+    except (TypeError, KeyError, IndexError, ValueError):
+        raise PurePCAError(f"row: expected a sequence of {d} numbers, got {row!r:.60}") from None
+
+
+def _whole(value: Any, where: str, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise PurePCAError(f"{where}: expected a whole number, at least {low}, got {value!r:.60}")
+
+
+def _entries(values: Any, where: str, size: int, low: int = -1) -> Any:
+    """``values`` if it is a list or tuple of ``size`` finite numbers (floats, ints or a number
+    context's; ``size`` -1: 1 to MAX_COLUMNS of them, -2: 0 to MAX_COLUMNS), each >= 0 if ``low``
+    is 0, > 0 if it is 1."""
+    if size >= 0:
+        fits = isinstance(values, (list, tuple)) and len(values) == size
+        count = str(size)
+    else:
+        fits = isinstance(values, (list, tuple)) and size + 2 <= len(values) <= MAX_COLUMNS
+        count = f"{size + 2} to {MAX_COLUMNS}"
+    if not fits:
+        raise PurePCAError(f"{where}: expected a list of {count} numbers, got {values!r:.60}")
+    for i in range(len(values)):
+        v = values[i]
+        try:
+            ok = not isinstance(v, bool) and bool(v - v == 0) and (v > 0 if low == 1 else v >= 0 if low == 0 else True)
+        except (TypeError, ArithmeticError, ValueError):
+            ok = False
+        if not ok:
+            kind = "finite number" if low < 0 else "finite number, at least 0" if low == 0 else "positive finite number"
+            raise PurePCAError(f"{where}[{i}]: expected a {kind}, got {v!r:.60}")
+    return values
 
 
 def _alpha(alpha: Any) -> float:
@@ -576,7 +637,7 @@ def _count(value: Any, where: str, low: int, high: int) -> int:
 
 
 def _model(state: dict[str, Any], attributes: dict[str, Any]) -> SensorModel:
-    d = _count(attributes["n_features_in_"], "n_features_in_", 1, 4096)
+    d = _count(attributes["n_features_in_"], "n_features_in_", 1, MAX_COLUMNS)
     n = _count(attributes["n_samples_"], "n_samples_", 2, 2 ** 62)
     k = _count(attributes["n_components_"], "n_components_", 1, min(n, d))
     if state.get("column_weight") is not None:
