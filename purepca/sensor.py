@@ -31,7 +31,7 @@ formula without keeping the rows.  The state is ``d(d+1) + 3d`` numbers
 (and a work row of d).
 
 **Precision.**  Every number is the board's own float (``FLOATS``), or, on
-CPython, any number context of :mod:`purepca.numeric`: with ``BINARY32`` each
+CPython, a float context of :mod:`purepca.numeric`: with ``BINARY32`` each
 operation is rounded to single precision, as the rp2 and esp32 ports compute
 (``docs/restricted.md`` states the digits reached).
 
@@ -155,7 +155,8 @@ class Streaming:
     docstring): shifted Welford updates, every running sum compensated.
 
     ``context`` is :data:`FLOATS` (the board's float) by default; on CPython any number
-    context of :mod:`purepca.numeric` (``BINARY32``: each operation rounded to single).
+    context of :mod:`purepca.numeric` that computes in floats (``BINARY32``: each operation
+    rounded to single).
 
     >>> s = Streaming(1)
     >>> for x in (1e9 + 1, 1e9 + 2, 1e9 + 3):
@@ -176,6 +177,9 @@ class Streaming:
             if not hasattr(ctx, name):
                 raise PurePCAError(f"context: expected a number context (FLOATS, or purepca.numeric's), got "
                                    f"{type(ctx).__name__}")
+        if not _is_real(ctx.convert(1)):  # update() reads floats: a Decimal context refused a row as out of range
+            raise PurePCAError(f"context: expected a context computing in floats (FLOATS, BINARY32), got "
+                               f"{getattr(ctx, 'name', type(ctx).__name__)!r:.60}")
         self.ctx = ctx
         self.d = d
         self.n = 0

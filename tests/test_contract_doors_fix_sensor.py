@@ -81,3 +81,9 @@ def test_sensor_model_score_still_reads_any_sequence() -> None:
 def test_streaming_refuses_a_hostile_d(d: Any) -> None:
     with pytest.raises(PurePCAError, match=r"d: expected a whole number of columns from 1 to 4096, got "):
         Streaming(d)
+
+
+def test_streaming_refuses_a_context_not_in_floats() -> None:
+    from purepca.numeric import DecimalContext
+    with pytest.raises(PurePCAError, match=r"context: expected a context computing in floats \(FLOATS, BINARY32\), got"):
+        Streaming(2, context=DecimalContext(30))
