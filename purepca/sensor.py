@@ -73,8 +73,9 @@ __all__ = ["FLOATS", "SensorModel", "Streaming", "fit", "load_model"]
 
 #: The most Jacobi sweeps a fit may take (5 to 9 measured for d = 3 to 16, doubles and binary32).
 MAX_SWEEPS = 50
-#: The most columns a stream or a model may have (a board holds far fewer).
+#: The most columns a stream or a model may have (a board holds far fewer), and the most rows a model counts.
 MAX_COLUMNS = 4096
+MAX_ROWS = 2 ** 62
 
 
 class _Floats:
@@ -357,7 +358,7 @@ class SensorModel:
                  components: list[list[Any]], variance: list[Any], rest: list[Any], sweeps: int = 0) -> None:
         # The door of every model (fit's, load_model's, a caller's): checked here once, so that
         # score() checks only the row.  The numbers may be a number context's (fit on BINARY32).
-        _whole(n, "n", 2)
+        _whole(n, "n", 2, MAX_ROWS)
         _whole(sweeps, "sweeps", 0)
         d = len(_entries(mean_hi, "mean_hi", -1))
         _entries(mean_lo, "mean_lo", d)
@@ -503,9 +504,9 @@ def _row_door(row: Any, d: int) -> None:
         raise PurePCAError(f"row: expected a sequence of {d} numbers, got {row!r:.60}") from None
 
 
-def _whole(value: Any, where: str, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise PurePCAError(f"{where}: expected a whole number, at least {low}, got {value!r:.60}")
+def _whole(value: Any, where: str, low: int, high: int = MAX_ROWS) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PurePCAError(f"{where}: expected a whole number from {low} to {high}, got {value!r:.60}")
 
 
 def _entries(values: Any, where: str, size: int, low: int = -1) -> Any:
@@ -642,7 +643,7 @@ def _count(value: Any, where: str, low: int, high: int) -> int:
 
 def _model(state: dict[str, Any], attributes: dict[str, Any]) -> SensorModel:
     d = _count(attributes["n_features_in_"], "n_features_in_", 1, MAX_COLUMNS)
-    n = _count(attributes["n_samples_"], "n_samples_", 2, 2 ** 62)
+    n = _count(attributes["n_samples_"], "n_samples_", 2, MAX_ROWS)
     k = _count(attributes["n_components_"], "n_components_", 1, min(n, d))
     if state.get("column_weight") is not None:
         raise PurePCAError("model: column weights; a board reads unweighted models only")

@@ -43,10 +43,11 @@ def _model(**change: Any) -> SensorModel:
     ({"rest": None}, r"rest: expected a list of 0 to 4096 numbers, got None"),
     ({"rest": [0.5, 0.1]}, r"rest: expected at most 1 discarded variances, got \[0.5, 0.1\]"),
     ({"rest": [math.nan]}, r"rest\[0\]: expected a finite number, at least 0, got nan"),
-    ({"n": True}, r"n: expected a whole number, at least 2, got True"),
-    ({"n": 1}, r"n: expected a whole number, at least 2, got 1"),
-    ({"n": 5.0}, r"n: expected a whole number, at least 2, got 5.0"),
-    ({"sweeps": -1}, r"sweeps: expected a whole number, at least 0, got -1"),
+    ({"n": True}, r"n: expected a whole number from 2 to 4611686018427387904, got True"),
+    ({"n": 1}, r"n: expected a whole number from 2 to 4611686018427387904, got 1"),
+    ({"n": 5.0}, r"n: expected a whole number from 2 to 4611686018427387904, got 5.0"),
+    ({"n": 10 ** 400}, r"n: expected a whole number from 2 to 4611686018427387904, got 1000"),
+    ({"sweeps": -1}, r"sweeps: expected a whole number from 0 to 4611686018427387904, got -1"),
 ])
 def test_sensor_model_refuses_a_hostile_model(change: dict[str, Any], message: str) -> None:
     with pytest.raises(PurePCAError, match=message):
