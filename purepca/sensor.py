@@ -31,7 +31,7 @@ formula without keeping the rows.  The state is ``d(d+1) + 3d`` numbers
 (and a work row of d).
 
 **Precision.**  Every number is the board's own float (``FLOATS``), or, on
-CPython, any number context of :mod:`purepca.numeric`: with ``BINARY32`` each
+CPython, a float context of :mod:`purepca.numeric`: with ``BINARY32`` each
 operation is rounded to single precision, as the rp2 and esp32 ports compute
 (``docs/restricted.md`` states the digits reached).
 
@@ -73,6 +73,9 @@ __all__ = ["FLOATS", "SensorModel", "Streaming", "fit", "load_model"]
 
 #: The most Jacobi sweeps a fit may take (5 to 9 measured for d = 3 to 16, doubles and binary32).
 MAX_SWEEPS = 50
+#: The most columns a stream or a model may have (a board holds far fewer), and the most rows a model counts.
+MAX_COLUMNS = 4096
+MAX_ROWS = 2 ** 62
 
 
 class _Floats:
@@ -153,7 +156,8 @@ class Streaming:
     docstring): shifted Welford updates, every running sum compensated.
 
     ``context`` is :data:`FLOATS` (the board's float) by default; on CPython any number
-    context of :mod:`purepca.numeric` (``BINARY32``: each operation rounded to single).
+    context of :mod:`purepca.numeric` that computes in floats (``BINARY32``: each operation
+    rounded to single).
 
     >>> s = Streaming(1)
     >>> for x in (1e9 + 1, 1e9 + 2, 1e9 + 3):
@@ -167,13 +171,16 @@ class Streaming:
     """
 
     def __init__(self, d: int, context: Any = None) -> None:
-        if isinstance(d, bool) or not isinstance(d, int) or d < 1:
-            raise PurePCAError(f"d: expected a whole number of columns, at least 1, got {d!r}")
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= MAX_COLUMNS:
+            raise PurePCAError(f"d: expected a whole number of columns from 1 to {MAX_COLUMNS}, got {d!r:.60}")
         ctx = FLOATS if context is None else context
         for name in ("convert", "sqrt", "zero", "one", "eps"):
             if not hasattr(ctx, name):
                 raise PurePCAError(f"context: expected a number context (FLOATS, or purepca.numeric's), got "
                                    f"{type(ctx).__name__}")
+        if not _is_real(ctx.convert(1)):  # update() reads floats: a Decimal context refused a row as out of range
+            raise PurePCAError(f"context: expected a context computing in floats (FLOATS, BINARY32), got "
+                               f"{getattr(ctx, 'name', type(ctx).__name__)!r:.60}")
         self.ctx = ctx
         self.d = d
         self.n = 0
@@ -349,6 +356,21 @@ class SensorModel:
 
     def __init__(self, n: int, mean_hi: list[Any], mean_lo: list[Any], sd: Optional[list[Any]],
                  components: list[list[Any]], variance: list[Any], rest: list[Any], sweeps: int = 0) -> None:
+        # The door of every model (fit's, load_model's, a caller's): checked here once, so that
+        # score() checks only the row.  The numbers may be a number context's (fit on BINARY32).
+        _whole(n, "n", 2, MAX_ROWS)
+        _whole(sweeps, "sweeps", 0)
+        d = len(_entries(mean_hi, "mean_hi", -1))
+        _entries(mean_lo, "mean_lo", d)
+        if sd is not None:
+            _entries(sd, "sd", d, 1)
+        if not isinstance(components, (list, tuple)) or not 1 <= len(components) <= d:
+            raise PurePCAError(f"components: expected a list of 1 to {d} rows of {d} numbers, got {components!r:.60}")
+        for i in range(len(components)):
+            _entries(components[i], f"components[{i}]", d)
+        _entries(variance, "variance", len(components), 0)
+        if len(_entries(rest, "rest", -2, 0)) > d - len(components):
+            raise PurePCAError(f"rest: expected at most {d - len(components)} discarded variances, got {rest!r:.60}")
         self.n, self.d, self.k = n, len(mean_hi), len(components)
         self.mean_hi, self.mean_lo, self.sd = mean_hi, mean_lo, sd
         self.components, self.variance, self.rest, self.sweeps = components, variance, rest, sweeps
@@ -363,6 +385,8 @@ class SensorModel:
         ((1.0,), 0.5, 1.0)
         """
         # Few locals on purpose: MicroPython puts a call's frame on the heap past 11 words.
+        if not isinstance(row, _ROWS):  # a list or tuple needs no more; anything else is asked once
+            _row_door(row, self.d)
         if len(row) != self.d:
             raise PurePCAError(f"row: expected {self.d} values, got {len(row)}")
         z = self._z
@@ -465,6 +489,48 @@ class SensorModel:
             },
         }
         return json.dumps(document)
+
+
+_ROWS = (list, tuple)
+
+
+def _row_door(row: Any, d: int) -> None:
+    """Refuse a row that is not a sequence of ``d`` entries (score's door for what is not a list or tuple)."""
+    try:
+        size = len(row)
+        for j in range(min(size, d)):
+            row[j]
+    except (TypeError, KeyError, IndexError, ValueError):
+        raise PurePCAError(f"row: expected a sequence of {d} numbers, got {row!r:.60}") from None
+
+
+def _whole(value: Any, where: str, low: int, high: int = MAX_ROWS) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PurePCAError(f"{where}: expected a whole number from {low} to {high}, got {value!r:.60}")
+
+
+def _entries(values: Any, where: str, size: int, low: int = -1) -> Any:
+    """``values`` if it is a list or tuple of ``size`` finite numbers (floats, ints or a number
+    context's; ``size`` -1: 1 to MAX_COLUMNS of them, -2: 0 to MAX_COLUMNS), each >= 0 if ``low``
+    is 0, > 0 if it is 1."""
+    if size >= 0:
+        fits = isinstance(values, (list, tuple)) and len(values) == size
+        count = str(size)
+    else:
+        fits = isinstance(values, (list, tuple)) and size + 2 <= len(values) <= MAX_COLUMNS
+        count = f"{size + 2} to {MAX_COLUMNS}"
+    if not fits:
+        raise PurePCAError(f"{where}: expected a list of {count} numbers, got {values!r:.60}")
+    for i in range(len(values)):
+        v = values[i]
+        try:
+            ok = not isinstance(v, bool) and bool(v - v == 0) and (v > 0 if low == 1 else v >= 0 if low == 0 else True)
+        except (TypeError, ArithmeticError, ValueError):
+            ok = False
+        if not ok:
+            kind = "finite number" if low < 0 else "finite number, at least 0" if low == 0 else "positive finite number"
+            raise PurePCAError(f"{where}[{i}]: expected a {kind}, got {v!r:.60}")
+    return values
 
 
 def _alpha(alpha: Any) -> float:
@@ -576,8 +642,8 @@ def _count(value: Any, where: str, low: int, high: int) -> int:
 
 
 def _model(state: dict[str, Any], attributes: dict[str, Any]) -> SensorModel:
-    d = _count(attributes["n_features_in_"], "n_features_in_", 1, 4096)
-    n = _count(attributes["n_samples_"], "n_samples_", 2, 2 ** 62)
+    d = _count(attributes["n_features_in_"], "n_features_in_", 1, MAX_COLUMNS)
+    n = _count(attributes["n_samples_"], "n_samples_", 2, MAX_ROWS)
     k = _count(attributes["n_components_"], "n_components_", 1, min(n, d))
     if state.get("column_weight") is not None:
         raise PurePCAError("model: column weights; a board reads unweighted models only")

@@ -435,6 +435,9 @@ INSIDE: dict[str, str] = {
     "purepca.certified.exact": "the exact rational arithmetic of the corpus builder, on the corpus's own integers",
     "purepca.linalg.tridiagonal.tridiagonalize": "a step of tridiagonal_eigh, on its validated matrix",
     "purepca.linalg.tridiagonal.tridiagonal_ql": "a step of tridiagonal_eigh, on its validated matrix",
+    "purepca.sensor.FLOATS": "the board's float as a number context (convert, sqrt, sum, norm): called by Streaming and "
+                             "fit on numbers Streaming.update checked (finite int or float) or made itself; a check "
+                             "in each would cost a board's flash and heap at every operation",
 }
 
 #: A callable with a required parameter of these names takes a record only the house builds (the
@@ -585,7 +588,7 @@ def _instance_methods(obj: Any, qual: str) -> list[Target]:
             continue
         raw = next((k.__dict__[name] for k in type(obj).__mro__ if name in k.__dict__), None)
         out.append(Target(f"{qual}.{name}", lambda r, o=obj, n=name: getattr(o, n), params,
-                          _inside(type(obj).__module__, f"{type(obj).__qualname__}.{name}"),
+                          _inside(type(obj).__module__, f"{type(obj).__qualname__}.{name}") or _inside(f"{qual}.{name}"),
                           obj=raw if inspect.isfunction(raw) else None, owner=type(obj)))
     return out
 
