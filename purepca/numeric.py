@@ -393,7 +393,7 @@ def owned_context(prec: int = OWNED_PRECISION) -> decimal.Context:
     >>> decimal.DefaultContext.rounding = decimal.ROUND_DOWN   # a hostile caller
     >>> ctx = owned_context(30)
     >>> decimal.DefaultContext.rounding = decimal.ROUND_HALF_EVEN
-    >>> ctx.prec, ctx.rounding, ctx.Emax == decimal.MAX_EMAX, ctx.traps[decimal.FloatOperation]
+    >>> ctx.prec, ctx.rounding, ctx.Emax == decimal.MAX_EMAX, bool(ctx.traps[decimal.FloatOperation])
     (30, 'ROUND_HALF_EVEN', True, False)
     """
     if isinstance(prec, bool) or not isinstance(prec, int) or not 1 <= prec <= _MAX_PREC:

@@ -29,7 +29,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import MAX_EMAX, MIN_EMIN, Decimal
 from typing import Any, Optional
 
 from ..errors import PurePCAError
@@ -209,9 +209,12 @@ def _numbers(value: Any, size: Optional[int], where: str) -> list[Decimal]:
         if not isinstance(x, str) or not _NUMERAL.match(x):
             raise PurePCAError(f"{where}[{i}]: expected a decimal string, got {short_repr(x, 60)}")
         try:
-            out.append(Decimal(x))  # a numeral: exact, and finite
-        except ArithmeticError:  # an exponent beyond decimal's range
+            number = Decimal(x)  # a numeral: exact, and finite
+        except ArithmeticError:  # an exponent beyond decimal's range (C's decimal; the pure-Python one takes it)
+            number = None
+        if number is None or not MIN_EMIN <= number.adjusted() <= MAX_EMAX:
             raise PurePCAError(f"{where}[{i}]: {short_repr(x, 60)} is beyond the range of a decimal") from None
+        out.append(number)
     return out
 
 

@@ -73,6 +73,13 @@ class Assessed:
 _DIGITS = 60
 
 
+def _int_decimal(n: int) -> Decimal:
+    """``n`` as a Decimal: exactly up to 3,000 bits, beyond that to the context's digits (PyPy's decimal
+    converts an int through its text, which Python refuses past 4,300 digits)."""
+    shift = max(0, n.bit_length() - 3000)
+    return Decimal(n) if not shift else Decimal(n >> shift) * Decimal(2) ** shift
+
+
 def _exact(x: Any, what: str, *, finite: bool) -> Optional[Decimal]:
     """A real number as a Decimal, exactly (a Fraction to 60 digits; numeric text exactly); None for
     NaN or an infinity unless ``finite`` (then an error); anything else an error naming ``what``.
@@ -92,9 +99,9 @@ def _exact(x: Any, what: str, *, finite: bool) -> Optional[Decimal]:
     elif isinstance(x, float):
         value = Decimal.from_float(x)
     elif isinstance(x, numbers.Integral):
-        value = Decimal(int(x))
+        value = _int_decimal(int(x))
     elif isinstance(x, numbers.Rational):
-        value = Decimal(int(x.numerator)) / Decimal(int(x.denominator))
+        value = _int_decimal(int(x.numerator)) / _int_decimal(int(x.denominator))
     elif isinstance(x, numbers.Real):  # numpy's float32 and the like: exactly, through float
         value = Decimal.from_float(float(x))
     else:
