@@ -74,9 +74,15 @@ class Context:
     #: rescale by powers of two first (only floats can).
     needs_scaling: bool = False
 
-    def convert(self, x: Any) -> Scalar:  # pragma: no cover - abstract
-        """Return ``x`` as a number of this context."""
-        raise NotImplementedError
+    def convert(self, x: Any) -> Scalar:
+        """Return ``x`` as a number of this context (the base class has no numbers: use a subclass).
+
+        >>> Context().convert(1)
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: Context is abstract: convert x with FLOAT, BINARY32 or DecimalContext(digits)
+        """
+        raise PurePCAError("Context is abstract: convert x with FLOAT, BINARY32 or DecimalContext(digits)")
 
     def to_float(self, x: Scalar) -> float:
         """Return ``x`` as the nearest float.
@@ -321,8 +327,14 @@ class FloatContext(Context):
 
         >>> FLOAT.convert(3)
         3.0
+        >>> FLOAT.convert("3")
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: float: expected a real number (not NaN) for x, got '3'
         """
-        return float(x)
+        if type(x) is float and x == x:
+            return x
+        return float(_check_real(x, "float"))
 
     def scale_exponent(self, largest: Scalar) -> int:
         """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
@@ -345,6 +357,30 @@ class FloatContext(Context):
 
 MAX_DIGITS = 10_000
 """The most digits ``DecimalContext`` (and ``precision=``) accepts."""
+
+def _check_real(x: Any, who: str) -> Any:
+    """``x`` itself if it is a real number a context can convert (an int, float, Fraction, Decimal or
+    a numpy scalar; infinities allowed, NaN not), else a :class:`PurePCAError` naming it.
+
+    >>> _check_real(2, "float")
+    2
+    >>> _check_real(Decimal("NaN"), "decimal")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: decimal: expected a real number (not NaN) for x, got Decimal('NaN')
+    """
+    bad = (x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"))
+    if not bad:
+        try:
+            bad = math.isnan(float(x)) if not isinstance(x, Decimal) else x.is_nan()
+        except OverflowError:  # a huge int or Fraction: a number, converted (or refused) by the context
+            bad = False
+        except (TypeError, ValueError, ArithmeticError):
+            bad = True
+    if bad:
+        raise PurePCAError(f"{who}: expected a real number (not NaN) for x, got {short_repr(x)}")
+    return x
+
 
 def short_repr(x: Any, limit: int = 60) -> str:
     """``repr(x)`` for a message, at most about ``limit`` characters: an int too long to print (past
@@ -493,6 +529,7 @@ class DecimalContext(Context):
         >>> DecimalContext(20).convert(0.5)
         Decimal('0.5')
         """
+        _check_real(x, "decimal")
         if isinstance(x, Decimal):
             return x
         if isinstance(x, float):
@@ -805,9 +842,9 @@ class Binary32Context(Context):
         >>> BINARY32.convert(0.1) == 13421773 * 2.0 ** -27, BINARY32.convert(2 ** 24 + 1)
         (True, 16777216.0)
         """
-        if type(x) is Binary32:
+        if type(x) is Binary32 and x == x:
             return x
-        return float.__new__(Binary32, _single_value(x))
+        return float.__new__(Binary32, _single_value(_check_real(x, "binary32")))
 
     def sqrt(self, x: Scalar) -> Binary32:
         """The square root, correctly rounded to binary32."""
