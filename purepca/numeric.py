@@ -42,7 +42,7 @@ import struct
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar, Union
 
 from . import fast
 from .errors import PurePCAError
@@ -1024,14 +1024,38 @@ class GramWork:
         self.kernel = _fast_gram(vectors) if fast and _fast_gram is not None and isinstance(ctx, FloatContext) else None
 
     def row(self, i: int) -> list[Scalar]:
-        """``[v_i·v_j for j in range(i, k)]``."""
+        """``[v_i·v_j for j in range(i, k)]``.
+
+        >>> GramWork([[1.0, 2.0], [3.0, 4.0]], FLOAT).row(1)
+        [25.0]
+        """
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.k:
+            raise PurePCAError(f"GramWork.row: i must be an int between 0 and {self.k - 1}, got {short_repr(i)}")
         if self.kernel is not None:
             return self.kernel.row(i)  # type: ignore[no-any-return]
         return self.ctx.dots(self.vectors[i:], self.vectors[i])
 
     def assemble(self, rows: Iterable[tuple[int, list[Scalar]]]) -> list[list[Scalar]]:
-        """The symmetric matrix from ``(i, row(i))`` pairs."""
-        return _symmetric(self.k, rows, self.ctx.zero)
+        """The symmetric matrix from ``(i, row(i))`` pairs.
+
+        >>> work = GramWork([[1.0, 2.0], [3.0, 4.0]], FLOAT)
+        >>> work.assemble([(0, work.row(0)), (1, work.row(1))])
+        [[5.0, 11.0], [11.0, 25.0]]
+        """
+        return _symmetric(self.k, self._pairs(rows), self.ctx.zero)
+
+    def _pairs(self, rows: Any) -> Iterator[tuple[int, list[Scalar]]]:
+        """The ``(i, row(i))`` pairs of :meth:`assemble`, each checked as it comes (i in range, the row's length)."""
+        if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+            raise PurePCAError(f"GramWork.assemble: rows must be (i, row(i)) pairs, got {short_repr(rows)}")
+        for pair in rows:
+            ok = isinstance(pair, (tuple, list)) and len(pair) == 2
+            i, values = pair if ok else (None, None)
+            if not (ok and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < self.k
+                    and hasattr(values, "__len__") and len(values) == self.k - i):
+                raise PurePCAError(f"GramWork.assemble: each of rows must be a pair (i, row(i)) with 0 <= i < "
+                                   f"{self.k} and k - i values, got {short_repr(pair)}")
+            yield i, values
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""
