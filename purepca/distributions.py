@@ -133,7 +133,11 @@ def beta_cdf(x: float, a: float, b: float) -> float:
         return 0.0
     if x >= 1:
         return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    try:
+        front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    except OverflowError:  # lgamma past the float range: a or b near 1e307
+        raise PurePCAError(f"beta_cdf: a = {a!r:.30} and b = {b!r:.30} are beyond what lgamma reaches in floats") \
+            from None
     if x < (a + 1.0) / (a + b + 2.0):
         return front * _betacf(x, a, b) / a
     return 1.0 - front * _betacf(1.0 - x, b, a) / b

@@ -334,7 +334,11 @@ class FloatContext(Context):
         """
         if type(x) is float and x == x:
             return x
-        return float(_check_real(x, "float"))
+        try:
+            return float(_check_real(x, "float"))
+        except OverflowError:  # an int or Fraction past the float range
+            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range (largest {sys.float_info.max:.6g})") \
+                from None
 
     def scale_exponent(self, largest: Scalar) -> int:
         """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
@@ -1050,7 +1054,7 @@ class GramWork:
             raise PurePCAError(f"GramWork.assemble: rows must be (i, row(i)) pairs, got {short_repr(rows)}")
         for pair in rows:
             ok = isinstance(pair, (tuple, list)) and len(pair) == 2
-            i, values = pair if ok else (None, None)
+            i, values = pair if ok else (None, None)  # type: Any, Any
             if not (ok and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < self.k
                     and hasattr(values, "__len__") and len(values) == self.k - i):
                 raise PurePCAError(f"GramWork.assemble: each of rows must be a pair (i, row(i)) with 0 <= i < "

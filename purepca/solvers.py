@@ -220,7 +220,7 @@ def squared_path_errors(values: list[float], dim: int, eps: float) -> list[float
     ['8.9e-16', '8.9e-12', '8.9e-04']
     """
     _check_reals(values, "values")
-    dim = as_int(dim, "dim", low=0)
+    dim = as_int(dim, "dim", low=0, high=2 ** 53)
     eps = as_real(eps, "eps", low=0.0)
     if not values or not values[0] > 0:
         return [0.0] * len(values)
