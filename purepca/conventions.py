@@ -72,7 +72,13 @@ class Convention:
     prefix: str
 
     def component_name(self, i: int) -> str:
-        """The name of component ``i`` (0-based) as this library prints it."""
+        """The name of component ``i`` (0-based) as this library prints it.
+
+        >>> CONVENTIONS["princomp"].component_name(0), CONVENTIONS["statsmodels"].component_name(0)
+        ('Comp.1', 'comp_0')
+        """
+        if isinstance(i, bool) or not isinstance(i, int) or i < 0:
+            raise PurePCAError(f"component_name: i must be an int >= 0 (a 0-based component), got {i!r:.60}")
         return f"{self.prefix}{i if self.name == 'statsmodels' else i + 1}"
 
 
@@ -264,7 +270,11 @@ def as_numpy(pca: Any) -> tuple[list[float], list[list[float]]]:
     >>> [round(x, 10) for x in w]
     [0.3547267835, 4.2286065499]
     """
-    if pca.n_components_ != pca.n_features_in_:
+    try:
+        k, d = pca.n_components_, pca.n_features_in_
+    except AttributeError:
+        raise PurePCAError(f"as_numpy: pca must be a fitted purepca.PCA, got {pca!r:.60}") from None
+    if k != d:
         raise PurePCAError(f"as_numpy: eigh returns all {pca.n_features_in_} eigenpairs; the PCA kept "
                            f"{pca.n_components_} (fit it with n_components=None on data with n > d)")
     values = list(reversed(pca.explained_variance_))

@@ -15,11 +15,13 @@ import codecs
 import csv
 import io
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from typing import IO, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import PurePCAError
+from .params import _show
 
 __all__ = ["MISSING", "StreamedRows", "Table", "csv_text", "decode_text", "read_table"]
 
@@ -48,6 +50,8 @@ def _select(header: list[str], spec: Union[None, str, Sequence[str]], what: str,
     if spec is None:
         return list(range(len(header)))
     out = []
+    if not isinstance(spec, str) and not (isinstance(spec, (list, tuple)) and all(isinstance(c, str) for c in spec)):
+        raise PurePCAError(f"{source}: {what} must be column names (a str, or a list of str), got {_show(spec)}")
     for item in (s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec)):
         if item in header:
             out.append(header.index(item))
@@ -95,6 +99,9 @@ class _Layout:
                 raise PurePCAError(f"{source}: the column name {name!r} appears twice (columns {seen[name]} and {j}, "
                                    "counting from 0); columns are chosen and saved by name: rename one")
             seen[name] = j
+        for what, one in (("--id-column", id_column), ("--groups", group_column), ("--weights", weight_column)):
+            if one is not None and not isinstance(one, str):
+                raise PurePCAError(f"{source}: {what} must be one column's name (a str), got {_show(one)}")
         self.id_index = None if id_column is None else _select(self.head, id_column, "--id-column", source)[0]
         self.group_index = None if group_column is None else _select(self.head, group_column, "--groups", source)[0]
         self.weight_index = (None if weight_column is None
@@ -194,6 +201,9 @@ def _is_number(text: str) -> bool:
 
 
 def _check_options(missing: str, delimiter: str, decimal: str = ".") -> None:
+    for name, value in (("missing", missing), ("delimiter", delimiter), ("decimal", decimal)):
+        if not isinstance(value, str):
+            raise PurePCAError(f"{name} must be a str, got {_show(value)}")
     if missing not in ("error", "drop", "mean", "keep"):
         raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'keep'; got {missing!r}")
     if len(delimiter) != 1:
@@ -205,20 +215,20 @@ def _check_options(missing: str, delimiter: str, decimal: str = ".") -> None:
                            "files with decimal commas separate fields with ';' (use --delimiter ';')")
 
 
-def _without_bom(lines: Iterable[str]) -> Iterator[str]:
-    """The lines, the first without the byte order mark Excel writes in front of "CSV UTF-8" files."""
-    it = iter(lines)
-    for first in it:
-        yield first[1:] if first.startswith("\ufeff") else first
-        break
-    yield from it
+def _without_bom(lines: Iterable[str], source: str = "<data>") -> Iterator[str]:
+    """The lines, the first without the byte order mark Excel writes in front of "CSV UTF-8" files
+    (a line that is not a str is an error naming it: csv would name no line)."""
+    for number, line in enumerate(lines, start=1):
+        if not isinstance(line, str):
+            raise PurePCAError(f"{source}: line {number} is not text (a str), got {_show(line)}")
+        yield line[1:] if number == 1 and line.startswith("\ufeff") else line
 
 
 def _records(lines: Iterable[str], delimiter: str, source: str = "<data>") -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of every record but blank lines; a record of empty cells (``,,``) is a row
     of missing values, as R and pandas read it.  The line is where the record starts (a quoted cell
     may hold a newline).  Malformed CSV is an error naming the line."""
-    reader = csv.reader(_without_bom(lines), delimiter=delimiter)
+    reader = csv.reader(_without_bom(lines, source), delimiter=delimiter)
     start = 1
     while True:
         try:
@@ -252,6 +262,10 @@ def decode_text(data: bytes, encoding: str, source: str) -> str:
     ...
     purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
     """
+    if not isinstance(data, (bytes, bytearray)):
+        raise PurePCAError(f"{source}: decode_text: data must be bytes, got {_show(data)}")
+    if not isinstance(encoding, str):
+        raise PurePCAError(f"--encoding must be an encoding's name (a str), got {_show(encoding)}")
     for signature, what, advice in _NOT_TEXT:
         if data.startswith(signature):
             raise PurePCAError(f"{source}: {what}, not text: purepca reads delimited text (CSV); {advice}")
@@ -278,6 +292,8 @@ def csv_text(rows: list[list[str]]) -> str:
     id,PC1
     "Smith, John",1.5
     """
+    if not isinstance(rows, (list, tuple)) or not all(isinstance(r, (list, tuple)) for r in rows):
+        raise PurePCAError(f"csv_text: rows must be a list of lists of cells, got {_show(rows)}")
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerows(rows)
     return out.getvalue().rstrip("\n")
@@ -335,6 +351,8 @@ def read_table(
     purepca.errors.PurePCAError: f.csv: line 2, column 'a': '1.23' holds a dot, but with --decimal , the decimal ...
     """
     _check_options(missing, delimiter, decimal)
+    if isinstance(lines, (str, bytes, bytearray)) or not hasattr(lines, "__iter__"):
+        raise PurePCAError(f"{source}: read_table: lines must be an iterable of str (a list, a file), got {_show(lines)}")
     records = list(_records(lines, delimiter, source))
     if not records:
         raise PurePCAError(f"{source}: no data")
@@ -424,6 +442,8 @@ class StreamedRows:
                  id_column: Optional[str] = None, missing: str = "error",
                  progress: Optional[Callable[[int, int], None]] = None, exclude: Optional[str] = None,
                  decimal: str = ".", encoding: str = "utf-8") -> None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise PurePCAError(f"path must be a file's name (a str or a path), got {_show(path)}")
         _check_options(missing, delimiter, decimal)
         decode_text(b"", encoding, path)  # an encoding Python knows
         self.encoding = encoding

@@ -32,13 +32,24 @@ __all__ = ["beta_cdf", "beta_ppf", "f_cdf", "f_ppf", "norm_cdf", "norm_ppf"]
 _SQRT2 = math.sqrt(2.0)
 
 
+def _as_point(value: object, name: str) -> float:
+    """A point at which a distribution function is taken: a real number, ``±inf`` allowed, NaN not.
+
+    >>> _as_point(float("inf"), "x"), _as_point(2, "x")
+    (inf, 2.0)
+    """
+    if isinstance(value, float) and math.isinf(value):
+        return value
+    return as_real(value, name)
+
+
 def norm_cdf(x: float) -> float:
     """The standard normal distribution function, ``erfc(-x/√2)/2`` (accurate in both tails).
 
     >>> norm_cdf(0.0)
     0.5
     """
-    return 0.5 * math.erfc(-float(x) / _SQRT2)
+    return 0.5 * math.erfc(-_as_point(x, "x") / _SQRT2)
 
 
 def _norm_pdf(x: float) -> float:
@@ -117,12 +128,16 @@ def beta_cdf(x: float, a: float, b: float) -> float:
     """
     a = as_real(a, "a", low=0.0, low_open=True)
     b = as_real(b, "b", low=0.0, low_open=True)
-    x = float(x)
+    x = _as_point(x, "x")
     if x <= 0:
         return 0.0
     if x >= 1:
         return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    try:
+        front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    except OverflowError:  # lgamma past the float range: a or b near 1e307
+        raise PurePCAError(f"beta_cdf: a = {a!r:.30} and b = {b!r:.30} are beyond what lgamma reaches in floats") \
+            from None
     if x < (a + 1.0) / (a + b + 2.0):
         return front * _betacf(x, a, b) / a
     return 1.0 - front * _betacf(1.0 - x, b, a) / b
@@ -140,6 +155,8 @@ def beta_ppf(p: float, a: float, b: float) -> float:
     0.5
     """
     p = as_real(p, "p", low=0.0, high=1.0)
+    a = as_real(a, "a", low=0.0, low_open=True)
+    b = as_real(b, "b", low=0.0, low_open=True)
     if p == 0:
         return 0.0
     if p == 1:
@@ -174,9 +191,15 @@ def f_cdf(x: float, d1: float, d2: float) -> float:
     >>> round(f_cdf(1.0, 4, 4), 15)
     0.5
     """
-    x = float(x)
+    d1 = as_real(d1, "d1", low=0.0, low_open=True)
+    d2 = as_real(d2, "d2", low=0.0, low_open=True)
+    x = _as_point(x, "x")
     if x <= 0:
         return 0.0
+    if math.isinf(d1 * x):  # x = inf, or d1 * x past the float range: the ratio below is inf/inf
+        return 1.0
+    if math.isinf(d1 * x + d2):  # both near the float range: the same ratio, divided through
+        return beta_cdf(1.0 / (1.0 + d2 / (d1 * x)), d1 / 2.0, d2 / 2.0)
     return beta_cdf(d1 * x / (d1 * x + d2), d1 / 2.0, d2 / 2.0)
 
 

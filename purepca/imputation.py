@@ -36,7 +36,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from .errors import ConvergenceError
+from .errors import ConvergenceError, PurePCAError
+from .params import _show, as_int, as_real
 
 __all__ = ["squarem"]
 
@@ -57,7 +58,13 @@ def squarem(step: Callable[[list[float]], list[float]], x0: Sequence[float], tol
     >>> abs(x[0] - 2.0) < 1e-12 and abs(x[1]) < 1e-12
     True
     """
-    x = list(x0)
+    if not callable(step):
+        raise PurePCAError(f"step must be a function (values -> values), got {_show(step)}")
+    if isinstance(x0, (str, bytes)) or not isinstance(x0, Sequence):
+        raise PurePCAError(f"x0 must be a list of finite real numbers, got {_show(x0)}")
+    x = [as_real(v, f"x0[{i}]") for i, v in enumerate(x0)]
+    tol = as_real(tol, "tol", low=0.0)
+    max_steps = as_int(max_steps, "max_steps", low=0)
     steps = 0
     estimate = math.inf
     while steps + 2 <= max_steps:

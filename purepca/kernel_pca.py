@@ -612,7 +612,7 @@ class KernelPCA(Estimator):
         >>> [[round(v, 12) for v in row] for row in KernelPCA(1).fit_transform([[0.0], [1.0], [3.0]])]
         [[-1.333333333333], [-0.333333333333], [1.666666666667]]
         """
-        if not isinstance(X, Sequence) and not any(hasattr(X, a) for a in ("shape", "columns", "__array__", "toarray")):
+        if isinstance(X, Iterable) and not isinstance(X, Sequence) and not any(hasattr(X, a) for a in ("shape", "columns", "__array__", "toarray")):
             X = [list(row) if isinstance(row, Iterable) else row for row in X]  # read a generator once
         Kc = self._fit(X, progress)
         if Kc is None:

@@ -125,6 +125,7 @@ def kernel_function(
     if name == "precomputed":
         raise PurePCAError("kernel='precomputed' has no kernel function: pass the kernel matrix itself")
     gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
+    n_features = as_int(n_features, "n_features", low=1, high=2 ** 63)  # 1 / n_features is a float
     if callable(name):
         user = name
 

@@ -31,6 +31,7 @@ from .errors import PurePCAError
 from .fitting import PCAState, Settings, fit_rows, reconstruct
 from .imputation import squarem
 from .numeric import Context, Scalar
+from .params import _show, as_int, as_real
 
 __all__ = ["EM_MAX_ITER", "EM_TOL", "em_fixed_point", "fit_missing", "with_holes"]
 
@@ -171,6 +172,9 @@ def em_fixed_point(grid: Grid, holes: list[tuple[int, int]], rebuild: Callable[[
     >>> em_fixed_point(grid, [(0, 1)], lambda g: [[1.0, 5.0], [2.0, 2.0]]), grid[0][1]
     (2, 5.0)
     """
+    _check_em_arguments(grid, holes, rebuild)
+    tol = as_real(tol, "tol", low=0.0)
+    max_iter = as_int(max_iter, "max_iter", low=0)
     spread = max(max(col) - min(col) for col in zip(*grid)) or 1.0
 
     def step(values: list[float]) -> list[float]:
@@ -183,6 +187,35 @@ def em_fixed_point(grid: Grid, holes: list[tuple[int, int]], rebuild: Callable[[
     for (i, j), v in zip(holes, values):
         grid[i][j] = v
     return steps
+
+
+def _check_em_arguments(grid: Any, holes: Any, rebuild: Any) -> None:
+    """The door of :func:`em_fixed_point`: a rectangular grid of finite floats (changed in place), holes
+    that are cells of it, a function to rebuild the grid; else a :class:`PurePCAError` naming what.
+
+    >>> _check_em_arguments([[1.0, 2.0]], [(0, 2)], print)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: holes[0] must be a cell (i, j) of the 1 x 2 grid, got (0, 2)
+    """
+    if not (isinstance(grid, list) and grid and all(isinstance(row, list) for row in grid)
+            and grid[0] and all(len(row) == len(grid[0]) for row in grid)):
+        raise PurePCAError(f"grid must be a non-empty rectangular list of lists of numbers (filled in place), "
+                           f"got {_show(grid)}")
+    for i, row in enumerate(grid):
+        for j, v in enumerate(row):
+            if type(v) is not float or not math.isfinite(v):
+                as_real(v, f"grid[{i}][{j}]")
+    n, d = len(grid), len(grid[0])
+    if not isinstance(holes, (list, tuple)):
+        raise PurePCAError(f"holes must be a list of cells (i, j), got {_show(holes)}")
+    for h, cell in enumerate(holes):
+        if not (isinstance(cell, tuple) and len(cell) == 2
+                and all(isinstance(c, int) and not isinstance(c, bool) for c in cell)
+                and 0 <= cell[0] < n and 0 <= cell[1] < d):
+            raise PurePCAError(f"holes[{h}] must be a cell (i, j) of the {n} x {d} grid, got {_show(cell)}")
+    if not callable(rebuild):
+        raise PurePCAError(f"rebuild must be a function (grid -> grid), got {_show(rebuild)}")
 
 
 def _fill_em(s: Settings, rows: list[list[Optional[float]]], holes: list[tuple[int, int]], k: int,

@@ -110,6 +110,8 @@ def dump_moments(m: Any) -> bytes:
     >>> len(dump_moments(Moments.from_rows([[1.0, 2.0, 3.0]], exact=True)))
     41
     """
+    if not all(hasattr(m, a) for a in ("d", "n", "exact", "context", "_sums")):
+        raise PurePCAError(f"dump_moments: m must be a purepca.Moments, got {m!r:.60}")
     d = m.d or 0
     head = _HEAD.pack(MAGIC, VERSION, 1 if m.exact else 0, d, m.n)
     if not m.exact:

@@ -42,7 +42,7 @@ import struct
 import sys
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVar, Union
 
 from . import fast
 from .errors import PurePCAError
@@ -74,9 +74,15 @@ class Context:
     #: rescale by powers of two first (only floats can).
     needs_scaling: bool = False
 
-    def convert(self, x: Any) -> Scalar:  # pragma: no cover - abstract
-        """Return ``x`` as a number of this context."""
-        raise NotImplementedError
+    def convert(self, x: Any) -> Scalar:
+        """Return ``x`` as a number of this context (the base class has no numbers: use a subclass).
+
+        >>> Context().convert(1)
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: Context is abstract: convert x with FLOAT, BINARY32 or DecimalContext(digits)
+        """
+        raise PurePCAError("Context is abstract: convert x with FLOAT, BINARY32 or DecimalContext(digits)")
 
     def to_float(self, x: Scalar) -> float:
         """Return ``x`` as the nearest float.
@@ -321,8 +327,18 @@ class FloatContext(Context):
 
         >>> FLOAT.convert(3)
         3.0
+        >>> FLOAT.convert("3")
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: float: expected a real number (not NaN) for x, got '3'
         """
-        return float(x)
+        if type(x) is float and x == x:
+            return x
+        try:
+            return float(_check_real(x, "float"))
+        except OverflowError:  # an int or Fraction past the float range
+            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range (largest {sys.float_info.max:.6g})") \
+                from None
 
     def scale_exponent(self, largest: Scalar) -> int:
         """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
@@ -345,6 +361,30 @@ class FloatContext(Context):
 
 MAX_DIGITS = 10_000
 """The most digits ``DecimalContext`` (and ``precision=``) accepts."""
+
+def _check_real(x: Any, who: str) -> Any:
+    """``x`` itself if it is a real number a context can convert (an int, float, Fraction, Decimal or
+    a numpy scalar; infinities allowed, NaN not), else a :class:`PurePCAError` naming it.
+
+    >>> _check_real(2, "float")
+    2
+    >>> _check_real(Decimal("NaN"), "decimal")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: decimal: expected a real number (not NaN) for x, got Decimal('NaN')
+    """
+    bad = (x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"))
+    if not bad:
+        try:
+            bad = math.isnan(float(x)) if not isinstance(x, Decimal) else x.is_nan()
+        except OverflowError:  # a huge int or Fraction: a number, converted (or refused) by the context
+            bad = False
+        except (TypeError, ValueError, ArithmeticError):
+            bad = True
+    if bad:
+        raise PurePCAError(f"{who}: expected a real number (not NaN) for x, got {short_repr(x)}")
+    return x
+
 
 def short_repr(x: Any, limit: int = 60) -> str:
     """``repr(x)`` for a message, at most about ``limit`` characters: an int too long to print (past
@@ -493,6 +533,7 @@ class DecimalContext(Context):
         >>> DecimalContext(20).convert(0.5)
         Decimal('0.5')
         """
+        _check_real(x, "decimal")
         if isinstance(x, Decimal):
             return x
         if isinstance(x, float):
@@ -805,9 +846,9 @@ class Binary32Context(Context):
         >>> BINARY32.convert(0.1) == 13421773 * 2.0 ** -27, BINARY32.convert(2 ** 24 + 1)
         (True, 16777216.0)
         """
-        if type(x) is Binary32:
+        if type(x) is Binary32 and x == x:
             return x
-        return float.__new__(Binary32, _single_value(x))
+        return float.__new__(Binary32, _single_value(_check_real(x, "binary32")))
 
     def sqrt(self, x: Scalar) -> Binary32:
         """The square root, correctly rounded to binary32."""
@@ -987,14 +1028,38 @@ class GramWork:
         self.kernel = _fast_gram(vectors) if fast and _fast_gram is not None and isinstance(ctx, FloatContext) else None
 
     def row(self, i: int) -> list[Scalar]:
-        """``[v_i·v_j for j in range(i, k)]``."""
+        """``[v_i·v_j for j in range(i, k)]``.
+
+        >>> GramWork([[1.0, 2.0], [3.0, 4.0]], FLOAT).row(1)
+        [25.0]
+        """
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.k:
+            raise PurePCAError(f"GramWork.row: i must be an int between 0 and {self.k - 1}, got {short_repr(i)}")
         if self.kernel is not None:
             return self.kernel.row(i)  # type: ignore[no-any-return]
         return self.ctx.dots(self.vectors[i:], self.vectors[i])
 
     def assemble(self, rows: Iterable[tuple[int, list[Scalar]]]) -> list[list[Scalar]]:
-        """The symmetric matrix from ``(i, row(i))`` pairs."""
-        return _symmetric(self.k, rows, self.ctx.zero)
+        """The symmetric matrix from ``(i, row(i))`` pairs.
+
+        >>> work = GramWork([[1.0, 2.0], [3.0, 4.0]], FLOAT)
+        >>> work.assemble([(0, work.row(0)), (1, work.row(1))])
+        [[5.0, 11.0], [11.0, 25.0]]
+        """
+        return _symmetric(self.k, self._pairs(rows), self.ctx.zero)
+
+    def _pairs(self, rows: Any) -> Iterator[tuple[int, list[Scalar]]]:
+        """The ``(i, row(i))`` pairs of :meth:`assemble`, each checked as it comes (i in range, the row's length)."""
+        if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+            raise PurePCAError(f"GramWork.assemble: rows must be (i, row(i)) pairs, got {short_repr(rows)}")
+        for pair in rows:
+            ok = isinstance(pair, (tuple, list)) and len(pair) == 2
+            i, values = pair if ok else (None, None)  # type: Any, Any
+            if not (ok and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < self.k
+                    and hasattr(values, "__len__") and len(values) == self.k - i):
+                raise PurePCAError(f"GramWork.assemble: each of rows must be a pair (i, row(i)) with 0 <= i < "
+                                   f"{self.k} and k - i values, got {short_repr(pair)}")
+            yield i, values
 
     def compute(self) -> list[list[Scalar]]:
         """The whole matrix, in this process."""

@@ -153,7 +153,7 @@ def promax(loadings: Any, m: int = 4) -> Rotation:
     >>> [[round(v, 6) for v in row] for row in r.loadings]
     [[0.900528, -0.07491], [0.74006, 0.097687], [-0.06228, 0.960675], [0.098188, 0.788077]]
     """
-    m = as_int(m, "m", low=1)
+    m = as_int(m, "m", low=1, high=2 ** 53)  # (|x|/max)**m takes m as a float
     x0 = _loadings(loadings)
     if len(x0[0]) < 2:
         return Rotation([list(row) for row in x0], [[1.0]])

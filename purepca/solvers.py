@@ -57,6 +57,7 @@ from .linalg.stein import eigh_inverse_iteration
 from . import fast
 from .numeric import Context, FloatContext, GramWork, PolarRows, Scalar
 from .parallel import ParallelProducts
+from .params import _show, as_int, as_real
 
 __all__ = [
     "ACCURACY_TARGET",
@@ -218,6 +219,9 @@ def squared_path_errors(values: list[float], dim: int, eps: float) -> list[float
     >>> [f"{e:.1e}" for e in squared_path_errors([1.0, 1e-4, 1e-12], 16, 2.0 ** -52)]
     ['8.9e-16', '8.9e-12', '8.9e-04']
     """
+    _check_reals(values, "values")
+    dim = as_int(dim, "dim", low=0, high=2 ** 53)
+    eps = as_real(eps, "eps", low=0.0)
     if not values or not values[0] > 0:
         return [0.0] * len(values)
     absolute = math.sqrt(dim) * eps * values[0]
@@ -246,6 +250,8 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] =
     >>> str(caught[0].message)[:38]
     'eigenvalues 2 and 3 (1, 1) are equal t'
     """
+    _check_reals(spectrum, "spectrum")
+    k = as_int(k, "k", low=0)
     if not spectrum or not spectrum[0] > 0:
         return
     top = spectrum[0]
@@ -264,6 +270,22 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] =
             small.append((i, a, b))
     if pairs or small:
         _warn_degenerate(pairs, small, (user_stacklevel() if stacklevel is None else stacklevel) + 1)
+
+
+def _check_reals(values: Any, name: str) -> None:
+    """A list (or tuple) of finite real numbers, or a :class:`PurePCAError` naming the first that is not.
+
+    >>> _check_reals([1.0, Decimal(2)], "values")
+    >>> _check_reals([1.0, float("nan")], "values")
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: values[1] must be a finite real number, got nan
+    """
+    if not isinstance(values, (list, tuple)):
+        raise PurePCAError(f"{name} must be a list of real numbers, got {_show(values)}")
+    for i, v in enumerate(values):
+        if type(v) is not float or not math.isfinite(v):
+            as_real(v, f"{name}[{i}]")
 
 
 def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]], stacklevel: int) -> None:
@@ -342,6 +364,8 @@ def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     >>> choose_solver(10_000, 50, 5), choose_solver(200, 1_000, 5), choose_solver(2_000, 2_000, 5)
     ('covariance', 'krylov', 'krylov')
     """
+    n, d = as_int(n, "n", low=1, high=2 ** 53), as_int(d, "d", low=1, high=2 ** 53)
+    k = None if k is None else as_int(k, "k", low=1, high=2 ** 53)
     costs: list[tuple[float, int, str]] = []
     for i, name in enumerate(list(SOLVER_TABLE)):
         row = _solver_row(name)
@@ -683,6 +707,8 @@ def krylov_form(n: int, d: int, k: int) -> str:
     >>> krylov_form(10_000, 50, 5), krylov_form(200, 1_000, 5), krylov_form(2_000, 2_000, 5)
     ('covariance', 'gram', 'data')
     """
+    n, d = as_int(n, "n", low=1, high=2 ** 53), as_int(d, "d", low=1, high=2 ** 53)
+    k = as_int(k, "k", low=1, high=2 ** 53)
     costs = _krylov_costs(n, d, k)
     return min(costs, key=costs.__getitem__)
 

@@ -63,7 +63,15 @@ def format_number(x: float, digits: int = 6, notation: str = "auto") -> str:
     purepca.errors.PurePCAError: digits must be an int between 1 and 17, got 0
     """
     digits = as_int(digits, "digits", low=1, high=17)
-    if notation not in NOTATIONS:
+    try:
+        real = not isinstance(x, (bool, str, bytes)) and isinstance(float(x), float)
+    except (TypeError, ValueError, OverflowError, ArithmeticError):
+        real = False
+    if not real:
+        raise PurePCAError(f"format_number: x must be a real number (a float), got {x!r:.60}")
+    if not isinstance(x, (float, int)):
+        x = float(x)  # a Fraction, a Decimal, a numpy scalar: printed as the float it is near
+    if not isinstance(notation, str) or notation not in NOTATIONS:
         raise PurePCAError(f"notation must be one of {', '.join(NOTATIONS)}, got {notation!r}")
     if notation == "scientific" or not math.isfinite(x):
         return f"{x:.{digits - 1}e}"

@@ -63,6 +63,8 @@ def check_weights(values: Any, length: int, name: str, what: str, positive: bool
     ...
     purepca.errors.PurePCAError: sample_weight: the weights leave one row (entry 1 is the only positive weight), ...
     """
+    if isinstance(length, bool) or not isinstance(length, int) or length < 0:  # no compare first: Decimal('sNaN')
+        raise PurePCAError(f"{name}: length must be an int >= 0, got {length!r:.60}")
     if values is None:
         return None
     if hasattr(values, "__array__") and not hasattr(values, "tolist"):  # array-likes that only convert

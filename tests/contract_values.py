@@ -324,6 +324,7 @@ OVERRIDES: dict[str, dict[str, Callable[["Run"], Any]]] = {
     "purepca.exercise.Check": {"name": lambda r: "the rotation", "passed": lambda r: True,
                                "message": lambda r: "within 0.5 ulp"},
     "purepca.files.read_text": {"name": lambda r: r.paths.data},
+    "purepca.csvdata.decode_text": {"data": lambda r: b"a,b\n1,2\n"},  # bytes, not the rows "data" means elsewhere
     "purepca.certified.check_case": {"case": lambda r: __import__("purepca.certified", fromlist=["load_case"]).load_case("toy")},
     "purepca.sensor.load_model": {"text": lambda r: _model_json()},
     "purepca.micro.build": {"modules": lambda r: ("errors",)},  # one module: 30 ms, not a 3 s bundle

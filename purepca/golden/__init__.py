@@ -259,10 +259,19 @@ def golden_cases(folder: Optional[str] = None, names: Optional[Sequence[str]] = 
     >>> [c["name"] for c in golden_cases(names=["toy", "wide"])]
     ['toy', 'wide']
     """
+    if folder is not None and not isinstance(folder, (str, os.PathLike)):
+        raise PurePCAError(f"golden_cases: folder must be a folder's name (a str or a path), got {folder!r:.60}")
+    if names is not None and (isinstance(names, str) or not isinstance(names, (list, tuple, set, frozenset))
+                              or not all(isinstance(n, str) for n in names)):
+        raise PurePCAError(f"golden_cases: names must be a list of case names (str), got {names!r:.60}")
     if folder is None:
         entries = [(e.name, e) for e in resources.files(__name__).iterdir()]
     else:
-        entries = [(name, pathlib.Path(folder, name)) for name in os.listdir(folder)]
+        try:
+            entries = [(name, pathlib.Path(folder, name)) for name in os.listdir(folder)]
+        except OSError as err:
+            raise PurePCAError(f"golden_cases: cannot read the folder {str(folder)!r:.60} ({err.strerror or err})") \
+                from None
     wanted = None if names is None else {n + ".json" for n in names}
     cases = []
     for name, entry in sorted(entries, key=lambda e: e[0]):

@@ -40,6 +40,7 @@ from .. import fast
 from ..numeric import FLOAT, Context, Scalar
 from .jacobi import EighResult, _jacobi_eigh
 from .matrix import as_symmetric
+from ..params import as_int
 from .tridiagonal import _tridiagonal_eigh
 
 __all__ = ["EIGH_METHODS", "JACOBI_MAX_N", "choose_eigh_method", "eigh"]
@@ -56,8 +57,9 @@ def choose_eigh_method(n: int, method: str = "auto", relative: bool = False) -> 
     >>> choose_eigh_method(10), choose_eigh_method(300), choose_eigh_method(300, relative=True)
     ('jacobi', 'tridiagonal', 'jacobi')
     """
-    if method not in EIGH_METHODS:
-        raise PurePCAError(f"method must be one of {', '.join(map(repr, EIGH_METHODS))}; got {method!r}")
+    n = as_int(n, "n", low=0)
+    if not isinstance(method, str) or method not in EIGH_METHODS:
+        raise PurePCAError(f"method must be one of {', '.join(map(repr, EIGH_METHODS))}; got {method!r:.60}")
     return method if method != "auto" else _auto_method(n, relative)
 
 

@@ -570,8 +570,9 @@ def jacobi_svd(
     """
     ctx = check_context(context)
     max_sweeps = as_int(max_sweeps, "max_sweeps", low=1)
-    if qr not in ("auto", True, False):
-        raise PurePCAError(f"qr must be 'auto', True or False, got {qr!r}")
+    if not (isinstance(qr, bool) or (isinstance(qr, str) and qr == "auto")):  # no ==: Decimal('sNaN') raises
+        raise PurePCAError(f"qr must be 'auto', True or False, got {qr!r:.60}")
+    tol = None if tol is None else as_real(tol, "tol", low=0.0)
     M = as_matrix(X, name="X", context=ctx)
     with ctx.local():
         return _jacobi_svd(M, tol, max_sweeps, qr, ctx)

@@ -130,8 +130,8 @@ def _as_operator(op: Any, d: Optional[int], ctx: Context) -> tuple[Operator, int
     M = as_symmetric(op, name="op", context=ctx)
     if not M:
         raise PurePCAError("op: empty matrix")
-    if d is not None and d != len(M):
-        raise PurePCAError(f"d: the matrix is {len(M)} x {len(M)} but d = {d}")
+    if d is not None and (not is_int(d) or d != len(M)):  # checked as an int first: Decimal('sNaN') != 3 raises
+        raise PurePCAError(f"d: the matrix is {len(M)} x {len(M)} but d = {d!r:.60}")
     e = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
     if e:
         M = [[ctx.ldexp(x, -e) for x in row] for row in M]

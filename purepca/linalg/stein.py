@@ -40,7 +40,7 @@ from .. import fast
 from ..numeric import Context, Scalar, float_hypot
 from .jacobi import EighResult
 from .matrix import _max_abs as max_abs  # rows validated here: the worker
-from .tridiagonal import tridiagonal_ql, tridiagonalize
+from .tridiagonal import _tridiagonal_ql, _tridiagonalize  # M validated by the caller: the workers
 
 __all__ = ["eigh_inverse_iteration"]
 
@@ -76,11 +76,11 @@ def eigh_inverse_iteration(M: list[list[Scalar]], ctx: Context) -> Optional[Eigh
     if panels is not None:
         diag, sub, reflections = panels(M)
     else:
-        diag, sub, Qt = tridiagonalize(M, ctx)
+        diag, sub, Qt = _tridiagonalize(M, ctx, None)
     a, b = list(diag), list(sub[: n - 1])
     values = list(diag)
     e = list(sub)
-    iterations, rotations = tridiagonal_ql(values, e, [[] for _ in range(n)], ctx)
+    iterations, rotations = _tridiagonal_ql(values, e, [[] for _ in range(n)], ctx)
     order = sorted(range(n), key=values.__getitem__, reverse=True)
     lam = [values[i] for i in order]
     ys = _tridiagonal_vectors(a, b, lam)

@@ -46,6 +46,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Callable, Optional
 
 from ..errors import ConvergenceError, PurePCAError
@@ -55,7 +57,7 @@ from .. import fast
 from ..numeric import float_hypot
 from .jacobi import EighResult, _scaled_back
 from .matrix import _max_abs as max_abs  # rows validated here: the worker
-from .matrix import as_symmetric, as_vector
+from .matrix import as_matrix, as_symmetric, as_vector
 
 __all__ = ["TridiagonalStep", "ql_step", "tridiagonal_eigh", "tridiagonal_ql", "tridiagonalize"]
 
@@ -117,7 +119,7 @@ Trace = Optional[Callable[[TridiagonalStep], None]]
 def tridiagonalize(
     M: list[list[Scalar]], ctx: Context = FLOAT, trace: Trace = None
 ) -> tuple[list[Scalar], list[Scalar], list[list[Scalar]]]:
-    """Householder reduction of a validated symmetric matrix (rows, not modified).
+    """Householder reduction of a symmetric matrix (rows, not modified; its lower triangle is read).
 
     Returns ``(d, e, Qt)``: the diagonal, the subdiagonal (``e[i] = T[i+1][i]``,
     with ``e[n-1] = 0``) and the rows of ``Qᵀ``, so that ``A = Q·T·Qᵀ``.
@@ -126,6 +128,21 @@ def tridiagonalize(
     >>> [round(x, 12) for x in d], [round(abs(x), 12) for x in e]
     ([2.0, 3.0, 1.0], [1.414213562373, 0.0, 0.0])
     """
+    ctx = check_context(ctx)
+    check_callback(trace, "trace")
+    if not (isinstance(M, list) and not M):  # [] is the empty matrix: nothing to reduce
+        rows = as_matrix(M, name="M", context=ctx, copy=False)
+        if any(len(row) != len(rows) for row in rows):
+            raise PurePCAError(f"M must be a square matrix, got {len(rows)} x {len(rows[0])}")
+        M = rows
+    with ctx.local():
+        return _tridiagonalize(M, ctx, trace)
+
+
+def _tridiagonalize(
+    M: list[list[Scalar]], ctx: Context, trace: Trace
+) -> tuple[list[Scalar], list[Scalar], list[list[Scalar]]]:
+    """The worker behind :func:`tridiagonalize`: M validated (square, numbers of ``ctx``)."""
     n = len(M)
     zero = ctx.zero
     dot = ctx.dot
@@ -323,6 +340,49 @@ def tridiagonal_ql(
     >>> sorted(round(x, 12) for x in d)
     [1.0, 3.0]
     """
+    ctx = check_context(ctx)
+    check_callback(trace, "trace")
+    if max_iter is not None and (isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1):
+        raise PurePCAError(f"max_iter must be a positive int, got {max_iter!r:.60}")
+    if not isinstance(shift, str) or shift not in SHIFTS:
+        raise PurePCAError(f"shift must be one of {', '.join(map(repr, SHIFTS))}, got {shift!r:.60}")
+    for name, v in (("d", d), ("e", e)):
+        if not isinstance(v, list):
+            raise PurePCAError(f"{name} must be a list of numbers (changed in place), got {v!r:.60}")
+        for i, x in enumerate(v):
+            if not _is_number(x):
+                raise PurePCAError(f"{name}[{i}] must be a real number (not NaN), got {x!r:.60}")
+    if len(e) != len(d):
+        raise PurePCAError(f"e must have as many entries as d ({len(d)}, e[n-1] = 0), got {len(e)}")
+    if not isinstance(Z, list) or len(Z) != len(d) or not all(isinstance(row, list) for row in Z):
+        raise PurePCAError(f"Z must be a list of {len(d)} rows (lists, changed in place), got {Z!r:.60}")
+    if len({len(row) for row in Z}) > 1:
+        raise PurePCAError("Z: its rows must all have the same length")
+    with ctx.local():
+        return _tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace, shift=shift)
+
+
+def _is_number(x: Any) -> bool:
+    """A real number a context computes with (an int, float, Decimal or Fraction), not NaN.
+
+    >>> _is_number(1.5), _is_number(float("nan")), _is_number("1")
+    (True, False, False)
+    """
+    return (isinstance(x, (int, float, Decimal, Fraction)) and not isinstance(x, bool)
+            and not (x.is_nan() if isinstance(x, Decimal) else x != x))
+
+
+def _tridiagonal_ql(
+    d: list[Scalar],
+    e: list[Scalar],
+    Z: list[list[Scalar]],
+    ctx: Context,
+    *,
+    max_iter: Optional[int] = None,
+    trace: Trace = None,
+    shift: str = "wilkinson",
+) -> tuple[int, int]:
+    """The worker behind :func:`tridiagonal_ql`: d, e, Z checked, inside ``ctx.local()``."""
     n = len(d)
     if n == 0:
         return 0, 0
@@ -521,8 +581,8 @@ def _tridiagonal_eigh(M: list[list[Scalar]], ctx: Context, max_iter: Optional[in
         M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
         if trace is not None:
             trace = _unscaled(trace, scale, ctx)
-    d, e, Z = tridiagonalize(M, ctx, trace)
-    iterations, rotations = tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace, shift=shift)
+    d, e, Z = _tridiagonalize(M, ctx, trace)
+    iterations, rotations = _tridiagonal_ql(d, e, Z, ctx, max_iter=max_iter, trace=trace, shift=shift)
     values = _scaled_back(d, scale, ctx, "an eigenvalue")
     order = sorted(range(n), key=values.__getitem__, reverse=True)
     return EighResult([values[i] for i in order], [Z[i] for i in order], iterations, rotations)
