@@ -357,8 +357,12 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
                                      or n_components < 0):
         raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
-    if constant_columns not in ("error", "unscaled"):
-        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r}")
+    if not isinstance(constant_columns, str) or constant_columns not in ("error", "unscaled"):
+        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r:.60}")
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)):
+        # checked before it keys the cache (an unhashable or signalling value raised TypeError there); the
+        # fit at N digits names the range
+        raise PurePCAError(f"digits must be None or an int, got {type(digits).__name__} {digits!r:.60}")
     const = _constant_columns(rows) if scaled else []
     if const and constant_columns == "error":
         raise PurePCAError(f"column {const[0]} is constant (standard deviation 0) and cannot be scaled to unit "

@@ -167,8 +167,9 @@ def eigen_clusters(values: Sequence[float], tol: float = 1e-10) -> list[list[int
         raise PurePCAError(f"eigen_clusters: values: expected a sequence of numbers, got {values!r:.80}") from None
     if not all(math.isfinite(v) for v in vals):
         raise PurePCAError(f"eigen_clusters: values: {vals!r:.80} holds a NaN or an infinity")
-    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (math.isfinite(tol) and tol >= 0):
-        raise PurePCAError(f"eigen_clusters: tol must be a finite number >= 0, got {tol!r}")
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not (abs(tol) < 1e300 and tol >= 0):
+        # (an int past the float range raised OverflowError in isfinite)
+        raise PurePCAError(f"eigen_clusters: tol must be a finite number >= 0, got {tol!r:.60}")
     if not vals:
         return []
     order = sorted(range(len(vals)), key=lambda i: -vals[i])

@@ -41,6 +41,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..params import as_real
+
 __all__ = ["clustered_data", "collinear_data", "extreme_scale_data", "hard_data", "offset_data", "one_hot_data",
            "small_noise_data", "wide_data"]
 
@@ -73,7 +75,9 @@ def offset_data(offset: Any = None) -> Any:
     <function offset_data at ...>
     """
     st = _st()
-    offsets = st.sampled_from([1e3, 1e6, 1e9, 1e12]) if offset is None else st.just(float(offset))
+    if offset is not None:
+        offset = as_real(offset, "offset_data: offset")
+    offsets = st.sampled_from([1e3, 1e6, 1e9, 1e12]) if offset is None else st.just(offset)
     return st.builds(lambda shape, off: _rows(shape[0], shape[1], shape[2], [1.0, 2.0, 0.5], off),
                      _gauss_rows(st, 5, 40, 2, 6), offsets)
 
