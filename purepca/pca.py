@@ -49,7 +49,7 @@ from . import fast
 from .numeric import FLOAT, Context, Scalar, get_context
 from .parallel import check_n_jobs
 from .params import as_int, as_real, is_int
-from .projection import _float_rows, _reconstruct_rows, _score_rows, reconstruction_error, unwhiten
+from .projection import _float_rows, _reconstruct_rows, _reconstruction_error, _score_rows, _unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation
 from .solvers import DEGENERATE_GAP, SOLVER_TABLE
@@ -897,7 +897,7 @@ class PCA(Estimator):
         if len(S[0]) != state.n_components_:
             raise PurePCAError(f"Z has {len(S[0])} columns, but PCA has {state.n_components_} components")
         if self.whiten:
-            S = unwhiten(S, state.roots, context=ctx)
+            S = _unwhiten(S, state.roots, ctx)
         X = _reconstruct_rows(S, state.components, state.mean_hi, state.mean_lo, state.sd, ctx)
         return _float_rows(X, ctx, "the reconstruction")
 
@@ -914,7 +914,7 @@ class PCA(Estimator):
         S = _score_rows(M, state.components, hi, lo, sd, None, ctx)
         R = _reconstruct_rows(S, state.components, hi, lo, sd, ctx)
         try:
-            error = ctx.to_float(reconstruction_error(M, R, context=ctx))
+            error = ctx.to_float(_reconstruction_error(M, R, ctx))
         except (OverflowError, ValueError):  # fsum: an intermediate overflow
             error = math.inf
         if not math.isfinite(error):

@@ -194,8 +194,6 @@ def _matrix_in(A: Any, ctx: Context) -> list[list[Any]]:
     return M
 
 
-@in_owned_decimal
-@_in_float_range
 def _title(title: Any, who: str) -> str:
     """A run's title: text, else a :class:`PurePCAError` naming ``who`` and the value.
 
@@ -207,6 +205,8 @@ def _title(title: Any, who: str) -> str:
     return title
 
 
+@in_owned_decimal
+@_in_float_range
 def jacobi_run(A: Any, *, digits: Precision = None, data: Optional[Any] = None,
                title: str = "Jacobi's method", pivot: str = "threshold", choices: bool = True) -> dict[str, Any]:
     """Every rotation of :func:`~purepca.linalg.jacobi_eigh` on the symmetric matrix ``A``, as a run.

@@ -136,7 +136,11 @@ def unwhiten(scores: Rows, deviations: Sequence[Scalar], *, context: Context = F
     [[2.0, 3.0]]
     """
     ctx = check_context(context)
-    scores, deviations = _scores_and_deviations(scores, deviations, ctx)
+    return _unwhiten(*_scores_and_deviations(scores, deviations, ctx), ctx)
+
+
+def _unwhiten(scores: Rows, deviations: Sequence[Scalar], ctx: Context) -> list[list[Scalar]]:
+    """:func:`unwhiten`'s worker, on validated scores (the estimator's inverse_transform calls it)."""
     with ctx.local():
         roots = _clipped(deviations, ctx)
         return _finite([[a * r for a, r in zip(z, roots)] for z in scores], "the unwhitened score")
@@ -155,6 +159,11 @@ def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLO
         raise PurePCAError(f"reconstruction_error: {len(X)} rows and {len(reconstructed)} reconstructed rows")
     if len(X[0]) != len(reconstructed[0]):
         raise PurePCAError(f"reconstruction_error: X has {len(X[0])} columns, reconstructed has {len(reconstructed[0])}")
+    return _reconstruction_error(X, reconstructed, ctx)
+
+
+def _reconstruction_error(X: Rows, reconstructed: Rows, ctx: Context) -> Scalar:
+    """:func:`reconstruction_error`'s worker, on validated rows of one shape (the estimator calls it)."""
     with ctx.local():
         try:
             total = ctx.sum(ctx.sum((a - b) * (a - b) for a, b in zip(x, y)) for x, y in zip(X, reconstructed))
