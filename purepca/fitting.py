@@ -63,12 +63,12 @@ from .solvers import (
     Problem,
     Solver,
     Spectrum,
+    _choose_solver,
+    _report_degenerate,
     _solver_row,
-    choose_solver,
-    report_degenerate,
+    _squared_path_errors,
     solve_svd,
     solved,
-    squared_path_errors,
 )
 from .weights import weighted_data
 
@@ -119,7 +119,7 @@ class Settings:
         """The path that runs: the one asked for, or what ``"auto"``'s cost model picks."""
         if self.solver != "auto":
             return self.solver
-        return choose_solver(n, d, self.wanted() or None)  # n_components=0: the full spectrum, none kept
+        return _choose_solver(n, d, self.wanted() or None)  # n_components=0: the full spectrum, none kept
 
 
 @dataclass(frozen=True)
@@ -473,7 +473,7 @@ def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -
     structural = min(n - 1 if center else n, varying)
     values = [ctx.to_float(v) for v in found.values[:structural]]
     dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
-    return squared_path_errors(values, dim, ctx.to_float(ctx.eps))
+    return _squared_path_errors(values, dim, ctx.to_float(ctx.eps))
 
 
 def check_k(s: Settings, n: int, d: int, solver: str) -> None:
@@ -823,7 +823,7 @@ def finish(s: Settings, o: Solved) -> PCAState:
         singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
-        report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k,
+        _report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k,
                           dim=0 if _solver_row(solver).top_k else max(n, d),
                           svd=solver == "svd", eps=ctx.to_float(ctx.eps))
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]

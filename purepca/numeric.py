@@ -334,6 +334,8 @@ class FloatContext(Context):
         """
         if type(x) is float and x == x:
             return x
+        if type(x) is int and -2 ** 1023 < x < 2 ** 1024:  # the fit's own counts: no check needed
+            return float(x)
         try:
             return float(_check_real(x, "float"))
         except OverflowError:  # an int or Fraction past the float range
@@ -373,7 +375,9 @@ def _check_real(x: Any, who: str) -> Any:
     ...
     purepca.errors.PurePCAError: decimal: expected a real number (not NaN) for x, got Decimal('NaN')
     """
-    bad = (x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"))
+    # (MicroPython's int and float have no __float__: they are numbers all the same)
+    bad = (x is None or isinstance(x, (str, bytes, complex))
+           or not (isinstance(x, (int, float)) or hasattr(x, "__float__")))
     if not bad:
         try:
             bad = math.isnan(float(x)) if not isinstance(x, Decimal) else x.is_nan()
@@ -1050,13 +1054,22 @@ class GramWork:
 
     def _pairs(self, rows: Any) -> Iterator[tuple[int, list[Scalar]]]:
         """The ``(i, row(i))`` pairs of :meth:`assemble`, each checked as it comes (i in range, the row's length)."""
-        if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        try:  # (iter, not hasattr __iter__: MicroPython's generators have none)
+            pairs = None if isinstance(rows, (str, bytes)) else iter(rows)
+        except TypeError:
+            pairs = None
+        if pairs is None:
             raise PurePCAError(f"GramWork.assemble: rows must be (i, row(i)) pairs, got {short_repr(rows)}")
+        rows = pairs
         for pair in rows:
             ok = isinstance(pair, (tuple, list)) and len(pair) == 2
             i, values = pair if ok else (None, None)  # type: Any, Any
-            if not (ok and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < self.k
-                    and hasattr(values, "__len__") and len(values) == self.k - i):
+            try:  # (len, not hasattr __len__: MicroPython's lists have none)
+                fits = (ok and isinstance(i, int) and not isinstance(i, bool) and 0 <= i < self.k
+                        and len(values) == self.k - i)
+            except TypeError:
+                fits = False
+            if not fits:
                 raise PurePCAError(f"GramWork.assemble: each of rows must be a pair (i, row(i)) with 0 <= i < "
                                    f"{self.k} and k - i values, got {short_repr(pair)}")
             yield i, values

@@ -220,8 +220,11 @@ def squared_path_errors(values: list[float], dim: int, eps: float) -> list[float
     ['8.9e-16', '8.9e-12', '8.9e-04']
     """
     _check_reals(values, "values")
-    dim = as_int(dim, "dim", low=0, high=2 ** 53)
-    eps = as_real(eps, "eps", low=0.0)
+    return _squared_path_errors(values, as_int(dim, "dim", low=0, high=2 ** 53), as_real(eps, "eps", low=0.0))
+
+
+def _squared_path_errors(values: list[float], dim: int, eps: float) -> list[float]:
+    """:func:`squared_path_errors`' worker, on the fit's own numbers (the door checks the user's)."""
     if not values or not values[0] > 0:
         return [0.0] * len(values)
     absolute = math.sqrt(dim) * eps * values[0]
@@ -251,7 +254,13 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] =
     'eigenvalues 2 and 3 (1, 1) are equal t'
     """
     _check_reals(spectrum, "spectrum")
-    k = as_int(k, "k", low=0)
+    _report_degenerate(spectrum, as_int(k, "k", low=0), (user_stacklevel() if stacklevel is None else stacklevel) + 1,
+                       dim=dim, svd=svd, eps=eps)
+
+
+def _report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0,
+                       svd: bool = False, eps: float = 2.0 ** -52) -> None:
+    """:func:`report_degenerate`'s worker, on the fit's own spectrum (the door checks the user's)."""
     if not spectrum or not spectrum[0] > 0:
         return
     top = spectrum[0]
@@ -365,7 +374,11 @@ def choose_solver(n: int, d: int, k: Optional[int]) -> str:
     ('covariance', 'krylov', 'krylov')
     """
     n, d = as_int(n, "n", low=1, high=2 ** 53), as_int(d, "d", low=1, high=2 ** 53)
-    k = None if k is None else as_int(k, "k", low=1, high=2 ** 53)
+    return _choose_solver(n, d, None if k is None else as_int(k, "k", low=1, high=2 ** 53))
+
+
+def _choose_solver(n: int, d: int, k: Optional[int]) -> str:
+    """:func:`choose_solver`'s worker, on the fit's own shape (the door checks the user's)."""
     costs: list[tuple[float, int, str]] = []
     for i, name in enumerate(list(SOLVER_TABLE)):
         row = _solver_row(name)

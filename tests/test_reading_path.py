@@ -127,11 +127,10 @@ def test_reading_path_of_a_reference_fit_is_short_and_the_page_prints_it() -> No
     long = [f"{rel}:{name} ({lines} lines)" for rel, _, lines, name in path if lines > 60]
     listing = "\n".join(f"{rel}:{first} {name} {lines}" for rel, first, lines, name in path)
     # Issue 33 asks for at most 700 lines; 768b701's path was 1,335 (13 files), 5008693's 1,099 (9 files),
-    # then 950 (9 files), 284 of them docstrings.  Issue 41's checks of a registered solver's row and cost
-    # (purepca's own rows pass them at once), the exact sign rule and issue 43's absolute stopping rule made it
-    # 959.  Until issue 45 cuts it (to 560), the test holds what has been reached: no longer, no more files,
-    # no long function.
-    assert total <= 960 and len(files) <= 9 and not long, f"{total} lines in {len(files)} files; long: {long}\n{listing}"
+    # then 950 (9 files), 284 of them docstrings; 925 after issue 41 (its checks at the public doors, with the fit
+    # calling the workers behind them).  Until issue 45 cuts it (to 560), the test holds what has been reached:
+    # no longer, no more files, no long function.
+    assert total <= 950 and len(files) <= 9 and not long, f"{total} lines in {len(files)} files; long: {long}\n{listing}"
     text = PAGE.read_text(encoding="utf-8")
     start, end = text.index(BEGIN), text.index(END) + len(END)
     assert text[start:end] == _table(path), "docs/architecture.md's reading path is stale: python tests/test_reading_path.py --write"

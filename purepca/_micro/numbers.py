@@ -8,3 +8,4 @@
 Integral = (int,)
 Real = (int, float)
 Complex = (int, float, complex)
+Rational = (int,)
