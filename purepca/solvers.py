@@ -254,8 +254,9 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] =
     'eigenvalues 2 and 3 (1, 1) are equal t'
     """
     _check_reals(spectrum, "spectrum")
-    _report_degenerate(spectrum, as_int(k, "k", low=0), (user_stacklevel() if stacklevel is None else stacklevel) + 1,
-                       dim=dim, svd=svd, eps=eps)
+    level = user_stacklevel() if stacklevel is None else as_int(stacklevel, "stacklevel", low=1, high=10_000)
+    _report_degenerate(spectrum, as_int(k, "k", low=0), level + 1, dim=as_int(dim, "dim", low=0, high=2 ** 53),
+                       svd=bool(svd), eps=as_real(eps, "eps", low=0.0))
 
 
 def _report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0,
