@@ -122,8 +122,11 @@ def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
             drop.append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
-        items[:] = keep
         config._purepca_left = (tier, len(drop))
+    # Slow tests first (a stable sort: each module's tests stay in their order), so that pytest-xdist
+    # hands the long ones out while the short ones can still fill in beside them, not at the end.
+    keep.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    items[:] = keep
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: Any) -> None:

@@ -23,6 +23,7 @@ from purepca import PCA, Moments
 from purepca.distributed import compare_sklearn_like_pca, covariance_error, offset_rows
 
 pytestmark = [
+    pytest.mark.slow,  # real engines: a JVM, Dask's and Ray's workers
     pytest.mark.skipif(
         os.environ.get("PUREPCA_ENGINES") != "1",
         reason="engine recipes run once, in .ci/test's engine block (PUREPCA_ENGINES=1)",
