@@ -61,7 +61,7 @@ __all__ = ["MODULES", "SENSOR_MODULES", "SENSOR_EXTRACTS", "PROFILES", "COMPAT",
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
 MODULES = (
-    "errors", "fast/__init__", "fast/sums", "fast/rows", "fast/grams", "fast/centre", "fast/rotations",
+    "errors", "fast/__init__", "fast/sums", "fast/rows", "fast/grams", "fast/centre", "fast/in_place",
     "fast/panels", "params", "numeric", "exact", "base", "conventions", "weights",
     "covariance", "moments", "projection", "selection", "distributions", "parallel",
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",

@@ -8,7 +8,7 @@
 
 Every eigenvalue comes from two computations that share nothing but the
 input: (a) bisection on exact inertia counts of the integer moment matrix
-(:mod:`purepca.certified.exact`), a rigorous enclosure 10^-34 wide; (b)
+(:mod:`purepca.certified.inertia`), a rigorous enclosure 10^-34 wide; (b)
 purepca's cyclic Jacobi (:func:`purepca.linalg.jacobi_eigh`) at
 :data:`DIGITS` digits on the covariance rounded to that many digits.  The
 certificate is written only when they agree to :data:`AGREE` digits; the
@@ -44,7 +44,7 @@ from ..linalg import jacobi_eigh
 from ..params import as_real
 from ..numeric import DecimalContext, in_owned_decimal, owned_context, short_repr
 from .cases import CASES, Case, build_case
-from .exact import enclose, exact_rank, moment_matrix, scaled_integers
+from .inertia import enclose, exact_rank, moment_matrix, scaled_integers
 
 __all__ = ["AGREE", "DIGITS", "STORED", "case_csv", "certify", "tier", "write_cases"]
 

@@ -35,8 +35,8 @@ kernel                   bound on                               called from     
 ``centring``             3.12+ ("sumprod"), PyPy ("fused")      ``covariance._centred_columns``     see ``centre``; ``hi + lo`` the
                                                                                                     mean to twice the precision
 ``residual_squares``     3.12+                                  ``fitting.discarded_variance``      within ``u`` + ``3m³u³·2‖z‖²``
-``jacobi``               PyPy: ``rotations.cyclic_jacobi_in_place``  ``linalg.jacobi._jacobi_eigh``    the same bits
-``rotate``               PyPy: ``rotations.rotate_in_place``       ``linalg.tridiagonal`` (QL)         the same bits
+``jacobi``               PyPy: ``in_place.cyclic_jacobi_in_place``   ``linalg.jacobi._jacobi_eigh``    the same bits
+``rotate``               PyPy: ``in_place.rotate_in_place``        ``linalg.tridiagonal`` (QL)         the same bits
 ``householder``,         CPython: ``panels.*``    ``linalg.stein``                    backward stable as the reference
 ``back_transform``
 ``laid_out``             CPython 3.12+                          ``solvers`` (wide data)             the same bits (a copy of each float)
@@ -61,7 +61,7 @@ from typing import Any, Callable, Optional, Sequence
 from . import centre as _centrings
 from . import grams as _grams
 from . import panels as _householders
-from . import rotations as _rotations
+from . import in_place as _in_place
 from . import rows as _rows
 from . import sums as _sums
 
@@ -143,8 +143,8 @@ def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[li
 
 residual_squares: Optional[Callable[[list[list[float]], list[list[float]]], Optional[list[float]]]] = (
     _residual_squares if triple_dot is not None else None)
-jacobi: Optional[Callable[..., Optional[tuple[int, int]]]] = _rotations.cyclic_jacobi_in_place if _PYPY else None
-rotate: Optional[Callable[[list[float], list[float], float, float], None]] = _rotations.rotate_in_place if _PYPY else None
+jacobi: Optional[Callable[..., Optional[tuple[int, int]]]] = _in_place.cyclic_jacobi_in_place if _PYPY else None
+rotate: Optional[Callable[[list[float], list[float], float, float], None]] = _in_place.rotate_in_place if _PYPY else None
 householder: Optional[Callable[..., Any]] = _householders.householder if _CPYTHON else None
 back_transform: Optional[Callable[..., Any]] = _householders.back_transform if _CPYTHON else None
 
