@@ -255,7 +255,7 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
         component_of_vector = {v: ci for ci, comp in enumerate(components) for v in comp}
         angles: list[float] = []
         clusters: list[list[int]] = []
-        for ci, comp in enumerate(components):
+        for comp in components:
             given_here = sorted(v for v in comp if v < k)
             if given_here:
                 clusters.append(given_here)

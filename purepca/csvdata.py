@@ -71,7 +71,8 @@ def _delimiter_hint(head: list[str]) -> str:
     separated by that character (Excel writes ';' where the decimal mark is a comma).
 
     >>> _delimiter_hint(["patient;age;weight"])
-    "; the first line is one field holding ';': if it separates the fields, use --delimiter ';' (and --decimal , if the numbers have decimal commas)"
+    "; the first line is one field holding ';': if it separates the fields, use --delimiter ';' (and --decimal , if the
+    numbers have decimal commas)"
     """
     if len(head) != 1:
         return ""
@@ -260,7 +261,8 @@ def decode_text(data: bytes, encoding: str, source: str) -> str:
     >>> decode_text(b"a,b\\n1,\\xe9", "utf-8", "f.csv")
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
+    purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding
+    (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
     """
     if not isinstance(data, (bytes, bytearray)):
         raise PurePCAError(f"{source}: decode_text: data must be bytes, got {_show(data)}")
@@ -352,7 +354,8 @@ def read_table(
     """
     _check_options(missing, delimiter, decimal)
     if isinstance(lines, (str, bytes, bytearray)) or not hasattr(lines, "__iter__"):
-        raise PurePCAError(f"{source}: read_table: lines must be an iterable of str (a list, a file), got {_show(lines)}")
+        raise PurePCAError(f"{source}: read_table: lines must be an iterable of str (a list, a file), "
+                           f"got {_show(lines)}")
     records = list(_records(lines, delimiter, source))
     if not records:
         raise PurePCAError(f"{source}: no data")
@@ -474,7 +477,7 @@ class StreamedRows:
         :func:`decode_text` gives (naming the line)."""
         number = 0
         try:
-            for number, line in enumerate(lines, start=1):
+            for number, line in enumerate(lines, start=1):  # noqa: B007 (number names the line in the except)
                 yield line
         except UnicodeDecodeError as err:
             raise PurePCAError(f"{self.path}: near line {number + 1}: byte 0x{err.object[err.start]:02x} is not "

@@ -88,7 +88,8 @@ def _traced_matrix(A: Any, who: str) -> list[list[float]]:
     if not M:
         raise PurePCAError(f"{who}: the matrix is empty")
     if len(M) > MAX_ORDER:
-        raise PurePCAError(f"{who}: the matrix is {len(M)} x {len(M)}; a trace prints at most {MAX_ORDER} x {MAX_ORDER}")
+        raise PurePCAError(f"{who}: the matrix is {len(M)} x {len(M)}; "
+                           f"a trace prints at most {MAX_ORDER} x {MAX_ORDER}")
     return M
 
 

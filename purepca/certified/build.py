@@ -273,7 +273,8 @@ def certify(case: Case) -> dict[str, Any]:
                 score = [sum(row[j] / sd_n1[j] * vectors[i][j] for j in range(d)) for row in centred]
                 norm_s = Decimal(sum(v * v for v in score)).sqrt()
                 coords[str(i)] = [_s(sum(a[j] * b for a, b in zip(sup, score))
-                                     / (Decimal(sum(a[j] ** 2 for a in sup)).sqrt() * norm_s)) for j in range(len(S[0]))]
+                                     / (Decimal(sum(a[j] ** 2 for a in sup)).sqrt() * norm_s))
+                                  for j in range(len(S[0]))]
             cert["supplementary"] = {"columns": list(case.supplementary_columns), "data": case.name + ".sup.csv",
                                      "correlations": coords}
         # difficulty: what a backward-stable double-precision PCA can lose on these data
@@ -312,7 +313,8 @@ def case_csv(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
         raise PurePCAError(f"case_csv: columns must be a list of column names (str), got {short_repr(columns)}")
     if not isinstance(rows, (list, tuple)) or not all(
-            isinstance(r, (list, tuple)) and len(r) == len(columns) and all(isinstance(x, str) for x in r) for r in rows):
+            isinstance(r, (list, tuple)) and len(r) == len(columns) and all(isinstance(x, str) for x in r)
+            for r in rows):
         raise PurePCAError(f"case_csv: rows must be a list of rows of {len(columns)} decimal texts (str), "
                            f"got {short_repr(rows)}")
     return "".join(",".join(r) + "\n" for r in [tuple(columns)] + [tuple(r) for r in rows])

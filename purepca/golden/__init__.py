@@ -143,7 +143,8 @@ def _pca_inputs() -> list[tuple[str, str, list[list[float]]]]:
              ((rng.gauss(0, 2), rng.gauss(0, 1)) for _ in range(12))]
     cases.append(("rank_deficient", "12 x 5 of rank 2 (rounded to 6 decimals, so nearly): three eigenvalues are "
                   "(nearly) zero", rank2))
-    cases.append(("wide", "6 x 9: fewer rows than columns", _gauss_rows(2, 6, 9, lambda r, j: round(r.gauss(0, 1 + j), 3))))
+    wide = _gauss_rows(2, 6, 9, lambda r, j: round(r.gauss(0, 1 + j), 3))
+    cases.append(("wide", "6 x 9: fewer rows than columns", wide))
     const = _gauss_rows(3, 10, 4, lambda r, j: 7.5 if j == 1 else round(r.gauss(0, 1), 4))
     cases.append(("constant_column", "10 x 4 with column 1 constant (7.5): no scaling possible", const))
     near = _gauss_rows(4, 10, 3, lambda r, j: 7.5 + (1e-13 * r.gauss(0, 1) if j == 1 else 0) + (
@@ -151,7 +152,7 @@ def _pca_inputs() -> list[tuple[str, str, list[list[float]]]]:
     cases.append(("nearly_constant_column", "10 x 3 with column 1 varying by about 1e-13", near))
     for exponent in (6, 9, 12):
         offset = 10.0 ** exponent
-        X = _gauss_rows(5, 15, 3, lambda r, j: offset + round(r.gauss(0, j + 1), 3))
+        X = _gauss_rows(5, 15, 3, lambda r, j, offset=offset: offset + round(r.gauss(0, j + 1), 3))
         cases.append((f"offset_1e{exponent}", f"15 x 3 at an offset of 1e{exponent} (spread 1 to 3)", X))
     t_rng = random.Random(6)
     collinear = []
