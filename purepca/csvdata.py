@@ -383,6 +383,18 @@ def read_table(
     table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
     table.groups = groups if layout.group_index is not None else None
     table.weights = weights if layout.weight_index is not None else None
+    _apply_missing(table, rows, ids, groups, weights, missing, source)
+    if not table.rows:
+        raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
+    return table
+
+
+def _apply_missing(table: Table, rows: list[list[Optional[float]]], ids: list[str], groups: list[str],
+                   weights: list[float], missing: str, source: str) -> None:
+    """Put the parsed rows into ``table`` as ``missing`` says: drop incomplete rows (and their ids,
+    groups and weights), keep NaN, fill with the column's mean, or (``"error"``: no hole was let
+    through) take them as they are."""
+    names = table.names
     if missing == "drop":
         keep = [i for i, r in enumerate(rows) if all(v is not None for v in r)]
         table.dropped = len(rows) - len(keep)
@@ -409,9 +421,6 @@ def read_table(
         table.rows = [[float(v) for v in r if v is not None] for r in filled]
     else:
         table.rows = [[float(v) for v in r if v is not None] for r in rows]
-    if not table.rows:
-        raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
-    return table
 
 
 class StreamedRows:

@@ -379,8 +379,14 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
     if isinstance(answers, dict):
         return [Check("loads", False, f"{path} does not load: {answers.get('load')}")]
     uses_atan = "atan" in source
-    checks = []
-    # 1. rotation(): the smaller angle, and the exact (c, s) to a few ulps.
+    checks = [_rotation_check(answers, uses_atan),
+              _rotate_check(cases, answers[len(_PAIRS):], uses_atan),
+              _jacobi_check(jacobis, answers[len(_PAIRS) + len(cases):])]
+    return checks
+
+
+def _rotation_check(answers: list[dict[str, Any]], uses_atan: bool) -> Check:
+    """rotation(): the smaller angle, and the exact (c, s) to a few ulps."""
     worst_angle, worst_ulps, failures = 0.0, 0.0, []
     for pair, answer in zip(_PAIRS, answers):
         app, aqq, apq = pair
@@ -415,13 +421,16 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
                             "a few ulps; atan/tan of the angle, or the root sqrt(θ² + 1) − |θ| "
                             "(which cancels for large |θ|), loses it"
                             + (" (your file calls atan)" if uses_atan else ""))
-    checks.append(Check("rotation: the smaller angle, the stable formula", not failures,
-                        _joined(failures) if failures else
-                        f"{len(_PAIRS)} pairs (equal, graded, near-diagonal): |angle| <= {worst_angle:.2f}°, "
-                        f"(c, s) within {worst_ulps:.2f} ulps of the exact rotation"))
-    # 2. rotate(): the exact rotation's effect, symmetry, the sign.
+    return Check("rotation: the smaller angle, the stable formula", not failures,
+                 _joined(failures) if failures else
+                 f"{len(_PAIRS)} pairs (equal, graded, near-diagonal): |angle| <= {worst_angle:.2f}°, "
+                 f"(c, s) within {worst_ulps:.2f} ulps of the exact rotation")
+
+
+def _rotate_check(cases: list[tuple[list[list[float]], int, int]], answers: list[dict[str, Any]], uses_atan: bool) -> Check:
+    """rotate(): the exact rotation's effect, symmetry, the sign."""
     failures, worst = [], 0.0
-    for (A, p, q), answer in zip(cases, answers[len(_PAIRS):]):
+    for (A, p, q), answer in zip(cases, answers):
         n = len(A)
         where = f"rotate(A, V, {p}, {q}) on the {n} x {n} {'graded matrix' if A is GRADED else 'A' + str(n)}"
         if "error" in answer:
@@ -459,13 +468,16 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
             else:
                 failures.append(f"{where}: ‖A' − JᵀAJ‖/(n‖A‖ulp) = {ratio:.3g} > {THRESHOLD:g} against the exact "
                                 "rotation (A[p][q] zeroed, a_pp − t·a_pq, a_qq + t·a_pq, rows and columns p, q turned)")
-    checks.append(Check("rotate: the exact rotation's effect", not failures, _joined(failures) if failures else
-                        f"{len(cases)} rotations: ‖A' − JᵀAJ‖/(n‖A‖ulp) and ‖V' − V·J‖/(n·ulp) <= {worst:.3g}"))
-    # 3. Jacobi with the learner's rotate: LAPACK's ratios, and the graded matrix's small eigenvalues.
+    return Check("rotate: the exact rotation's effect", not failures, _joined(failures) if failures else
+                 f"{len(cases)} rotations: ‖A' − JᵀAJ‖/(n‖A‖ulp) and ‖V' − V·J‖/(n·ulp) <= {worst:.3g}")
+
+
+def _jacobi_check(jacobis: list[list[list[float]]], answers: list[dict[str, Any]]) -> Check:
+    """Jacobi with the learner's rotate: LAPACK's ratios, and the graded matrix's small eigenvalues."""
     failures, worst_a, worst_i, worst_rel = [], 0.0, 0.0, 0.0
     from .linalg.jacobi import jacobi_eigh
     from .numeric import DecimalContext
-    for A, answer in zip(jacobis, answers[len(_PAIRS) + len(cases):]):
+    for A, answer in zip(jacobis, answers):
         n = len(A)
         name = "the graded matrix" if A is GRADED else f"A{n}"
         if "error" in answer:
@@ -497,10 +509,9 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
         elif A is GRADED and rel > THRESHOLD:
             failures.append(f"Jacobi on the graded matrix: an eigenvalue is {rel:.3g}·n·eps off in relative terms; "
                             "Jacobi with the stable rotation keeps the small ones to a few ulps")
-    checks.append(Check("Jacobi with your rotate: LAPACK's ratios", not failures, _joined(failures) if failures else
-                        f"A4, A5, graded: ‖A − VᵀΛV‖/(n‖A‖ulp) <= {worst_a:.3g}, ‖I − VVᵀ‖/(n·ulp) <= {worst_i:.3g}, "
-                        f"eigenvalues within {worst_rel:.3g}·n·eps relative of 50 digits"))
-    return checks
+    return Check("Jacobi with your rotate: LAPACK's ratios", not failures, _joined(failures) if failures else
+                 f"A4, A5, graded: ‖A − VᵀΛV‖/(n‖A‖ulp) <= {worst_a:.3g}, ‖I − VVᵀ‖/(n·ulp) <= {worst_i:.3g}, "
+                 f"eigenvalues within {worst_rel:.3g}·n·eps relative of 50 digits")
 
 
 _ALPHA_HINT = ("; alpha = +sign(x0)·‖x‖ makes v = x − alpha·e1 cancel when x is near a multiple of e1 (and vanish "
