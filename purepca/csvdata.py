@@ -366,6 +366,21 @@ def read_table(
                      columns_option=columns_option, em=em)
     if header:
         records = records[1:]
+    rows, ids, groups, weights = _parsed(layout, records, missing)
+    names = layout.names
+    table = Table(names, [], ids if layout.id_index is not None else None)
+    table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
+    table.groups = groups if layout.group_index is not None else None
+    table.weights = weights if layout.weight_index is not None else None
+    _apply_missing(table, rows, ids, groups, weights, missing, source)
+    if not table.rows:
+        raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
+    return table
+
+
+def _parsed(layout: _Layout, records: list[tuple[int, list[str]]], missing: str
+            ) -> tuple[list[list[Optional[float]]], list[str], list[str], list[float]]:
+    """Each record's cells (None where missing), and its id, group and weight where the layout has them."""
     rows: list[list[Optional[float]]] = []
     ids: list[str] = []
     groups: list[str] = []
@@ -378,15 +393,7 @@ def read_table(
             ids.append(record[layout.id_index].strip())
         if layout.group_index is not None:
             groups.append(record[layout.group_index].strip())
-    names = layout.names
-    table = Table(names, [], ids if layout.id_index is not None else None)
-    table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
-    table.groups = groups if layout.group_index is not None else None
-    table.weights = weights if layout.weight_index is not None else None
-    _apply_missing(table, rows, ids, groups, weights, missing, source)
-    if not table.rows:
-        raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
-    return table
+    return rows, ids, groups, weights
 
 
 def _apply_missing(table: Table, rows: list[list[Optional[float]]], ids: list[str], groups: list[str],

@@ -391,7 +391,8 @@ def _rotation_check(answers: list[dict[str, Any]], uses_atan: bool) -> Check:
     for pair, answer in zip(_PAIRS, answers):
         app, aqq, apq = pair
         if "error" in answer:
-            failures.append(f"rotation{pair} raised {answer['error']}{_tie_hint(app, aqq, answer['error'], uses_atan)}")
+            hint = _tie_hint(app, aqq, answer['error'], uses_atan)
+            failures.append(f"rotation{pair} raised {answer['error']}{hint}")
             continue
         cs = _numbers(answer["value"], [2])
         if cs is None:
@@ -427,7 +428,8 @@ def _rotation_check(answers: list[dict[str, Any]], uses_atan: bool) -> Check:
                  f"(c, s) within {worst_ulps:.2f} ulps of the exact rotation")
 
 
-def _rotate_check(cases: list[tuple[list[list[float]], int, int]], answers: list[dict[str, Any]], uses_atan: bool) -> Check:
+def _rotate_check(cases: list[tuple[list[list[float]], int, int]], answers: list[dict[str, Any]],
+                  uses_atan: bool) -> Check:
     """rotate(): the exact rotation's effect, symmetry, the sign."""
     failures, worst = [], 0.0
     for (A, p, q), answer in zip(cases, answers):

@@ -196,9 +196,7 @@ def certify(case: Case) -> dict[str, Any]:
         cert["agreement_digits"] = agree_digits
         cert["clusters"] = clusters
         cert["components"] = {str(i): [_s(x) for x in vectors[i]] for i in single}
-        cert["projectors"] = {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
-                                                         for c in range(d)] for r in range(d)]
-                              for cl in clusters if len(cl) > 1}
+        cert["projectors"] = _projectors(vectors, clusters)
         # upper bounds, rounded up (past the 120-digit rounding of their own arithmetic, too)
         cert["angle_bounds"] = [_directed(Fraction(b) * (1 + Fraction(1, 10 ** (DIGITS - 10))), ROUND_CEILING)
                                 for b in angle_bounds]
@@ -207,12 +205,24 @@ def certify(case: Case) -> dict[str, Any]:
             cert["supplementary"] = _supplementary(case, M, unit, n, vectors, centred, simple)
         cert["difficulty"], at_risk = _difficulty(M, mids, rank, clusters, sums, n, k, widths, scaled)
         cert["tier"] = tier(at_risk)
-        # each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)
-        cert["conventions"] = {
-            name: ({"eigenvalues": "correlation", "scores": "sd n-1" if conv.ddof == 1 else "sd n"} if scaled else
-                   {"eigenvalues": "n-1" if conv.ddof == 1 else "n", "scores": "centred"})
-            for name, conv in CONVENTIONS.items() if not (scaled and name == "sklearn")}
+        cert["conventions"] = _conventions(scaled)
     return cert
+
+
+def _projectors(vectors: list[list[Decimal]], clusters: list[list[int]]) -> dict[str, list[list[str]]]:
+    """The orthogonal projector onto each cluster's span (its vectors are not determined, the span is)."""
+    d = len(vectors)
+    return {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
+                                      for c in range(d)] for r in range(d)]
+            for cl in clusters if len(cl) > 1}
+
+
+def _conventions(scaled: bool) -> dict[str, dict[str, str]]:
+    """Each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)."""
+    return {
+        name: ({"eigenvalues": "correlation", "scores": "sd n-1" if conv.ddof == 1 else "sd n"} if scaled else
+               {"eigenvalues": "n-1" if conv.ddof == 1 else "n", "scores": "centred"})
+        for name, conv in CONVENTIONS.items() if not (scaled and name == "sklearn")}
 
 
 def _agreement(name: str, values: list[Decimal], mids: list[Fraction], rank: int) -> int:
