@@ -199,3 +199,4 @@ def test_house_readme_puts_moments_in_moments() -> None:
     assert "`Moments`" in row
     covariance = next(line for line in text.splitlines() if line.startswith("| `purepca.covariance` |"))
     assert "Moments" not in covariance
+

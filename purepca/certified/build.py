@@ -382,23 +382,6 @@ def certificate_json(cert: dict[str, Any]) -> str:
     return json.dumps(cert, indent=1, ensure_ascii=True) + "\n"
 
 
-def _targets(folder: str, files: Sequence[str]) -> list[str]:
-    """The paths the build writes, each refused before any work unless it is absent or a regular file:
-    a symbolic link (which the one file door would follow out of the folder, replacing its target), a
-    FIFO (which would block), a device or a directory."""
-    paths = []
-    for file in files:
-        path = os.path.join(folder, file)
-        if os.path.islink(path):
-            raise PurePCAError(f"{path}: is a symbolic link (to {os.readlink(path)}); the corpus is written as "
-                               f"regular files in the folder: remove the link first")
-        if os.path.lexists(path) and not os.path.isfile(path):
-            raise PurePCAError(f"{path}: is not a regular file (a directory, a FIFO or a device); "
-                               f"the corpus is written as regular files in the folder")
-        paths.append(path)
-    return paths
-
-
 @in_owned_decimal
 def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = None) -> list[str]:
     """Build and write the files of the named cases (all by default) into ``folder`` (default the
@@ -415,7 +398,7 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
     ...
     purepca.errors.PurePCAError: folder .../build.py: is a file, not a directory
     """
-    from ..files import write_output
+    from ..files import folder_targets, write_output
     from . import DATA
 
     if folder is not None and not isinstance(folder, (str, os.PathLike)):
@@ -433,7 +416,7 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
     for case in cases:
         planned += [case.name + ".csv", case.name + ".json"] + ([case.name + ".sup.csv"] if case.supplementary_columns
                                                                 else [])
-    _targets(where, planned)  # before any work
+    folder_targets(where, planned, "the corpus")  # before any work
     try:
         os.makedirs(where, exist_ok=True)
     except OSError as err:
@@ -444,7 +427,7 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
         files = {case.name + ".csv": case_csv(case.columns, case.rows), case.name + ".json": certificate_json(cert)}
         if case.supplementary_columns:
             files[case.name + ".sup.csv"] = case_csv(case.supplementary_columns, case.supplementary_rows)
-        for path, text in zip(_targets(where, list(files)), files.values()):
+        for path, text in zip(folder_targets(where, list(files), "the corpus"), files.values()):
             write_output(text.encode("ascii"), path)  # bytes: written as they are
             written.append(path)
     return written

@@ -152,7 +152,7 @@ def _pca_inputs() -> list[tuple[str, str, list[list[float]]]]:
     cases.append(("nearly_constant_column", "10 x 3 with column 1 varying by about 1e-13", near))
     for exponent in (6, 9, 12):
         offset = 10.0 ** exponent
-        X = _gauss_rows(5, 15, 3, lambda r, j, offset=offset: offset + round(r.gauss(0, j + 1), 3))
+        X = _gauss_rows(5, 15, 3, lambda r, j: offset + round(r.gauss(0, j + 1), 3))  # noqa: B023 (called now)
         cases.append((f"offset_1e{exponent}", f"15 x 3 at an offset of 1e{exponent} (spread 1 to 3)", X))
     t_rng = random.Random(6)
     collinear = []
@@ -221,7 +221,9 @@ def _dump(case: dict[str, Any]) -> str:
 
 
 def write_cases(folder: Optional[str] = None) -> list[str]:
-    """Write every case as ``<name>.json`` in ``folder`` (this package's folder by default); the paths written.
+    """Write every case as ``<name>.json`` in ``folder`` (this package's folder by default) through the one
+    file door (:func:`purepca.files.write_output`, its targets checked by :func:`~purepca.files.folder_targets`,
+    as the certified corpus's :func:`~purepca.certified.build.write_cases`); the paths written.
 
     >>> import tempfile
     >>> paths = write_cases(tempfile.mkdtemp())   # doctest: +SKIP
@@ -229,15 +231,12 @@ def write_cases(folder: Optional[str] = None) -> list[str]:
     folder = FOLDER if folder is None else folder
     if not isinstance(folder, str) or not os.path.isdir(folder):  # before 50 digits of work, not after
         raise PurePCAError(f"golden: the folder must be an existing directory, got {folder!r}")
-    paths = []
-    for case in build_cases():
-        path = os.path.join(folder, case["name"] + ".json")
-        try:
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(_dump(case))
-        except OSError as err:
-            raise PurePCAError(f"golden: {path}: cannot write it ({err.strerror or err})") from None
-        paths.append(path)
+    from ..files import folder_targets, write_output
+
+    cases = build_cases()
+    paths = folder_targets(folder, [case["name"] + ".json" for case in cases], "the golden cases")
+    for case, path in zip(cases, paths):
+        write_output(_dump(case).encode("utf-8"), path)  # bytes: written as they are
     return paths
 
 
