@@ -53,7 +53,7 @@ __all__ = ["Bounds", "data_operator", "enclose", "kernel_entry_error", "kernel_o
 #: bounded explicitly; it is 40 orders of magnitude below a float's).
 DIGITS = 60
 _U = Decimal(10) ** (1 - DIGITS) / 2  # unit roundoff at DIGITS digits
-#: Digits of the orthonormal basis the enclosure works in (see :func:`_orthonormalise` for why
+#: Digits of the orthonormal basis the enclosure works in (see :func:`_orthonormalize` for why
 #: fewer are enough there: the basis's departure from orthonormality is measured, not assumed).
 BASIS_DIGITS = 34
 
@@ -94,7 +94,7 @@ def _dot(a: Sequence[Decimal], b: Sequence[Decimal]) -> Decimal:
     return sum(map(mul, a, b), Decimal(0))
 
 
-def _orthonormalise(vectors: list[Vector]) -> list[Vector]:
+def _orthonormalize(vectors: list[Vector]) -> list[Vector]:
     """Modified Gram–Schmidt at :data:`BASIS_DIGITS` digits; a vector is orthogonalised a second time
     only when the first pass left less than half of its length ("twice is enough": Giraud, Langou
     and Rozložník, 2005).
@@ -118,15 +118,23 @@ def _orthonormalise(vectors: list[Vector]) -> list[Vector]:
         return _gram_schmidt(vectors)
 
 
+def _project_out(w: Vector, basis: list[Vector]) -> Vector:
+    """One pass of modified Gram–Schmidt: ``w`` less its component along each (unit) vector of
+    ``basis`` in turn.  The one orthogonalisation of this module (:func:`_gram_schmidt`,
+    :func:`_complete`)."""
+    for q in basis:
+        c = _dot(q, w)
+        w = list(map(sub, w, map(mul, repeat(c), q)))
+    return w
+
+
 def _gram_schmidt(vectors: list[Vector]) -> list[Vector]:
     out: list[Vector] = []
     for v in vectors:
         w = [+x for x in v]  # rounded to the context's digits (a float's exact decimal has up to 767)
         before = _dot(w, w)
         for _ in range(2):
-            for q in out:
-                c = _dot(q, w)
-                w = list(map(sub, w, map(mul, repeat(c), q)))
+            w = _project_out(w, out)
             if 4 * _dot(w, w) > before:
                 break
             before = _dot(w, w)
@@ -149,9 +157,7 @@ def _complete(basis: list[Vector], d: int, apply: Operator) -> list[Vector]:
             break
         w = [Decimal(1) if i == j else Decimal(0) for i in range(d)]
         for _ in range(2):
-            for q in basis + extra:
-                c = _dot(q, w)
-                w = [x - c * y for x, y in zip(w, q)]
+            w = _project_out(w, basis + extra)
         norm = _dot(w, w).sqrt()
         if norm > Decimal("1e-3"):
             extra.append([x / norm for x in w])
@@ -160,7 +166,7 @@ def _complete(basis: list[Vector], d: int, apply: Operator) -> list[Vector]:
     eig = jacobi_eigh([[(x + y) / 2 for x, y in zip(r, c)] for r, c in zip(block, zip(*block))])
     turned = [[sum((Decimal(q) * v[t] for q, v in zip(vec, extra)), Decimal(0)) for t in range(d)]
               for vec in eig.vectors]
-    return basis + _orthonormalise(turned)
+    return basis + _orthonormalize(turned)
 
 
 def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_error: Decimal,
@@ -189,7 +195,7 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
     with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         given = [[Decimal(float(x)) for x in v] for v in vectors]
-        U = _complete(_orthonormalise(given), d, apply)
+        U = _complete(_orthonormalize(given), d, apply)
         H = _projected(apply, U, d)
         eta = _basis_error(U, d)
         B = entry_error * (1 + eta) + d * 4 * _U * max((abs(H[i][i]) for i in range(d)), default=Decimal(0))
