@@ -225,8 +225,8 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "cast" and "cast" in self.typing_names:
             return node.args[1]
-        bit_length = isinstance(node.func, ast.Attribute) and node.func.attr == "bit_length"
-        if bit_length and not node.args and not self.compat:
+        if (isinstance(node.func, ast.Attribute) and node.func.attr == "bit_length"
+                and not node.args and not self.compat):
             self.helpers.add("_mp_bit_length")  # MicroPython's int has no bit_length
             return ast.Call(func=ast.Name(id="_mp_bit_length", ctx=ast.Load()), args=[node.func.value], keywords=[])
         if isinstance(node.func, ast.Attribute) and node.func.attr == "__index__" and not node.args and not self.compat:
