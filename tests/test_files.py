@@ -15,7 +15,7 @@ def test_files_folder_targets_refuses_what_is_not_a_file_name_in_the_folder(tmp_
         with pytest.raises(PurePCAError, match="is not a file name in the folder"):
             folder_targets(str(tmp_path), [name])
     with pytest.raises(PurePCAError, match="names must be a list of file names"):
-        folder_targets(str(tmp_path), "a.json")  # type: ignore[arg-type]
+        folder_targets(str(tmp_path), "a.json")
     with pytest.raises(PurePCAError, match="folder must be a directory's path"):
         folder_targets(None, ["a.json"])  # type: ignore[arg-type]
     (tmp_path / "real.json").write_text("{}")
