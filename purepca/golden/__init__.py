@@ -68,7 +68,9 @@ def _rows_text(X: list[list[float]]) -> list[list[str]]:
 
 
 def _clusters(values: list[Decimal]) -> list[list[int]]:
-    """Eigenvalues equal to within 1e-30 of the largest: their vectors are a subspace, not vectors."""
+    """Eigenvalues equal to within 1e-30 of the largest: their vectors are a subspace, not vectors.
+    The rule of :func:`purepca.testing.eigen_clusters` (neighbours within tol times the largest), on
+    the 50-digit values themselves: eigen_clusters reads floats, which cannot tell 1e-30 apart."""
     if not values:
         return []
     limit = Decimal("1e-30") * max(abs(v) for v in values)
