@@ -16,6 +16,8 @@ float answer or a 50-digit reference (``precision=50`` / ``DecimalContext``).
 ``subspace_iteration``     top-k eigenpairs, matrix-free
 ``lanczos``                top-k eigenpairs by block Lanczos, matrix-free
 ``DecimalContext``         arithmetic at N significant digits
+``PCA``                    the estimator: fit, transform, R's and scikit-learn's names
+``KernelPCA``              Kernel PCA, with scikit-learn's and kernlab's conventions
 =========================  ====================================================
 
 The toy data of R's ``prcomp`` example (seed 003): the square roots of the
@@ -43,7 +45,14 @@ from .covariance import (
     covariance_matrix,
     standardize,
 )
-from .errors import AccuracyWarning, ConvergenceError, DegenerateEigenvalueWarning, NotFittedError, PurePCAError, PurePCATypeError
+from .errors import (
+    AccuracyWarning,
+    ConvergenceError,
+    DegenerateEigenvalueWarning,
+    NotFittedError,
+    PurePCAError,
+    PurePCATypeError,
+)
 from .linalg.eigen import eigh
 from .linalg.tridiagonal import TridiagonalStep, tridiagonal_eigh
 from .linalg.jacobi import EighResult, JacobiStep, SVDResult, jacobi_eigh, jacobi_svd

@@ -53,7 +53,7 @@ __all__ = ["Bounds", "data_operator", "enclose", "kernel_entry_error", "kernel_o
 #: bounded explicitly; it is 40 orders of magnitude below a float's).
 DIGITS = 60
 _U = Decimal(10) ** (1 - DIGITS) / 2  # unit roundoff at DIGITS digits
-#: Digits of the orthonormal basis the enclosure works in (see :func:`_orthonormalise` for why
+#: Digits of the orthonormal basis the enclosure works in (see :func:`_orthonormalize` for why
 #: fewer are enough there: the basis's departure from orthonormality is measured, not assumed).
 BASIS_DIGITS = 34
 
@@ -94,7 +94,7 @@ def _dot(a: Sequence[Decimal], b: Sequence[Decimal]) -> Decimal:
     return sum(map(mul, a, b), Decimal(0))
 
 
-def _orthonormalise(vectors: list[Vector]) -> list[Vector]:
+def _orthonormalize(vectors: list[Vector]) -> list[Vector]:
     """Modified Gram–Schmidt at :data:`BASIS_DIGITS` digits; a vector is orthogonalised a second time
     only when the first pass left less than half of its length ("twice is enough": Giraud, Langou
     and Rozložník, 2005).
@@ -118,15 +118,23 @@ def _orthonormalise(vectors: list[Vector]) -> list[Vector]:
         return _gram_schmidt(vectors)
 
 
+def _project_out(w: Vector, basis: list[Vector]) -> Vector:
+    """One pass of modified Gram–Schmidt: ``w`` less its component along each (unit) vector of
+    ``basis`` in turn.  The one orthogonalisation of this module (:func:`_gram_schmidt`,
+    :func:`_complete`)."""
+    for q in basis:
+        c = _dot(q, w)
+        w = list(map(sub, w, map(mul, repeat(c), q)))
+    return w
+
+
 def _gram_schmidt(vectors: list[Vector]) -> list[Vector]:
     out: list[Vector] = []
     for v in vectors:
         w = [+x for x in v]  # rounded to the context's digits (a float's exact decimal has up to 767)
         before = _dot(w, w)
         for _ in range(2):
-            for q in out:
-                c = _dot(q, w)
-                w = list(map(sub, w, map(mul, repeat(c), q)))
+            w = _project_out(w, out)
             if 4 * _dot(w, w) > before:
                 break
             before = _dot(w, w)
@@ -149,9 +157,7 @@ def _complete(basis: list[Vector], d: int, apply: Operator) -> list[Vector]:
             break
         w = [Decimal(1) if i == j else Decimal(0) for i in range(d)]
         for _ in range(2):
-            for q in basis + extra:
-                c = _dot(q, w)
-                w = [x - c * y for x, y in zip(w, q)]
+            w = _project_out(w, basis + extra)
         norm = _dot(w, w).sqrt()
         if norm > Decimal("1e-3"):
             extra.append([x / norm for x in w])
@@ -160,7 +166,7 @@ def _complete(basis: list[Vector], d: int, apply: Operator) -> list[Vector]:
     eig = jacobi_eigh([[(x + y) / 2 for x, y in zip(r, c)] for r, c in zip(block, zip(*block))])
     turned = [[sum((Decimal(q) * v[t] for q, v in zip(vec, extra)), Decimal(0)) for t in range(d)]
               for vec in eig.vectors]
-    return basis + _orthonormalise(turned)
+    return basis + _orthonormalize(turned)
 
 
 def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_error: Decimal,
@@ -189,60 +195,11 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
     with localcontext(owned_context()) as ctx:  # a fresh context: none of the caller's traps or limits
         ctx.prec = DIGITS
         given = [[Decimal(float(x)) for x in v] for v in vectors]
-        U = _complete(_orthonormalise(given), d, apply)
-        # C is symmetric: so is U·C·Uᵀ.  Each computed entry U_i·C(U_j) is within B of the exact one
-        # (below), so the upper triangle, mirrored, is too: the lower one would only repeat the work.
-        if isinstance(apply, _DataProducts):
-            H = apply.gram(U)  # the same entries from Z·U_i, with fewer products
-        else:
-            images = [apply(u) for u in U]
-            H = [[_dot(U[i], images[j]) if j >= i else Decimal(0) for j in range(d)] for i in range(d)]
-        # Orthonormality of U (Ostrowski) and the rounding of H's entries.  U_i·U_j and U_j·U_i are the
-        # same products summed in the same order: the same number, computed once.
-        # At BASIS_DIGITS + 4 digits: U's entries have BASIS_DIGITS, so G - I is about 10^-BASIS_DIGITS
-        # and a rounding 10^4 times smaller is all it needs; the rounding is added to η below.
-        with localcontext() as gram_ctx:
-            gram_ctx.prec = BASIS_DIGITS + 4
-            G = [[_dot(U[i], U[j]) if j >= i else Decimal(0) for j in range(d)] for i in range(d)]
-        for i in range(d):
-            for j in range(i):
-                H[i][j], G[i][j] = H[j][i], G[j][i]
-        eta = sum(((G[i][j] - (1 if i == j else 0)) ** 2 for i in range(d) for j in range(d)), Decimal(0)).sqrt()
-        # Each entry of G is a sum of d products, rounded within (d + 1)·u'·‖U_i‖·‖U_j‖ (u' at
-        # BASIS_DIGITS + 4 digits, ‖U_i‖² <= 1 + η < 4): over the d² entries, d·(d + 1)·4u'.
-        eta += d * (d + 1) * 4 * (Decimal(10) ** (-3 - BASIS_DIGITS) / 2) + d * d * _U
+        U = _complete(_orthonormalize(given), d, apply)
+        H = _projected(apply, U, d)
+        eta = _basis_error(U, d)
         B = entry_error * (1 + eta) + d * 4 * _U * max((abs(H[i][i]) for i in range(d)), default=Decimal(0))
-        diag = [H[i][i] for i in range(d)]
-        off = [[abs(H[i][j]) + B if i != j else Decimal(0) for j in range(d)] for i in range(d)]
-        row_sums = [sum(off[i], Decimal(0)) for i in range(d)]
-        radius = [r + B for r in row_sums]
-        lows = [diag[i] - radius[i] for i in range(d)]
-        highs = [diag[i] + radius[i] for i in range(d)]
-        # The union of the discs, as disjoint components: a component of m discs holds exactly m
-        # eigenvalues (Gershgorin), so the components, in decreasing order, give each position its interval.
-        by_low = sorted(range(d), key=lambda i: lows[i])
-        components: list[list[int]] = [[by_low[0]]]
-        reach = highs[by_low[0]]
-        for i in by_low[1:]:
-            if lows[i] <= reach:
-                components[-1].append(i)
-                reach = max(reach, highs[i])
-            else:
-                components.append([i])
-                reach = highs[i]
-        components.reverse()
-        position_interval: list[tuple[Decimal, Decimal]] = []
-        component_of_position: list[int] = []
-        positions_of_component: list[list[int]] = []
-        for ci, comp in enumerate(components):
-            lo = min(lows[j] for j in comp)
-            hi = max(highs[j] for j in comp)
-            if len(comp) == 1:
-                lo, hi = _isolated(comp[0], diag, off, B, lo, hi, row_sums)
-            positions_of_component.append(list(range(len(position_interval), len(position_interval) + len(comp))))
-            for _ in comp:
-                position_interval.append((lo, hi))
-                component_of_position.append(ci)
+        discs = _discs(H, B, d)
         # Ostrowski: the eigenvalues of C are those of H divided by factors in [1 - eta, 1 + eta].
         low_f, high_f = 1 - eta, 1 + eta
 
@@ -251,59 +208,148 @@ def enclose(apply: Operator, d: int, vectors: Sequence[Sequence[float]], entry_e
             new_hi = hi / low_f if hi >= 0 else hi / high_f
             return (max(new_lo, Decimal(0)) if psd else new_lo), new_hi  # a PSD operator: no negative eigenvalue
 
-        intervals = [carried(lo, hi) for lo, hi in position_interval]
-        component_of_vector = {v: ci for ci, comp in enumerate(components) for v in comp}
-        angles: list[float] = []
+        intervals = [carried(lo, hi) for lo, hi in discs.position_interval]
         clusters: list[list[int]] = []
-        for ci, comp in enumerate(components):
+        for comp in discs.components:
             given_here = sorted(v for v in comp if v < k)
             if given_here:
                 clusters.append(given_here)
-        cached_norm: list[Decimal] = []
-
-        def off_norm() -> Decimal:
-            """‖F‖_F over every off-diagonal bound (computed once, when a lone vector needs it)."""
-            if not cached_norm:
-                cached_norm.append(sum((off[a][b] ** 2 for a in range(d) for b in range(d) if a != b),
-                                       Decimal(0)).sqrt())
-            return cached_norm[0]
-
         # U = (I + F)·Q with Q orthogonal and ‖F‖ <= η (η < 1/2), so H = U·C·Uᵀ is
         # H0 = Q·C·Qᵀ (orthogonally similar to C) moved by at most (2η + η²)·‖C‖ <= 3η·‖C‖ =: skew:
         # the eigenvectors of H are those of H0 to within skew over the gap (Davis–Kahan).
         top = max((max(abs(lo), abs(hi)) for lo, hi in intervals), default=Decimal(0))
         skew = 3 * eta * top
-        for i in range(k):
-            ci = component_of_vector[i]
-            members = components[ci]
-            # The given vectors of the component must be exactly the component's positions: then their
-            # span is compared with the exact invariant subspace of those eigenvalues.
-            if sorted(members) != positions_of_component[ci] or max(members) >= k:
-                # Out of order, or sharing its eigenvalues with directions that were not given
-                # (a cluster cut by the kept components): the vector is not determined.
-                angles.append(math.pi / 2)
-                continue
-            inside = set(members)
-            res2 = sum((H[j][m] ** 2 for m in members for j in range(d) if j not in inside), Decimal(0))
-            res = res2.sqrt() + len(members) * d * B
-            ritz_lo = min(diag[m] - sum((off[m][q] for q in members if q != m), Decimal(0)) for m in members) - B
-            ritz_hi = max(diag[m] + sum((off[m][q] for q in members if q != m), Decimal(0)) for m in members) + B
-            others = [position_interval[q] for q in range(d) if component_of_position[q] != ci]
-            gap = min((max(lo - ritz_hi, ritz_lo - hi) for lo, hi in others), default=Decimal("Infinity"))
-            if gap <= skew:
-                angles.append(math.pi / 2)
-                continue
-            s = res / gap
-            if len(members) == 1:
-                s = min(s, _lone_angle(i, position_interval[positions_of_component[ci][0]], diag, off, B,
-                                       off_norm()))
-            # s bounds the angle of H's invariant subspace; H0's is within skew/(gap - skew) of it, and
-            # U maps coordinates to the space within η of an isometry.
-            s += skew / (gap - skew) + eta + _drift(given[i], U[i])
-            angles.append(math.pi / 2 if s >= 1 else math.nextafter(math.asin(_up(s)) * (1 + 1e-15), math.inf))
+        angles = _angles(k, d, H, discs, skew, eta, given, U)
         values = [(_down(lo), _up(hi)) for lo, hi in intervals[:k]]
     return Bounds(values, angles, clusters)
 
+
+def _projected(apply: Operator, U: list[list[Decimal]], d: int) -> list[list[Decimal]]:
+    """``H = U·C·Uᵀ``, the operator in the basis U.  C is symmetric: so is H.  Each computed entry
+    U_i·C(U_j) is within B of the exact one (in :func:`enclose`), so the upper triangle, mirrored,
+    is too: the lower one would only repeat the work."""
+    if isinstance(apply, _DataProducts):
+        H = apply.gram(U)  # the same entries from Z·U_i, with fewer products
+    else:
+        images = [apply(u) for u in U]
+        H = [[_dot(U[i], images[j]) if j >= i else Decimal(0) for j in range(d)] for i in range(d)]
+    for i in range(d):
+        for j in range(i):
+            H[i][j] = H[j][i]
+    return H
+
+
+def _basis_error(U: list[list[Decimal]], d: int) -> Decimal:
+    """η, how far U is from orthonormal (Ostrowski), with the rounding of G = U·Uᵀ's entries added."""
+    # U_i·U_j and U_j·U_i are the same products summed in the same order: the same number, computed once.
+    # At BASIS_DIGITS + 4 digits: U's entries have BASIS_DIGITS, so G - I is about 10^-BASIS_DIGITS
+    # and a rounding 10^4 times smaller is all it needs; the rounding is added to η below.
+    with localcontext() as gram_ctx:
+        gram_ctx.prec = BASIS_DIGITS + 4
+        G = [[_dot(U[i], U[j]) if j >= i else Decimal(0) for j in range(d)] for i in range(d)]
+    for i in range(d):
+        for j in range(i):
+            G[i][j] = G[j][i]
+    eta = sum(((G[i][j] - (1 if i == j else 0)) ** 2 for i in range(d) for j in range(d)), Decimal(0)).sqrt()
+    # Each entry of G is a sum of d products, rounded within (d + 1)·u'·‖U_i‖·‖U_j‖ (u' at
+    # BASIS_DIGITS + 4 digits, ‖U_i‖² <= 1 + η < 4): over the d² entries, d·(d + 1)·4u'.
+    return eta + (d * (d + 1) * 4 * (Decimal(10) ** (-3 - BASIS_DIGITS) / 2) + d * d * _U)
+
+
+@dataclass(frozen=True)
+class _Discs:
+    """H's Gershgorin discs (each off-diagonal entry widened by B) as disjoint components, in
+    decreasing order, and the interval each position (eigenvalue index) gets from its component."""
+
+    diag: list[Decimal]
+    off: list[list[Decimal]]
+    B: Decimal
+    components: list[list[int]]
+    position_interval: list[tuple[Decimal, Decimal]]
+    component_of_position: list[int]
+    positions_of_component: list[list[int]]
+
+
+def _discs(H: list[list[Decimal]], B: Decimal, d: int) -> _Discs:
+    """The discs of H and their components: a component of m discs holds exactly m eigenvalues
+    (Gershgorin), so the components, in decreasing order, give each position its interval."""
+    diag = [H[i][i] for i in range(d)]
+    off = [[abs(H[i][j]) + B if i != j else Decimal(0) for j in range(d)] for i in range(d)]
+    row_sums = [sum(off[i], Decimal(0)) for i in range(d)]
+    radius = [r + B for r in row_sums]
+    lows = [diag[i] - radius[i] for i in range(d)]
+    highs = [diag[i] + radius[i] for i in range(d)]
+    by_low = sorted(range(d), key=lambda i: lows[i])
+    components: list[list[int]] = [[by_low[0]]]
+    reach = highs[by_low[0]]
+    for i in by_low[1:]:
+        if lows[i] <= reach:
+            components[-1].append(i)
+            reach = max(reach, highs[i])
+        else:
+            components.append([i])
+            reach = highs[i]
+    components.reverse()
+    position_interval: list[tuple[Decimal, Decimal]] = []
+    component_of_position: list[int] = []
+    positions_of_component: list[list[int]] = []
+    for ci, comp in enumerate(components):
+        lo = min(lows[j] for j in comp)
+        hi = max(highs[j] for j in comp)
+        if len(comp) == 1:
+            lo, hi = _isolated(comp[0], diag, off, B, lo, hi, row_sums)
+        positions_of_component.append(list(range(len(position_interval), len(position_interval) + len(comp))))
+        for _ in comp:
+            position_interval.append((lo, hi))
+            component_of_position.append(ci)
+    return _Discs(diag, off, B, components, position_interval, component_of_position, positions_of_component)
+
+
+def _angles(k: int, d: int, H: list[list[Decimal]], discs: _Discs, skew: Decimal, eta: Decimal,
+            given: list[list[Decimal]], U: list[list[Decimal]]) -> list[float]:
+    """The angle bound of each given vector: π/2 where the vector is not determined."""
+    diag, off, B = discs.diag, discs.off, discs.B
+    components, position_interval = discs.components, discs.position_interval
+    component_of_vector = {v: ci for ci, comp in enumerate(components) for v in comp}
+    cached_norm: list[Decimal] = []
+
+    def off_norm() -> Decimal:
+        """‖F‖_F over every off-diagonal bound (computed once, when a lone vector needs it)."""
+        if not cached_norm:
+            cached_norm.append(sum((off[a][b] ** 2 for a in range(d) for b in range(d) if a != b),
+                                   Decimal(0)).sqrt())
+        return cached_norm[0]
+
+    angles: list[float] = []
+    for i in range(k):
+        ci = component_of_vector[i]
+        members = components[ci]
+        # The given vectors of the component must be exactly the component's positions: then their
+        # span is compared with the exact invariant subspace of those eigenvalues.
+        if sorted(members) != discs.positions_of_component[ci] or max(members) >= k:
+            # Out of order, or sharing its eigenvalues with directions that were not given
+            # (a cluster cut by the kept components): the vector is not determined.
+            angles.append(math.pi / 2)
+            continue
+        inside = set(members)
+        res2 = sum((H[j][m] ** 2 for m in members for j in range(d) if j not in inside), Decimal(0))
+        res = res2.sqrt() + len(members) * d * B
+        ritz_lo = min(diag[m] - sum((off[m][q] for q in members if q != m), Decimal(0)) for m in members) - B
+        ritz_hi = max(diag[m] + sum((off[m][q] for q in members if q != m), Decimal(0)) for m in members) + B
+        others = [position_interval[q] for q in range(d) if discs.component_of_position[q] != ci]
+        gap = min((max(lo - ritz_hi, ritz_lo - hi) for lo, hi in others), default=Decimal("Infinity"))
+        if gap <= skew:
+            angles.append(math.pi / 2)
+            continue
+        s = res / gap
+        if len(members) == 1:
+            s = min(s, _lone_angle(i, position_interval[discs.positions_of_component[ci][0]], diag, off, B,
+                                   off_norm()))
+        # s bounds the angle of H's invariant subspace; H0's is within skew/(gap - skew) of it, and
+        # U maps coordinates to the space within η of an isometry.
+        s += skew / (gap - skew) + eta + _drift(given[i], U[i])
+        angles.append(math.pi / 2 if s >= 1 else math.nextafter(math.asin(_up(s)) * (1 + 1e-15), math.inf))
+    return angles
 
 def _lone_angle(i: int, interval: tuple[Decimal, Decimal], diag: list[Decimal], off: list[list[Decimal]],
                 B: Decimal, f_norm: Decimal) -> Decimal:

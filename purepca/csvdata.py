@@ -71,7 +71,8 @@ def _delimiter_hint(head: list[str]) -> str:
     separated by that character (Excel writes ';' where the decimal mark is a comma).
 
     >>> _delimiter_hint(["patient;age;weight"])
-    "; the first line is one field holding ';': if it separates the fields, use --delimiter ';' (and --decimal , if the numbers have decimal commas)"
+    "; the first line is one field holding ';': if it separates the fields, use --delimiter ';' (and --decimal , if the
+    numbers have decimal commas)"
     """
     if len(head) != 1:
         return ""
@@ -260,7 +261,8 @@ def decode_text(data: bytes, encoding: str, source: str) -> str:
     >>> decode_text(b"a,b\\n1,\\xe9", "utf-8", "f.csv")
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
+    purepca.errors.PurePCAError: f.csv: line 2: byte 0xe9 is not utf-8 text; pass --encoding with the file's encoding
+    (cp1252 or latin-1 for most Western European files saved by Excel), or save the file as UTF-8
     """
     if not isinstance(data, (bytes, bytearray)):
         raise PurePCAError(f"{source}: decode_text: data must be bytes, got {_show(data)}")
@@ -352,7 +354,8 @@ def read_table(
     """
     _check_options(missing, delimiter, decimal)
     if isinstance(lines, (str, bytes, bytearray)) or not hasattr(lines, "__iter__"):
-        raise PurePCAError(f"{source}: read_table: lines must be an iterable of str (a list, a file), got {_show(lines)}")
+        raise PurePCAError(f"{source}: read_table: lines must be an iterable of str (a list, a file), "
+                           f"got {_show(lines)}")
     records = list(_records(lines, delimiter, source))
     if not records:
         raise PurePCAError(f"{source}: no data")
@@ -363,6 +366,21 @@ def read_table(
                      columns_option=columns_option, em=em)
     if header:
         records = records[1:]
+    rows, ids, groups, weights = _parsed(layout, records, missing)
+    names = layout.names
+    table = Table(names, [], ids if layout.id_index is not None else None)
+    table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
+    table.groups = groups if layout.group_index is not None else None
+    table.weights = weights if layout.weight_index is not None else None
+    _apply_missing(table, rows, ids, groups, weights, missing, source)
+    if not table.rows:
+        raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
+    return table
+
+
+def _parsed(layout: _Layout, records: list[tuple[int, list[str]]], missing: str
+            ) -> tuple[list[list[Optional[float]]], list[str], list[str], list[float]]:
+    """Each record's cells (None where missing), and its id, group and weight where the layout has them."""
     rows: list[list[Optional[float]]] = []
     ids: list[str] = []
     groups: list[str] = []
@@ -375,11 +393,15 @@ def read_table(
             ids.append(record[layout.id_index].strip())
         if layout.group_index is not None:
             groups.append(record[layout.group_index].strip())
-    names = layout.names
-    table = Table(names, [], ids if layout.id_index is not None else None)
-    table.id_name = layout.head[layout.id_index] if layout.id_index is not None else None
-    table.groups = groups if layout.group_index is not None else None
-    table.weights = weights if layout.weight_index is not None else None
+    return rows, ids, groups, weights
+
+
+def _apply_missing(table: Table, rows: list[list[Optional[float]]], ids: list[str], groups: list[str],
+                   weights: list[float], missing: str, source: str) -> None:
+    """Put the parsed rows into ``table`` as ``missing`` says: drop incomplete rows (and their ids,
+    groups and weights), keep NaN, fill with the column's mean, or (``"error"``: no hole was let
+    through) take them as they are."""
+    names = table.names
     if missing == "drop":
         keep = [i for i, r in enumerate(rows) if all(v is not None for v in r)]
         table.dropped = len(rows) - len(keep)
@@ -406,9 +428,6 @@ def read_table(
         table.rows = [[float(v) for v in r if v is not None] for r in filled]
     else:
         table.rows = [[float(v) for v in r if v is not None] for r in rows]
-    if not table.rows:
-        raise PurePCAError(f"{source}: no complete row left (--missing drop removed {table.dropped})")
-    return table
 
 
 class StreamedRows:
@@ -474,7 +493,7 @@ class StreamedRows:
         :func:`decode_text` gives (naming the line)."""
         number = 0
         try:
-            for number, line in enumerate(lines, start=1):
+            for number, line in enumerate(lines, start=1):  # noqa: B007 (number names the line in the except)
                 yield line
         except UnicodeDecodeError as err:
             raise PurePCAError(f"{self.path}: near line {number + 1}: byte 0x{err.object[err.start]:02x} is not "

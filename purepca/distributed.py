@@ -31,7 +31,6 @@ from typing import Any, List, Optional, Sequence
 
 from .moments import Moments
 from .errors import PurePCAError
-from .linalg.matrix import as_matrix
 from .linalg.eigen import eigh
 from .linalg.matrix import as_matrix, as_vector
 
@@ -193,7 +192,8 @@ def spark_matrix(m: Any) -> List[List[float]]:
     if transposed in (0, 1) and not isinstance(transposed, float):  # Spark's own matrices give 0 or 1
         transposed = bool(transposed)
     if not isinstance(transposed, bool):
-        raise PurePCAError(f"{who}: isTransposed must be True or False, or 0 or 1 as Spark gives it; got {transposed!r}")
+        raise PurePCAError(f"{who}: isTransposed must be True or False, or 0 or 1 as Spark gives it; "
+                           f"got {transposed!r}")
     if transposed:
         return [vals[i * c:(i + 1) * c] for i in range(r)]
     return [[vals[j * r + i] for j in range(c)] for i in range(r)]

@@ -16,7 +16,8 @@ import os
 import sys
 from typing import Iterator
 
-__all__ = ["user_stacklevel", "ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError", "PurePCATypeError", "float_range"]
+__all__ = ["user_stacklevel", "ConvergenceError", "DegenerateEigenvalueWarning", "NotFittedError", "PurePCAError",
+           "PurePCATypeError", "float_range"]
 
 
 #: The characters ``str.splitlines()`` breaks a line at.
@@ -120,7 +121,8 @@ def float_range(what: str) -> Iterator[None]:
     ...     math.fsum([1e308, 1e308])
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: the test sum: an intermediate result is beyond the float range (intermediate overflow...); rescale the input
+    purepca.errors.PurePCAError: the test sum: an intermediate result is beyond the float range (intermediate
+    overflow...); rescale the input
     """
     try:
         yield
@@ -130,7 +132,8 @@ def float_range(what: str) -> Iterator[None]:
         text = str(err)
         if isinstance(err, ValueError) and not any(w in text for w in ("fsum", "range", "inf", "overflow")):
             raise  # not an overflow: a defect to be seen, not renamed
-        raise PurePCAError(f"{what}: an intermediate result is beyond the float range ({text}); rescale the input") from None
+        raise PurePCAError(f"{what}: an intermediate result is beyond the float range ({text}); "
+                           "rescale the input") from None
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))

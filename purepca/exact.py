@@ -195,7 +195,8 @@ class ExactSums:
         b = self.base
         refs = [_shift_left(k, u, b) for k, u in zip(self.refs, up)]
         s1 = [_shift_left(s, u, b) for s, u in zip(self.s1, up)]
-        s2 = [[_shift_left(v, ui + up[i + k], b) for k, v in enumerate(row)] for i, (row, ui) in enumerate(zip(self.s2, up))]
+        s2 = [[_shift_left(v, ui + up[i + k], b) for k, v in enumerate(row)]
+              for i, (row, ui) in enumerate(zip(self.s2, up))]
         return ExactSums(self.n, b, list(exps), refs, s1, s2)
 
     def merge(self, other: "ExactSums") -> "ExactSums":

@@ -226,7 +226,8 @@ def write_skeleton(name: str, folder: str = ".") -> str:
     >>> write_skeleton("rotation", os.path.dirname(path))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: exercise write: .../jacobi_rotation.py exists (your work?); remove it or choose --folder
+    purepca.errors.PurePCAError: exercise write: .../jacobi_rotation.py exists (your work?); remove it or choose
+    --folder
     """
     from .files import check_output_path, write_output
     text = skeleton(name)
@@ -378,13 +379,20 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
     if isinstance(answers, dict):
         return [Check("loads", False, f"{path} does not load: {answers.get('load')}")]
     uses_atan = "atan" in source
-    checks = []
-    # 1. rotation(): the smaller angle, and the exact (c, s) to a few ulps.
+    checks = [_rotation_check(answers, uses_atan),
+              _rotate_check(cases, answers[len(_PAIRS):], uses_atan),
+              _jacobi_check(jacobis, answers[len(_PAIRS) + len(cases):])]
+    return checks
+
+
+def _rotation_check(answers: list[dict[str, Any]], uses_atan: bool) -> Check:
+    """rotation(): the smaller angle, and the exact (c, s) to a few ulps."""
     worst_angle, worst_ulps, failures = 0.0, 0.0, []
     for pair, answer in zip(_PAIRS, answers):
         app, aqq, apq = pair
         if "error" in answer:
-            failures.append(f"rotation{pair} raised {answer['error']}{_tie_hint(app, aqq, answer['error'], uses_atan)}")
+            hint = _tie_hint(app, aqq, answer['error'], uses_atan)
+            failures.append(f"rotation{pair} raised {answer['error']}{hint}")
             continue
         cs = _numbers(answer["value"], [2])
         if cs is None:
@@ -395,33 +403,41 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
         if c != 0:
             worst_angle = max(worst_angle, math.degrees(abs(math.atan2(s, c))))
         if abs(s / c if c else math.inf) > 1 + 4 * EPS:
-            failures.append(f"rotation{pair} gave c = {c!r}, s = {s!r}: an angle of {math.degrees(math.atan2(s, c)):.2f}°, "
+            angle = math.degrees(math.atan2(s, c))
+            failures.append(f"rotation{pair} gave c = {c!r}, s = {s!r}: an angle of {angle:.2f}°, "
                             "beyond 45°: Jacobi takes the smaller angle (|t| <= 1)"
                             + ("; atan2 halved takes the wrong branch when a_qq < a_pp (your file calls atan)"
                                if uses_atan else ""))
             continue
         if (s > 0) != (es > 0) and es != 0:
-            failures.append(f"rotation{pair} gave s = {s!r} where the rotation needs s = {float(es)!r}: the wrong sign "
-                            "— it turns the wrong way and a_pq is not zeroed; θ = (a_qq − a_pp)/(2·a_pq), t = sign(θ)/...")
+            failures.append(f"rotation{pair} gave s = {s!r} where the rotation needs s = {float(es)!r}: "
+                            "the wrong sign — it turns the wrong way and a_pq is not zeroed; "
+                            "θ = (a_qq − a_pp)/(2·a_pq), t = sign(θ)/...")
             continue
         ulps = max(abs(Decimal(c) - ec) / ec, abs(Decimal(s) - es) / abs(es)) / Decimal(EPS)
         worst_ulps = max(worst_ulps, float(ulps))
         if ulps > 8:
             failures.append(f"rotation{pair} gave s = {s!r}, {float(ulps):.3g} ulps from the exact {float(es)!r} on a "
                             "near-diagonal pair: the stable formula t = sign(θ)/(|θ| + sqrt(θ² + 1)) keeps it within "
-                            "a few ulps; atan/tan of the angle, or the root sqrt(θ² + 1) − |θ| (which cancels for large "
-                            "|θ|), loses it" + (" (your file calls atan)" if uses_atan else ""))
-    checks.append(Check("rotation: the smaller angle, the stable formula", not failures,
-                        _joined(failures) if failures else
-                        f"{len(_PAIRS)} pairs (equal, graded, near-diagonal): |angle| <= {worst_angle:.2f}°, "
-                        f"(c, s) within {worst_ulps:.2f} ulps of the exact rotation"))
-    # 2. rotate(): the exact rotation's effect, symmetry, the sign.
+                            "a few ulps; atan/tan of the angle, or the root sqrt(θ² + 1) − |θ| "
+                            "(which cancels for large |θ|), loses it"
+                            + (" (your file calls atan)" if uses_atan else ""))
+    return Check("rotation: the smaller angle, the stable formula", not failures,
+                 _joined(failures) if failures else
+                 f"{len(_PAIRS)} pairs (equal, graded, near-diagonal): |angle| <= {worst_angle:.2f}°, "
+                 f"(c, s) within {worst_ulps:.2f} ulps of the exact rotation")
+
+
+def _rotate_check(cases: list[tuple[list[list[float]], int, int]], answers: list[dict[str, Any]],
+                  uses_atan: bool) -> Check:
+    """rotate(): the exact rotation's effect, symmetry, the sign."""
     failures, worst = [], 0.0
-    for (A, p, q), answer in zip(cases, answers[len(_PAIRS):]):
+    for (A, p, q), answer in zip(cases, answers):
         n = len(A)
         where = f"rotate(A, V, {p}, {q}) on the {n} x {n} {'graded matrix' if A is GRADED else 'A' + str(n)}"
         if "error" in answer:
-            failures.append(f"{where} raised {answer['error']}{_tie_hint(A[p][p], A[q][q], answer['error'], uses_atan)}")
+            hint = _tie_hint(A[p][p], A[q][q], answer['error'], uses_atan)
+            failures.append(f"{where} raised {answer['error']}{hint}")
             continue
         got = _numbers(answer["value"], [2, n, n])
         if got is None:
@@ -431,8 +447,10 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
         asym = max(abs(M[i][j] - M[j][i]) for i in range(n) for j in range(n))
         norm = _fro(A)
         if asym > 4 * EPS * norm:
-            i, j = max(((i, j) for i in range(n) for j in range(n)), key=lambda ij: abs(M[ij[0]][ij[1]] - M[ij[1]][ij[0]]))
-            failures.append(f"{where}: A is no longer symmetric (A[{i}][{j}] = {M[i][j]!r}, A[{j}][{i}] = {M[j][i]!r}): "
+            i, j = max(((i, j) for i in range(n) for j in range(n)),
+                       key=lambda ij: abs(M[ij[0]][ij[1]] - M[ij[1]][ij[0]]))
+            failures.append(f"{where}: A is no longer symmetric "
+                            f"(A[{i}][{j}] = {M[i][j]!r}, A[{j}][{i}] = {M[j][i]!r}): "
                             "the symmetric update is missing — JᵀAJ changes columns p and q as well as rows p and q")
             continue
         ec, es = _exact_rotation(A[p][p], A[q][q], A[p][q])
@@ -444,20 +462,24 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
             Rm, Wm = _rotated(A, [[float(i == j) for j in range(n)] for i in range(n)], p, q, c, -s)
             block = ((p, p), (p, q), (q, p), (q, q))  # outside it, a rotation by −θ shows itself
             mask = [[x if (i, j) not in block else 0.0 for j, x in enumerate(row)] for i, row in enumerate(M)]
-            masked = [[x if (i, j) not in block else Fraction(0) for j, x in enumerate(row)] for i, row in enumerate(Rm)]
+            masked = [[x if (i, j) not in block else Fraction(0) for j, x in enumerate(row)]
+                      for i, row in enumerate(Rm)]
             if _ratio(mask, masked, norm, n) <= THRESHOLD:
                 failures.append(f"{where}: rows and columns {p}, {q} are turned by −θ (wrong sign): that rotation "
                                 f"leaves A[{p}][{q}] = {float(Rm[p][q]):.3g}, not 0 — check the sign of θ, t or s")
             else:
                 failures.append(f"{where}: ‖A' − JᵀAJ‖/(n‖A‖ulp) = {ratio:.3g} > {THRESHOLD:g} against the exact "
                                 "rotation (A[p][q] zeroed, a_pp − t·a_pq, a_qq + t·a_pq, rows and columns p, q turned)")
-    checks.append(Check("rotate: the exact rotation's effect", not failures, _joined(failures) if failures else
-                        f"{len(cases)} rotations: ‖A' − JᵀAJ‖/(n‖A‖ulp) and ‖V' − V·J‖/(n·ulp) <= {worst:.3g}"))
-    # 3. Jacobi with the learner's rotate: LAPACK's ratios, and the graded matrix's small eigenvalues.
+    return Check("rotate: the exact rotation's effect", not failures, _joined(failures) if failures else
+                 f"{len(cases)} rotations: ‖A' − JᵀAJ‖/(n‖A‖ulp) and ‖V' − V·J‖/(n·ulp) <= {worst:.3g}")
+
+
+def _jacobi_check(jacobis: list[list[list[float]]], answers: list[dict[str, Any]]) -> Check:
+    """Jacobi with the learner's rotate: LAPACK's ratios, and the graded matrix's small eigenvalues."""
     failures, worst_a, worst_i, worst_rel = [], 0.0, 0.0, 0.0
     from .linalg.jacobi import jacobi_eigh
     from .numeric import DecimalContext
-    for A, answer in zip(jacobis, answers[len(_PAIRS) + len(cases):]):
+    for A, answer in zip(jacobis, answers):
         n = len(A)
         name = "the graded matrix" if A is GRADED else f"A{n}"
         if "error" in answer:
@@ -489,10 +511,9 @@ def _grade_rotation(path: str, time_limit: float, source: str) -> list[Check]:
         elif A is GRADED and rel > THRESHOLD:
             failures.append(f"Jacobi on the graded matrix: an eigenvalue is {rel:.3g}·n·eps off in relative terms; "
                             "Jacobi with the stable rotation keeps the small ones to a few ulps")
-    checks.append(Check("Jacobi with your rotate: LAPACK's ratios", not failures, _joined(failures) if failures else
-                        f"A4, A5, graded: ‖A − VᵀΛV‖/(n‖A‖ulp) <= {worst_a:.3g}, ‖I − VVᵀ‖/(n·ulp) <= {worst_i:.3g}, "
-                        f"eigenvalues within {worst_rel:.3g}·n·eps relative of 50 digits"))
-    return checks
+    return Check("Jacobi with your rotate: LAPACK's ratios", not failures, _joined(failures) if failures else
+                 f"A4, A5, graded: ‖A − VᵀΛV‖/(n‖A‖ulp) <= {worst_a:.3g}, ‖I − VVᵀ‖/(n·ulp) <= {worst_i:.3g}, "
+                 f"eigenvalues within {worst_rel:.3g}·n·eps relative of 50 digits")
 
 
 _ALPHA_HINT = ("; alpha = +sign(x0)·‖x‖ makes v = x − alpha·e1 cancel when x is near a multiple of e1 (and vanish "
@@ -514,10 +535,12 @@ def _grade_householder(path: str, time_limit: float, source: str) -> list[Check]
     worst_z = worst_s = 0.0
     for (A, k), answer in zip(cases, answers):
         n = len(A)
-        where = f"householder_step(A, {k}) on {'A' + str(n) if A in (A4, A5) else 'a ' + str(n) + ' x ' + str(n) + ' matrix'}"
+        shown = 'A' + str(n) if A in (A4, A5) else 'a ' + str(n) + ' x ' + str(n) + ' matrix'
+        where = f"householder_step(A, {k}) on {shown}"
         if "error" in answer:
             hint = _ALPHA_HINT if answer["error"].startswith("ZeroDivisionError") and A is not zero else ""
-            broken.append(f"{where} raised {answer['error']}" + (" (x is zero: return A unchanged)" if A is zero else hint))
+            broken.append(f"{where} raised {answer['error']}"
+                          + (" (x is zero: return A unchanged)" if A is zero else hint))
             continue
         M = _numbers(answer["value"], [n, n])
         if M is None:
@@ -527,7 +550,8 @@ def _grade_householder(path: str, time_limit: float, source: str) -> list[Check]
         off = max([abs(M[i][k]) for i in range(k + 2, n)] + [abs(M[k][j]) for j in range(k + 2, n)] + [0.0])
         worst_z = max(worst_z, off / (n * norm * EPS))
         if off > THRESHOLD * n * norm * EPS:
-            zeros.append(f"{where}: entry {off:.3g} left below the subdiagonal of column {k} (or right of it in row {k})"
+            zeros.append(f"{where}: entry {off:.3g} left below the subdiagonal of column {k} "
+                         f"(or right of it in row {k})"
                          + (_ALPHA_HINT if A is near else ""))
         asym = max(abs(M[i][j] - M[j][i]) for i in range(n) for j in range(n))
         exact = jacobi_eigh(A, context=DecimalContext(50)).values
@@ -631,8 +655,9 @@ def _grade_covariance(path: str, time_limit: float, source: str) -> list[Check]:
         if _ratio(C, [[x / n for x in row] for row in S], scale, n) <= THRESHOLD:
             divisor.append(f"{where}: you divided by n; the sample covariance divides by n − 1")
         elif X is offset:
-            accuracy.append(f"{where}: ‖C − C_exact‖/(n‖C‖ulp) = {ratio:.3g}: the one-pass formula Σxy − n·x̄ȳ loses "
-                            "the digits when the mean is large against the spread; centre the columns first (two passes)")
+            accuracy.append(f"{where}: ‖C − C_exact‖/(n‖C‖ulp) = {ratio:.3g}: "
+                            "the one-pass formula Σxy − n·x̄ȳ loses the digits when the mean is large against "
+                            "the spread; centre the columns first (two passes)")
         else:
             accuracy.append(f"{where}: ‖C − C_exact‖/(n‖C‖ulp) = {ratio:.3g} > {THRESHOLD:g}")
     return [_check("covariance: divisor n − 1, the right shape", divisor, broken,

@@ -10,6 +10,8 @@
                                    is missing or not writable, that is a directory, that
                                    ends in a slash, or the empty name
 ``_utf8(text)``                    the bytes every text is written as (UTF-8 always)
+``folder_targets(folder, names)``  the paths a set of files will take in a folder, each
+                                   refused before any work unless absent or a regular file
 ``read_text(name, encoding)``      a file's text (``-``: standard input), an error
                                    naming the first byte that is not ``encoding``
 ``text_lines(text)``               the lines of a text for the CSV reader
@@ -33,13 +35,14 @@ import os
 import stat
 import sys
 import tempfile
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from .csvdata import decode_text
 from .errors import PurePCAError
 from .params import _show, check_text
 
-__all__ = ["check_output_path", "file_mode", "read_text", "text_lines", "write_output", "written_in_place"]
+__all__ = ["check_output_path", "file_mode", "folder_targets", "read_text", "text_lines", "write_output",
+           "written_in_place"]
 
 
 def file_mode(path: str) -> int:
@@ -145,6 +148,44 @@ def write_output(text: Union[str, bytes], output: Optional[str]) -> None:
         if isinstance(err, OSError):
             raise PurePCAError(f"{output}: cannot write it ({err.strerror or err})") from None
         raise
+
+
+def folder_targets(folder: str, names: Sequence[str], what: str = "the files") -> list[str]:
+    """The paths ``names`` take in ``folder``, each refused before any work unless it is absent or a
+    regular file: a symbolic link (which :func:`write_output` would follow out of the folder,
+    replacing its target), a FIFO (which would block), a device or a directory.  ``what`` names the
+    set in the messages.  Every command that writes a set of files (the golden cases, the certified
+    corpus) checks its targets here, then writes each through :func:`write_output`.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> [os.path.basename(p) for p in folder_targets(folder, ["a.json", "b.json"])]
+    ['a.json', 'b.json']
+    >>> os.mkdir(os.path.join(folder, "b.json"))
+    >>> folder_targets(folder, ["a.json", "b.json"], "the cases")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: .../b.json: is not a regular file (a directory, a FIFO or a device); the cases is ...
+    """
+    if not isinstance(folder, str):
+        raise PurePCAError(f"folder_targets: folder must be a directory's path (str), got {_show(folder)}")
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names):
+        raise PurePCAError(f"folder_targets: names must be a list of file names (str), got {_show(names)}")
+    for name in names:
+        if name in (".", "..") or os.path.basename(name) != name or (os.altsep and os.altsep in name):
+            raise PurePCAError(f"folder_targets: {_show(name)} is not a file name in the folder (a path, . or ..)")
+    what = check_text(what, "folder_targets: what")
+    paths = []
+    for file in names:
+        path = os.path.join(folder, file)
+        if os.path.islink(path):
+            raise PurePCAError(f"{path}: is a symbolic link (to {os.readlink(path)}); {what} is written as "
+                               f"regular files in the folder: remove the link first")
+        if os.path.lexists(path) and not os.path.isfile(path):
+            raise PurePCAError(f"{path}: is not a regular file (a directory, a FIFO or a device); "
+                               f"{what} is written as regular files in the folder")
+        paths.append(path)
+    return paths
 
 
 def _utf8(text: str) -> bytes:

@@ -54,7 +54,7 @@ from .kernels import (
 )
 from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix
-from .numeric import FLOAT, Context, Scalar, get_context
+from .numeric import FLOAT, Context, Scalar, get_context  # noqa: F401 (FLOAT: the doctests' context)
 from .params import as_int, as_real, check_callback, is_int
 from .projection import _float_rows
 from .solvers import kernel_eigenpairs, report_degenerate
@@ -258,7 +258,8 @@ class KernelPCA(Estimator):
         if sign not in SIGN_RULES:
             raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
         if self.eigen_solver not in EIGEN_SOLVERS:
-            raise PurePCAError(f"eigen_solver must be one of {', '.join(map(repr, EIGEN_SOLVERS))}; got {self.eigen_solver!r}")
+            raise PurePCAError(f"eigen_solver must be one of {', '.join(map(repr, EIGEN_SOLVERS))}; "
+                               f"got {self.eigen_solver!r}")
         if self.negative not in ("error", "drop"):
             raise PurePCAError(f"negative must be 'error' or 'drop'; got {self.negative!r}")
         if self.n_components is not None and not (is_int(self.n_components) and self.n_components >= 1):
@@ -315,7 +316,8 @@ class KernelPCA(Estimator):
                 K = _symmetric_callable(self._kernel(M, M, ctx, kernel, self.gamma_), ctx)
             else:
                 # Row i of the triangle is n - i entries long: report the share of the n²/2 entries done.
-                rows_done = None if progress is None else (lambda i, n: progress("kernel matrix", i * (2 * n - i), n * n))
+                rows_done = None if progress is None else (
+                    lambda i, n: progress("kernel matrix", i * (2 * n - i), n * n))
                 # Rows packed as array('d') with floats: a quarter of the memory of lists of floats, and
                 # the products with them stream through memory (the objects of a mirrored list are scattered).
                 K = _kernel_matrix(M, None, kernel, self.gamma_, self.degree, self.coef0, ctx, rows_done, packed=True)
@@ -334,7 +336,8 @@ class KernelPCA(Estimator):
             k_top = None if nc is None else k_wanted
             if progress is not None:
                 progress("eigenvectors", 0, 1)
-            values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=as_int(self.seed, "seed"))
+            seed = as_int(self.seed, "seed")
+            values, vectors, solver = kernel_eigenpairs(Kc, k_top, self.eigen_solver, ctx, seed=seed)
             if progress is not None:
                 progress("eigenvectors", 1, 1)
             try:
@@ -529,7 +532,8 @@ class KernelPCA(Estimator):
             return K
         A = as_matrix(X, name="X", context=ctx)
         if len(A[0]) != self.n_features_in_:
-            raise PurePCAError(f"X has {len(A[0])} features, but KernelPCA is expecting {self.n_features_in_} features as input")
+            raise PurePCAError(f"X has {len(A[0])} features, but KernelPCA is expecting {self.n_features_in_} "
+                               "features as input")
         return self._kernel(A, self._X, ctx, self._kernel_name, self.gamma_)
 
     def transform(self, X: Any) -> list[list[float]]:
@@ -612,7 +616,8 @@ class KernelPCA(Estimator):
         >>> [[round(v, 12) for v in row] for row in KernelPCA(1).fit_transform([[0.0], [1.0], [3.0]])]
         [[-1.333333333333], [-0.333333333333], [1.666666666667]]
         """
-        if isinstance(X, Iterable) and not isinstance(X, Sequence) and not any(hasattr(X, a) for a in ("shape", "columns", "__array__", "toarray")):
+        array_like = any(hasattr(X, a) for a in ("shape", "columns", "__array__", "toarray"))
+        if isinstance(X, Iterable) and not isinstance(X, Sequence) and not array_like:
             X = [list(row) if isinstance(row, Iterable) else row for row in X]  # read a generator once
         Kc = self._fit(X, progress)
         if Kc is None:

@@ -127,22 +127,7 @@ def kernel_function(
     gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
     n_features = as_int(n_features, "n_features", low=1, high=2 ** 63)  # 1 / n_features is a float
     if callable(name):
-        user = name
-
-        def call(x: Row, y: Row) -> Scalar:
-            value = user(list(x), list(y))
-            if isinstance(value, Decimal) and value.is_finite():
-                return ctx.convert(value)  # as numpy stores it (its float), or exactly at precision=N
-            try:
-                finite = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
-            except OverflowError:  # an int beyond the float range
-                finite = not ctx.needs_scaling
-            if not finite:
-                raise PurePCAError(f"the kernel callable returned {_show(value)}; expected a finite real number"
-                                   + (" in the float range" if isinstance(value, numbers.Integral) else ""))
-            return ctx.convert(value)
-
-        return call
+        return _user_kernel(name, ctx)
     g = ctx.convert(gamma if gamma is not None else 1.0 / n_features)
     c0 = ctx.convert(coef0)
     dot, fast = ctx.dot, isinstance(ctx, FloatContext)
@@ -164,6 +149,31 @@ def kernel_function(
         return lambda x, y: ctx.exp(-g * ctx.sum((a - b) * (a - b) for a, b in zip(x, y)))
     if name == "laplacian":
         return lambda x, y: ctx.exp(-g * ctx.sum(abs(a - b) for a, b in zip(x, y)))
+    return _cosine_kernel(ctx)
+
+
+def _user_kernel(user: Callable[..., Any], ctx: Context) -> Callable[[Row, Row], Scalar]:
+    """A user's kernel callable, its every value checked: a finite real, converted by the context."""
+
+    def call(x: Row, y: Row) -> Scalar:
+        value = user(list(x), list(y))
+        if isinstance(value, Decimal) and value.is_finite():
+            return ctx.convert(value)  # as numpy stores it (its float), or exactly at precision=N
+        try:
+            finite = not isinstance(value, bool) and isinstance(value, numbers.Real) and math.isfinite(value)
+        except OverflowError:  # an int beyond the float range
+            finite = not ctx.needs_scaling
+        if not finite:
+            raise PurePCAError(f"the kernel callable returned {_show(value)}; expected a finite real number"
+                               + (" in the float range" if isinstance(value, numbers.Integral) else ""))
+        return ctx.convert(value)
+
+    return call
+
+
+def _cosine_kernel(ctx: Context) -> Callable[[Row, Row], Scalar]:
+    """The cosine kernel: each row normalised first (``x·y`` itself may overflow where the cosine cannot)."""
+    dot = ctx.dot
 
     def unit(v: Row) -> Optional[list[Scalar]]:
         """``v/‖v‖``, None for a zero vector.  Near the ends of the float range v is first divided

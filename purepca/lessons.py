@@ -282,7 +282,8 @@ eps²·‖H‖<sub>F</sub> as zero (for matrices with zero diagonal entries); on
 floor costs digits too, and the table shows it: try other seeds with <span class="mono">--seed</span>.</p>
 <h2>The matrix H (7 digits shown)</h2>
 <table id="matrix">%MATRIX%</table>
-<p>Made by <span class="mono">purepca teach --lesson stopping --seed %SEED%</span>; the numbers are computed, not typed in.</p>
+<p>Made by <span class="mono">purepca teach --lesson stopping --seed %SEED%</span>; the numbers are computed, not typed
+in.</p>
 </body></html>
 """
 
@@ -312,7 +313,8 @@ def stopping_page(lesson: StoppingLesson, title: Optional[str] = None) -> str:
                          f'style="width:{width}px"></span>{_shown(d)}</td>')
         rows.append(f"<tr><td>{i + 1}</td><td class=\"mono\">{escape_text(shown)}</td>{''.join(cells)}</tr>")
     rules = "\n".join(f"<tr><td>{escape_text(run.name)}</td><td class=\"mono\">{escape_text(run.rule)}</td>"
-                      f"<td>{escape_text(run.precision)}</td><td>{run.rotations}</td><td>{escape_text(run.note)}</td></tr>"
+                      f"<td>{escape_text(run.precision)}</td><td>{run.rotations}</td>"
+                      f"<td>{escape_text(run.note)}</td></tr>"
                       for run in lesson.runs)
     verdict = "Smallest eigenvalue, " + escape_text(f"{float(lesson.reference[-1]):.6e}") + ": " + "; ".join(
         f"{escape_text(run.name)} keeps <b>{_shown(run.digits[-1])}</b> digits" for run in lesson.runs) + "."
@@ -535,7 +537,8 @@ the axis.  Snapping sets v to purepca's PC1 exactly.</p>
     document.getElementById("angle").value = String(Math.atan2(data.pc1[1], data.pc1[0]) * 180 / Math.PI);
     show();
   });
-  document.getElementById("cov").textContent = "[[" + data.Cshown[0].join(", ") + "], [" + data.Cshown[1].join(", ") + "]]";
+  document.getElementById("cov").textContent = "[[" + data.Cshown[0].join(", ") + "], [" + data.Cshown[1].join(", ") +
+  "]]";
   document.getElementById("lambda1").textContent = data.shown.values[0];
   document.getElementById("lambda2").textContent = data.shown.values[1];
   document.getElementById("pc1").textContent = "(" + data.shown.pc1.join(", ") + ")";

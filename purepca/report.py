@@ -225,7 +225,7 @@ def print_matrix(row_names: Sequence[str], col_names: Sequence[str], cells: Sequ
     ``options("width")``), each block with the row names.
 
     >>> print(print_matrix(["a", "bb"], ["x", "", "long"], [["1.0", "|", "2"], ["-3.5", "|", "4"]], width=12))
-          x  
+          x
     a   1.0 |
     bb -3.5 |
        long

@@ -36,7 +36,7 @@ from typing import Any
 
 from .errors import ConvergenceError, PurePCAError
 from .linalg.jacobi import jacobi_eigh
-from .linalg.matrix import as_matrix
+from .linalg.matrix import as_matrix, matmul, transpose
 from .params import as_int, as_real
 
 __all__ = ["Rotation", "promax", "varimax"]
@@ -52,15 +52,6 @@ class Rotation:
 
     loadings: list[list[float]]
     rotmat: list[list[float]]
-
-
-def _matmul(A: list[list[float]], B: list[list[float]]) -> list[list[float]]:
-    cols = list(zip(*B))
-    return [[math.fsum(a * b for a, b in zip(row, col)) for col in cols] for row in A]
-
-
-def _transpose(A: list[list[float]]) -> list[list[float]]:
-    return [list(col) for col in zip(*A)]
 
 
 def _spectral(S: list[list[float]], power: float, what: str) -> list[list[float]]:
@@ -110,15 +101,15 @@ def varimax(loadings: Any, normalize: bool = True, eps: float = 1e-5) -> Rotatio
         x = [[v / s for v in row] for row, s in zip(x, sc)]
     T = identity
     d = 0.0
-    xt = _transpose(x)
+    xt = transpose(x)
     for _ in range(1000):
-        z = _matmul(x, T)
+        z = matmul(x, T)
         colsq = [math.fsum(row[j] ** 2 for row in z) / p for j in range(nc)]
         inner = [[v ** 3 - v * colsq[j] for j, v in enumerate(row)] for row in z]
-        B = _matmul(xt, inner)
+        B = matmul(xt, inner)
         # T = U·Vᵀ from the SVD of B: the polar factor B·(BᵀB)^(-1/2); d = the sum of the singular values.
-        BtB = _matmul(_transpose(B), B)
-        T = _matmul(B, _spectral(BtB, -0.5, _SINGULAR_B))
+        BtB = matmul(transpose(B), B)
+        T = matmul(B, _spectral(BtB, -0.5, _SINGULAR_B))
         d_past = d
         d = math.fsum(math.sqrt(max(v, 0.0)) for v in jacobi_eigh(BtB).values)
         if d < d_past * (1 + eps):
@@ -126,7 +117,7 @@ def varimax(loadings: Any, normalize: bool = True, eps: float = 1e-5) -> Rotatio
     else:
         raise ConvergenceError(f"varimax did not converge in 1000 iterations (criterion {d!r})", iterations=1000,
                                residual=float(d))
-    z = _matmul(x, T)
+    z = matmul(x, T)
     if normalize:
         z = [[v * s for v in row] for row, s in zip(z, sc)]
     return Rotation(z, T)
@@ -160,9 +151,9 @@ def promax(loadings: Any, m: int = 4) -> Rotation:
     vm = varimax(x0)
     x = vm.loadings
     Q = _target(x, m)
-    xt = _transpose(x)
-    U = _matmul(_spectral(_matmul(xt, x), -1.0, _SINGULAR_LS), _matmul(xt, Q))
-    dvec = [row[i] for i, row in enumerate(_spectral(_matmul(_transpose(U), U), -1.0, _SINGULAR_LS))]
+    xt = transpose(x)
+    U = matmul(_spectral(matmul(xt, x), -1.0, _SINGULAR_LS), matmul(xt, Q))
+    dvec = [row[i] for i, row in enumerate(_spectral(matmul(transpose(U), U), -1.0, _SINGULAR_LS))]
     U = [[v * math.sqrt(dj) for v, dj in zip(row, dvec)] for row in U]
-    z = _matmul(x, U)
-    return Rotation(z, _matmul(vm.rotmat, U))
+    z = matmul(x, U)
+    return Rotation(z, matmul(vm.rotmat, U))

@@ -621,7 +621,8 @@ def load_model(text: Any) -> SensorModel:
         raise PurePCAError("model: this is the report of purepca fit -o (no mean, no model); save the model "
                            "with purepca fit ... --save model.json")
     if not isinstance(doc, dict) or doc.get("format") != "purepca.PCA":
-        raise PurePCAError(f"model: not a purepca.PCA model file (format {doc.get('format') if isinstance(doc, dict) else None!r})")
+        found = doc.get('format') if isinstance(doc, dict) else None
+        raise PurePCAError(f"model: not a purepca.PCA model file (format {found!r})")
     if doc.get("version") != 1 or isinstance(doc.get("version"), bool):
         raise PurePCAError(f"model: version {doc.get('version')!r}; this reader reads version 1")
     if doc.get("precision") is not None:
@@ -667,8 +668,7 @@ def _model(state: dict[str, Any], attributes: dict[str, Any]) -> SensorModel:
     for i in range(len(values)):
         if values[i] < 0 or (i and values[i] > values[i - 1]):
             raise PurePCAError(f"model: eigenvalue {i} ({values[i]!r}) is negative or out of descending order")
-    for name, field, got in (("components_", "components", comps), ("explained_variance_", "variance", variance),
-                             ("scale_", "sd", sd)):
+    for name, field in (("components_", "components"), ("explained_variance_", "variance"), ("scale_", "sd")):
         if attributes[name] != state[field]:
             raise PurePCAError(f"model: {name} and state.{field} disagree: the file holds each number twice and "
                                "the copies differ (edited by hand?)")

@@ -88,7 +88,8 @@ def _traced_matrix(A: Any, who: str) -> list[list[float]]:
     if not M:
         raise PurePCAError(f"{who}: the matrix is empty")
     if len(M) > MAX_ORDER:
-        raise PurePCAError(f"{who}: the matrix is {len(M)} x {len(M)}; a trace prints at most {MAX_ORDER} x {MAX_ORDER}")
+        raise PurePCAError(f"{who}: the matrix is {len(M)} x {len(M)}; "
+                           f"a trace prints at most {MAX_ORDER} x {MAX_ORDER}")
     return M
 
 
@@ -148,7 +149,17 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
         raise _beyond_range("trace_jacobi") from None
     if not (math.isfinite(start) and all(math.isfinite(step.off_norm) for step in steps)):
         raise _beyond_range("trace_jacobi")  # an off(A) past 1.8e308 would print as inf
-    out = [
+    out = _jacobi_header(n, tolerance) + _jacobi_sweeps(steps, result.sweeps, start, tolerance, rotations,
+                                                         digits, notation)
+    if n == 1:
+        out.append("a 1 x 1 matrix is diagonal: no rotation")
+    out += ["", "eigenvalues: " + " ".join(_g(v) for v in values)]
+    return "\n".join(out)
+
+
+def _jacobi_header(n: int, tolerance: float) -> list[str]:
+    """The first lines of :func:`trace_jacobi`: the rotation, the skipping rule and the test."""
+    return [
         f"Cyclic Jacobi on a {n} x {n} symmetric matrix: the rotation in the plane (p, q) by the angle θ with "
         "tan 2θ = 2·a_pq / (a_qq - a_pp) sets a_pq to zero; a sweep goes through the pairs row by row, "
         "but in sweeps 1 to 3 it skips a pair whose |a_pq| is at most the sweep's threshold 0.2/n²·Σ_(p<q)|a_pq| "
@@ -157,11 +168,17 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
         f"passes, the off-diagonal norm is at most the tolerance eps·Σ|λ| = {tolerance:.3g}.",
         "",
     ]
+
+
+def _jacobi_sweeps(steps: list[JacobiStep], sweeps: int, start: float, tolerance: float, rotations: bool,
+                   digits: int, notation: str) -> list[str]:
+    """The lines of :func:`trace_jacobi` for its steps: each sweep, skip and rotation."""
+    out: list[str] = []
     sweep, count = 0, 0
     for step in steps:
         if step.sweep != sweep:
             sweep, count = step.sweep, 0
-            if rotations and (step.kind != "sweep" or sweep < result.sweeps):
+            if rotations and (step.kind != "sweep" or sweep < sweeps):
                 out.append(f"sweep {sweep} (off-diagonal norm {start:.3g} at the start"
                            + (f", threshold {float(step.threshold):.4g})" if step.threshold else ")"))
         if rotations:
@@ -176,17 +193,14 @@ def trace_jacobi(A: Any, *, rotations: bool = True, digits: int = 6, notation: s
                 out.append(f"  rotate ({step.p + 1}, {step.q + 1}) by {angle:>9} rad "
                            f"({degrees:>9}°): off-diagonal norm {step.off_norm:.3g}")
             continue
-        if step.sweep == result.sweeps and count == 0:
+        if step.sweep == sweeps and count == 0:
             out.append(f"sweep {step.sweep}: every pair passes the test, no rotation: converged")
             continue
         relation = "<=" if step.off_norm <= tolerance else ">"
         out.append(f"end of sweep {step.sweep}: {count} rotation{'s' if count != 1 else ''}, off-diagonal norm "
                    f"{step.off_norm:.3g} {relation} tolerance {tolerance:.3g}")
         start = step.off_norm
-    if n == 1:
-        out.append("a 1 x 1 matrix is diagonal: no rotation")
-    out += ["", "eigenvalues: " + " ".join(_g(v) for v in values)]
-    return "\n".join(out)
+    return out
 
 
 def trace_power(A: Any, k: int = 1, *, seed: int = 0, head: int = 15, tail: int = 5) -> str:

@@ -85,7 +85,8 @@ def check_weights(values: Any, length: int, name: str, what: str, positive: bool
     if what == "rows" and len(kept) == 1 and length > 1:
         # One row alone has no spread: the fit would find "every feature constant", blaming the data.
         raise PurePCAError(f"{name}: the weights leave one row (entry {kept[0]} is the only positive weight), "
-                           "so every feature is constant (one row has no variance); give at least two rows a positive weight")
+                           "so every feature is constant (one row has no variance); "
+                           "give at least two rows a positive weight")
     return got
 
 
@@ -237,7 +238,9 @@ def _check_total_variance(cols: Sequence[Sequence[Scalar]], div: Scalar) -> None
     >>> _check_total_variance([[1e154, -1e154], [1.0, 2.0]], 1.0)
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: column_weight: the weighted variance of column 0 (about 2e+308) is beyond the float range (the eigenvalues would be inf, their ratios NaN); divide the column weights by a common factor (the components stay the same, the eigenvalues shrink by it) or rescale the data
+    purepca.errors.PurePCAError: column_weight: the weighted variance of column 0 (about 2e+308) is beyond the float
+    range (the eigenvalues would be inf, their ratios NaN); divide the column weights by a common factor (the components
+    stay the same, the eigenvalues shrink by it) or rescale the data
     """
     total = 0.0
     for j, col in enumerate(cols):

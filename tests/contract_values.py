@@ -433,7 +433,7 @@ INSIDE: dict[str, str] = {
     "purepca.exact": "the exact sums behind Moments(exact=True) (Moments is the door)",
     "purepca.parallel": "the workers of n_jobs, on validated rows (check_n_jobs is the door, n_jobs= of the fit)",
     "purepca.linalg.stein": "the inverse iteration behind tridiagonal_eigh, on its validated matrix",
-    "purepca.certified.exact": "the exact rational arithmetic of the corpus builder, on the corpus's own integers",
+    "purepca.certified.inertia": "the exact rational arithmetic of the corpus builder, on the corpus's own integers",
     "purepca.linalg.tridiagonal.tridiagonalize": "a step of tridiagonal_eigh, on its validated matrix",
     "purepca.linalg.tridiagonal.tridiagonal_ql": "a step of tridiagonal_eigh, on its validated matrix",
     "purepca.sensor.FLOATS": "the board's float as a number context (convert, sqrt, sum, norm): called by Streaming and "

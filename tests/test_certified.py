@@ -16,7 +16,7 @@ import pytest
 from purepca.certified import DATA, case_names, load_case
 from purepca.certified.build import AGREE, case_csv, certificate_json, certify
 from purepca.certified.cases import CASES, build_case
-from purepca.certified.exact import enclose, exact_rank, moment_matrix, scaled_integers
+from purepca.certified.inertia import enclose, exact_rank, moment_matrix, scaled_integers
 from purepca.cli import main
 from purepca.errors import PurePCAError
 from purepca.testing import assess

@@ -325,7 +325,7 @@ def test_fast_fsum_dots_and_mapped_dots_give_the_references_bits() -> None:
 
 
 def test_fast_in_place_rotations_give_the_references_bits() -> None:
-    from purepca.fast.rotations import cyclic_jacobi_in_place, rotate_in_place
+    from purepca.fast.in_place import cyclic_jacobi_in_place, rotate_in_place
 
     rng = random.Random(3)
     for n in (1, 2, 5, 13, 30):

@@ -217,7 +217,7 @@ FIT_PATH = ("pca.py", "fitting.py", "missing.py", "covariance.py", "moments.py",
             "conventions.py", "projection.py", "monitoring.py", "interpretation.py", "probabilistic.py",
             "numeric.py", "parallel.py", "imputation.py", "linalg/matrix.py", "linalg/eigen.py", "linalg/jacobi.py",
             "linalg/tridiagonal.py", "linalg/krylov.py", "linalg/stein.py", "fast/__init__.py", "fast/sums.py",
-            "fast/rows.py", "fast/grams.py", "fast/centre.py", "fast/rotations.py", "fast/panels.py")
+            "fast/rows.py", "fast/grams.py", "fast/centre.py", "fast/in_place.py", "fast/panels.py")
 
 
 @pytest.mark.slow

@@ -202,7 +202,7 @@ def test_pypy_float_jacobi_loop_gives_the_general_loops_bits():
     """The float Jacobi loop written for PyPy's JIT makes the same rotations
     with the same arithmetic as the general loop: same bits, same counts."""
     from purepca import FLOAT
-    from purepca.fast.rotations import cyclic_jacobi_in_place
+    from purepca.fast.in_place import cyclic_jacobi_in_place
     from purepca.linalg.jacobi import _cyclic_jacobi
 
     for n, seed in ((1, 0), (2, 1), (7, 2), (30, 3)):

@@ -133,7 +133,7 @@ def _install(klass: type, all_fields: list[Field], frozen: bool, eq: bool) -> No
 
 def fields(obj: Any) -> tuple[Field, ...]:
     """The fields of a dataclass or of one of its instances, in order."""
-    return tuple(getattr(obj, "__dataclass_fields__"))
+    return tuple(obj.__dataclass_fields__)
 
 
 def is_dataclass(obj: Any) -> bool:

@@ -8,7 +8,8 @@ False
 >>> Decimal("0.1")
 Traceback (most recent call last):
 ...
-purepca.errors.PurePCAError: decimal arithmetic is not available on this interpreter (MicroPython): the N-digit contexts need CPython or PyPy
+purepca.errors.PurePCAError: decimal arithmetic is not available on this interpreter (MicroPython): the N-digit contexts
+need CPython or PyPy
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ on MicroPython is a :class:`~purepca.errors.PurePCAError` that says so.
 >>> Fraction(1, 3)
 Traceback (most recent call last):
 ...
-purepca.errors.PurePCAError: exact fractions are not available on this interpreter (MicroPython): use the float path, or CPython/PyPy for the exact mode
+purepca.errors.PurePCAError: exact fractions are not available on this interpreter (MicroPython): use the float path, or
+CPython/PyPy for the exact mode
 """
 
 from __future__ import annotations

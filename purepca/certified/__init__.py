@@ -249,24 +249,7 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
     as_int(n_rows, f"{where}: n_rows", low=0)
     cert = _keyed(cert, where)
     d = len(columns)
-    for field, size in (("n_samples", n_rows), ("n_features", d)):
-        value = cert.get(field)
-        if type(value) is not int or value != size:
-            what = "rows" if field == "n_samples" else "columns"
-            raise PurePCAError(f"{where}: {field} is {short_repr(value, 40)}, but the data have {size} {what}")
-    if cert.get("columns") != list(columns):
-        raise PurePCAError(f"{where}: columns {short_repr(cert.get('columns'), 80)} are not the data's header "
-                           f"{short_repr(list(columns), 80)}")
-    if type(cert.get("scaled")) is not bool:
-        raise PurePCAError(f"{where}: scaled must be true or false, got {short_repr(cert.get('scaled'), 40)}")
-    rank = cert.get("rank")
-    if type(rank) is not int or not 0 <= rank <= d:
-        raise PurePCAError(f"{where}: rank must be an int from 0 to {d}, got {short_repr(rank, 40)}")
-    if cert.get("tier") not in ("lower", "average", "higher"):
-        raise PurePCAError(f"{where}: tier must be lower, average or higher, got {short_repr(cert.get('tier'), 40)}")
-    risk = _keyed(cert.get("difficulty"), f"{where}: difficulty").get("digits_at_risk")
-    if not isinstance(risk, (int, float)) or isinstance(risk, bool) or not math.isfinite(risk):
-        raise PurePCAError(f"{where}: difficulty.digits_at_risk must be a number, got {short_repr(risk, 40)}")
+    rank = _check_header(cert, columns, n_rows, where)
     _numbers(cert.get("mean"), d, f"{where}: mean")
     eigenvalues = _keyed(cert.get("eigenvalues"), f"{where}: eigenvalues")
     if not eigenvalues:
@@ -303,6 +286,35 @@ def check_certificate(cert: Any, columns: tuple[str, ...], n_rows: int, where: s
             raise PurePCAError(f"{where}: conventions[{name!r}] names lists the certificate does not have")
         if isinstance(sv, dict) and use["scores"] not in sv:
             raise PurePCAError(f"{where}: conventions[{name!r}]: no singular values for {use['scores']!r}")
+    _check_enclosures(cert, rank, d, where)
+
+
+def _check_header(cert: dict[str, Any], columns: tuple[str, ...], n_rows: int, where: str) -> int:
+    """A certificate's shape, header, tier and difficulty against its data; the rank it states."""
+    d = len(columns)
+    for field, size in (("n_samples", n_rows), ("n_features", d)):
+        value = cert.get(field)
+        if type(value) is not int or value != size:
+            what = "rows" if field == "n_samples" else "columns"
+            raise PurePCAError(f"{where}: {field} is {short_repr(value, 40)}, but the data have {size} {what}")
+    if cert.get("columns") != list(columns):
+        raise PurePCAError(f"{where}: columns {short_repr(cert.get('columns'), 80)} are not the data's header "
+                           f"{short_repr(list(columns), 80)}")
+    if type(cert.get("scaled")) is not bool:
+        raise PurePCAError(f"{where}: scaled must be true or false, got {short_repr(cert.get('scaled'), 40)}")
+    rank = cert.get("rank")
+    if type(rank) is not int or not 0 <= rank <= d:
+        raise PurePCAError(f"{where}: rank must be an int from 0 to {d}, got {short_repr(rank, 40)}")
+    if cert.get("tier") not in ("lower", "average", "higher"):
+        raise PurePCAError(f"{where}: tier must be lower, average or higher, got {short_repr(cert.get('tier'), 40)}")
+    risk = _keyed(cert.get("difficulty"), f"{where}: difficulty").get("digits_at_risk")
+    if not isinstance(risk, (int, float)) or isinstance(risk, bool) or not math.isfinite(risk):
+        raise PurePCAError(f"{where}: difficulty.digits_at_risk must be a number, got {short_repr(risk, 40)}")
+    return rank
+
+
+def _check_enclosures(cert: dict[str, Any], rank: int, d: int, where: str) -> None:
+    """A certificate's enclosures (one per nonzero eigenvalue) and its supplementary columns, if any."""
     enclosures = cert.get("enclosures")
     if not isinstance(enclosures, list) or len(enclosures) != rank:
         raise PurePCAError(f"{where}: enclosures: expected one [lo, hi] per nonzero eigenvalue ({rank})")

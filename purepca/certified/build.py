@@ -8,7 +8,7 @@
 
 Every eigenvalue comes from two computations that share nothing but the
 input: (a) bisection on exact inertia counts of the integer moment matrix
-(:mod:`purepca.certified.exact`), a rigorous enclosure 10^-34 wide; (b)
+(:mod:`purepca.certified.inertia`), a rigorous enclosure 10^-34 wide; (b)
 purepca's cyclic Jacobi (:func:`purepca.linalg.jacobi_eigh`) at
 :data:`DIGITS` digits on the covariance rounded to that many digits.  The
 certificate is written only when they agree to :data:`AGREE` digits; the
@@ -44,7 +44,7 @@ from ..linalg import jacobi_eigh
 from ..params import as_real
 from ..numeric import DecimalContext, in_owned_decimal, owned_context, short_repr
 from .cases import CASES, Case, build_case
-from .exact import enclose, exact_rank, moment_matrix, scaled_integers
+from .inertia import enclose, exact_rank, moment_matrix, scaled_integers
 
 __all__ = ["AGREE", "DIGITS", "STORED", "case_csv", "certify", "tier", "write_cases"]
 
@@ -163,56 +163,12 @@ def certify(case: Case) -> dict[str, Any]:
         eig = jacobi_eigh(C, context=ctx)
         values = [Decimal(v) for v in eig.values]
         vectors = [[Decimal(x) for x in v] for v in eig.vectors]
-        top = _frac_decimal(mids[0]) if rank else Decimal(1)
-        agreement = Decimal(10) ** 99
-        for i in range(d):
-            exact = _frac_decimal(mids[i])
-            scale = abs(exact) if i < rank else top  # the zeros: against the largest
-            diff = abs(values[i] - exact)
-            agreement = min(agreement, Decimal(10) ** 99 if diff == 0 else scale / diff)
-        agree_digits = int(math.floor(float(agreement.log10())))
-        if agree_digits < AGREE:
-            raise RuntimeError(f"{case.name}: the two computations agree to {agree_digits} digits only")
+        agree_digits = _agreement(case.name, values, mids, rank)
         widths = [(hi - lo) / hi for lo, hi in enclosures]
         clusters = _clusters(enclosures, rank, d)
-        # residuals ‖C·v - λ·v‖² of each computed pair: against the exact matrix M / unit, in Fractions (a
-        # correlation matrix is irrational: there, against R at DIGITS + 20 digits)
-        resid = []
-        for i in range(d):
-            if scaled:
-                Cv = [sum(C[r][c] * vectors[i][c] for c in range(d)) for r in range(d)]
-                resid.append(sum((Cv[r] - values[i] * vectors[i][r]) ** 2 for r in range(d)))
-                continue
-            vec = [Fraction(x) for x in vectors[i]]
-            lam_i = Fraction(values[i])
-            r2 = sum(((sum(Fraction(M[r][c]) * vec[c] for c in range(d)) / unit - lam_i * vec[r]) ** 2
-                      for r in range(d)), Fraction(0))
-            resid.append(_frac_decimal(r2))
-        # how far the computed vectors are from orthonormal (the bound below is to first order in it)
-        skew = max(abs(Decimal(sum(a * b for a, b in zip(vectors[i], vectors[j]))) - (1 if i == j else 0))
-                   for i in range(d) for j in range(i, d))
-        if skew > Decimal(10) ** (20 - DIGITS):
-            raise RuntimeError(f"{case.name}: the computed vectors are {skew:.1e} from orthonormal")
-        # the exact spectrum outside a cluster lies in the other clusters' enclosures (the zeros: exactly 0)
-        spans = [(lo, hi) for lo, hi in enclosures] + [(Fraction(0), Fraction(0))] * (d - rank)
-
-        def distance(x: Fraction, span: tuple[Fraction, Fraction]) -> Fraction:
-            return max(span[0] - x, x - span[1], Fraction(0))
-
-        angle_bounds = []
-        for cl in clusters:
-            R = Decimal(sum((resid[i] for i in cl), Decimal(0))).sqrt()
-            gap = min((_frac_decimal(distance(Fraction(values[i]), spans[j])) for i in cl for j in range(d)
-                       if j not in cl), default=Decimal(0))
-            bound = (R / gap if gap > 0 else Decimal(0)) + skew
-            if bound > Decimal(10) ** -AGREE:
-                raise RuntimeError(f"{case.name}: cluster {cl}: angle bound {bound:.3e} above 1e-{AGREE}")
-            angle_bounds.append(bound)
-        # signs: scikit-learn's rule (the largest |entry| positive), for reading; certified up to sign
-        for i, v in enumerate(vectors):
-            big = max(range(d), key=lambda j: abs(v[j]))
-            if v[big] < 0:
-                vectors[i] = [-x for x in v]
+        resid = _residuals(C, M, unit, values, vectors, scaled)
+        angle_bounds = _angle_bounds(case.name, clusters, resid, values, vectors, enclosures)
+        _sign_by_largest(vectors)
         total = sum(mids[:rank], Fraction(0))
         sums = [sum(row[j] for row in X) for j in range(d)]
         centred = [[Decimal(n * row[j] - sums[j]) / Decimal(n * 10 ** k) for j in range(d)] for row in X]
@@ -232,15 +188,7 @@ def certify(case: Case) -> dict[str, Any]:
             "rank": rank,
             "mean": [_s(Fraction(sums[j], n * 10 ** k)) for j in range(d)],
         }
-        if scaled:
-            lam = [_frac_decimal(m) for m in mids]
-            cert["eigenvalues"] = {"correlation": [_s(v) for v in lam]}
-            cert["singular_values"] = {"sd n-1": [_s((v * (n - 1)).sqrt()) for v in lam],
-                                       "sd n": [_s((v * n).sqrt()) for v in lam]}
-        else:
-            lam = [_frac_decimal(m) for m in mids]
-            cert["eigenvalues"] = {"n-1": [_s(v) for v in lam], "n": [_s(v * (n - 1) / n) for v in lam]}
-            cert["singular_values"] = [_s((v * (n - 1)).sqrt()) for v in lam]
+        cert.update(_spectrum(mids, n, scaled))
         cert["explained_variance_ratio"] = [_s(m / total) if total else "0" for m in mids]
         cert["enclosures"] = [_outward(lo, hi) for lo, hi in enclosures]
         cert["enclosure_widths"] = [_width(e) for e in cert["enclosures"]]
@@ -248,59 +196,169 @@ def certify(case: Case) -> dict[str, Any]:
         cert["agreement_digits"] = agree_digits
         cert["clusters"] = clusters
         cert["components"] = {str(i): [_s(x) for x in vectors[i]] for i in single}
-        cert["projectors"] = {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
-                                                         for c in range(d)] for r in range(d)]
-                              for cl in clusters if len(cl) > 1}
+        cert["projectors"] = _projectors(vectors, clusters)
         # upper bounds, rounded up (past the 120-digit rounding of their own arithmetic, too)
         cert["angle_bounds"] = [_directed(Fraction(b) * (1 + Fraction(1, 10 ** (DIGITS - 10))), ROUND_CEILING)
                                 for b in angle_bounds]
-        if scaled:
-            sd_n1 = [(Decimal(M[j][j]) / Decimal(unit)).sqrt() for j in range(d)]
-            sd_n = [s * Decimal(n - 1).sqrt() / Decimal(n).sqrt() for s in sd_n1]
-            cert["scores"] = {label: {str(i): [_s(sum(row[j] / sds[j] * vectors[i][j] for j in range(d)))
-                                                for row in centred] for i in simple}
-                              for label, sds in (("sd n-1", sd_n1), ("sd n", sd_n))}
-        else:
-            cert["scores"] = {"centred": {str(i): [_s(sum(row[j] * vectors[i][j] for j in range(d)))
-                                                    for row in centred] for i in simple}}
+        cert["scores"] = _scores(M, unit, n, vectors, centred, simple, scaled)
         if case.supplementary_columns:
-            S, ks = scaled_integers(case.supplementary_rows)
-            ssum = [sum(row[j] for row in S) for j in range(len(S[0]))]
-            sup = [[Decimal(n * row[j] - ssum[j]) for j in range(len(S[0]))] for row in S]
-            sd_n1 = [(Decimal(M[j][j]) / Decimal(unit)).sqrt() for j in range(d)]
-            coords = {}
-            for i in simple:
-                score = [sum(row[j] / sd_n1[j] * vectors[i][j] for j in range(d)) for row in centred]
-                norm_s = Decimal(sum(v * v for v in score)).sqrt()
-                coords[str(i)] = [_s(sum(a[j] * b for a, b in zip(sup, score))
-                                     / (Decimal(sum(a[j] ** 2 for a in sup)).sqrt() * norm_s)) for j in range(len(S[0]))]
-            cert["supplementary"] = {"columns": list(case.supplementary_columns), "data": case.name + ".sup.csv",
-                                     "correlations": coords}
-        # difficulty: what a backward-stable double-precision PCA can lose on these data
-        lam_nz = [m for m in mids[:rank] if m > 0]
-        kappa = float(lam_nz[0] / lam_nz[-1]) if lam_nz else 1.0
-        gaps = [float((mids[a[-1]] - mids[b[0]]) / mids[0]) for a, b in zip(clusters, clusters[1:]) if mids[0] > 0]
-        min_gap = min(gaps) if gaps else 1.0
-        if scaled:
-            offset = max(abs(Fraction(sums[j], n)) / Fraction(M[j][j], n * (n - 1)) ** 0.5 for j in range(d))
-        else:
-            offset = max(abs(Fraction(sums[j], n * 10 ** k)) for j in range(d)) / (float(lam_nz[-1]) ** 0.5
-                                                                                    if lam_nz else 1.0)
-        at_risk = min(16.0, math.log10(max(kappa, 1.0 / min_gap, float(offset), 1.0)))
-        cert["difficulty"] = {
-            "condition_number": f"{kappa:.3e}",
-            "smallest_relative_gap": f"{min_gap:.3e}",
-            "offset_to_spread": f"{float(offset):.3e}",
-            "digits_at_risk": round(at_risk, 2),
-            "enclosure_width": _directed(max(widths, default=Fraction(0)), ROUND_CEILING, 2),  # a width: up
-        }
+            cert["supplementary"] = _supplementary(case, M, unit, n, vectors, centred, simple)
+        cert["difficulty"], at_risk = _difficulty(M, mids, rank, clusters, sums, n, k, widths, scaled)
         cert["tier"] = tier(at_risk)
-        # each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)
-        cert["conventions"] = {
-            name: ({"eigenvalues": "correlation", "scores": "sd n-1" if conv.ddof == 1 else "sd n"} if scaled else
-                   {"eigenvalues": "n-1" if conv.ddof == 1 else "n", "scores": "centred"})
-            for name, conv in CONVENTIONS.items() if not (scaled and name == "sklearn")}
+        cert["conventions"] = _conventions(scaled)
     return cert
+
+
+def _projectors(vectors: list[list[Decimal]], clusters: list[list[int]]) -> dict[str, list[list[str]]]:
+    """The orthogonal projector onto each cluster's span (its vectors are not determined, the span is)."""
+    d = len(vectors)
+    return {",".join(map(str, cl)): [[_s(sum(vectors[i][r] * vectors[i][c] for i in cl))
+                                      for c in range(d)] for r in range(d)]
+            for cl in clusters if len(cl) > 1}
+
+
+def _conventions(scaled: bool) -> dict[str, dict[str, str]]:
+    """Each library's divisor picks the lists (scikit-learn has no scaling of its own: not for correlation)."""
+    return {
+        name: ({"eigenvalues": "correlation", "scores": "sd n-1" if conv.ddof == 1 else "sd n"} if scaled else
+               {"eigenvalues": "n-1" if conv.ddof == 1 else "n", "scores": "centred"})
+        for name, conv in CONVENTIONS.items() if not (scaled and name == "sklearn")}
+
+
+def _agreement(name: str, values: list[Decimal], mids: list[Fraction], rank: int) -> int:
+    """The digits to which Jacobi's eigenvalues agree with the exact enclosures' midpoints (the zeros
+    against the largest); fewer than ``AGREE`` is a defect of the build."""
+    top = _frac_decimal(mids[0]) if rank else Decimal(1)
+    agreement = Decimal(10) ** 99
+    for i in range(len(values)):
+        exact = _frac_decimal(mids[i])
+        scale = abs(exact) if i < rank else top  # the zeros: against the largest
+        diff = abs(values[i] - exact)
+        agreement = min(agreement, Decimal(10) ** 99 if diff == 0 else scale / diff)
+    agree_digits = int(math.floor(float(agreement.log10())))
+    if agree_digits < AGREE:
+        raise RuntimeError(f"{name}: the two computations agree to {agree_digits} digits only")
+    return agree_digits
+
+
+def _residuals(C: list[list[Decimal]], M: list[list[int]], unit: int, values: list[Decimal],
+               vectors: list[list[Decimal]], scaled: bool) -> list[Decimal]:
+    """Residuals ``‖C·v - λ·v‖²`` of each computed pair: against the exact matrix M / unit, in Fractions (a
+    correlation matrix is irrational: there, against R at DIGITS + 20 digits)."""
+    d = len(values)
+    resid: list[Any] = []
+    for i in range(d):
+        if scaled:
+            Cv = [sum(C[r][c] * vectors[i][c] for c in range(d)) for r in range(d)]
+            resid.append(sum((Cv[r] - values[i] * vectors[i][r]) ** 2 for r in range(d)))
+            continue
+        vec = [Fraction(x) for x in vectors[i]]
+        lam_i = Fraction(values[i])
+        r2: Any = sum(((sum(Fraction(M[r][c]) * vec[c] for c in range(d)) / unit - lam_i * vec[r]) ** 2
+                      for r in range(d)), Fraction(0))
+        resid.append(_frac_decimal(r2))
+    return resid
+
+
+def _angle_bounds(name: str, clusters: list[list[int]], resid: list[Decimal], values: list[Decimal],
+                  vectors: list[list[Decimal]], enclosures: list[tuple[Fraction, Fraction]]) -> list[Decimal]:
+    """Each cluster's angle bound ``‖R‖/gap`` plus how far the computed vectors are from orthonormal
+    (the bound is to first order in it); a bound above ``10^-AGREE`` is a defect of the build."""
+    d = len(values)
+    skew = max(abs(Decimal(sum(a * b for a, b in zip(vectors[i], vectors[j]))) - (1 if i == j else 0))
+               for i in range(d) for j in range(i, d))
+    if skew > Decimal(10) ** (20 - DIGITS):
+        raise RuntimeError(f"{name}: the computed vectors are {skew:.1e} from orthonormal")
+    # the exact spectrum outside a cluster lies in the other clusters' enclosures (the zeros: exactly 0)
+    spans = [(lo, hi) for lo, hi in enclosures] + [(Fraction(0), Fraction(0))] * (d - len(enclosures))
+
+    def distance(x: Fraction, span: tuple[Fraction, Fraction]) -> Fraction:
+        return max(span[0] - x, x - span[1], Fraction(0))
+
+    angle_bounds = []
+    for cl in clusters:
+        R = Decimal(sum((resid[i] for i in cl), Decimal(0))).sqrt()
+        gap = min((_frac_decimal(distance(Fraction(values[i]), spans[j])) for i in cl for j in range(d)
+                   if j not in cl), default=Decimal(0))
+        bound = (R / gap if gap > 0 else Decimal(0)) + skew
+        if bound > Decimal(10) ** -AGREE:
+            raise RuntimeError(f"{name}: cluster {cl}: angle bound {bound:.3e} above 1e-{AGREE}")
+        angle_bounds.append(bound)
+    return angle_bounds
+
+
+def _sign_by_largest(vectors: list[list[Decimal]]) -> None:
+    """Signs: scikit-learn's rule (the largest |entry| positive), for reading; certified up to sign."""
+    for i, v in enumerate(vectors):
+        big = max(range(len(v)), key=lambda j: abs(v[j]))
+        if v[big] < 0:
+            vectors[i] = [-x for x in v]
+
+
+def _spectrum(mids: list[Fraction], n: int, scaled: bool) -> dict[str, Any]:
+    """The eigenvalues and singular values under each divisor (correlation: the sd's divisor)."""
+    lam = [_frac_decimal(m) for m in mids]
+    if scaled:
+        return {"eigenvalues": {"correlation": [_s(v) for v in lam]},
+                "singular_values": {"sd n-1": [_s((v * (n - 1)).sqrt()) for v in lam],
+                                    "sd n": [_s((v * n).sqrt()) for v in lam]}}
+    return {"eigenvalues": {"n-1": [_s(v) for v in lam], "n": [_s(v * (n - 1) / n) for v in lam]},
+            "singular_values": [_s((v * (n - 1)).sqrt()) for v in lam]}
+
+
+def _scores(M: list[list[int]], unit: int, n: int, vectors: list[list[Decimal]], centred: list[list[Decimal]],
+            simple: list[int], scaled: bool) -> dict[str, Any]:
+    """The scores of the simple nonzero eigenvalues: centred, or standardised under each divisor."""
+    d = len(vectors)
+    if scaled:
+        sd_n1 = [(Decimal(M[j][j]) / Decimal(unit)).sqrt() for j in range(d)]
+        sd_n = [s * Decimal(n - 1).sqrt() / Decimal(n).sqrt() for s in sd_n1]
+        return {label: {str(i): [_s(sum(row[j] / sds[j] * vectors[i][j] for j in range(d)))
+                                 for row in centred] for i in simple}
+                for label, sds in (("sd n-1", sd_n1), ("sd n", sd_n))}
+    return {"centred": {str(i): [_s(sum(row[j] * vectors[i][j] for j in range(d)))
+                                 for row in centred] for i in simple}}
+
+
+def _supplementary(case: Case, M: list[list[int]], unit: int, n: int, vectors: list[list[Decimal]],
+                   centred: list[list[Decimal]], simple: list[int]) -> dict[str, Any]:
+    """The supplementary columns' correlations with the standardised scores of the simple components."""
+    d = len(vectors)
+    S, ks = scaled_integers(case.supplementary_rows)
+    ssum = [sum(row[j] for row in S) for j in range(len(S[0]))]
+    sup = [[Decimal(n * row[j] - ssum[j]) for j in range(len(S[0]))] for row in S]
+    sd_n1 = [(Decimal(M[j][j]) / Decimal(unit)).sqrt() for j in range(d)]
+    coords = {}
+    for i in simple:
+        score = [sum(row[j] / sd_n1[j] * vectors[i][j] for j in range(d)) for row in centred]
+        norm_s = Decimal(sum(v * v for v in score)).sqrt()
+        coords[str(i)] = [_s(sum(a[j] * b for a, b in zip(sup, score))
+                             / (Decimal(sum(a[j] ** 2 for a in sup)).sqrt() * norm_s))
+                          for j in range(len(S[0]))]
+    return {"columns": list(case.supplementary_columns), "data": case.name + ".sup.csv", "correlations": coords}
+
+
+def _difficulty(M: list[list[int]], mids: list[Fraction], rank: int, clusters: list[list[int]], sums: list[int],
+                n: int, k: int, widths: list[Fraction], scaled: bool) -> tuple[dict[str, Any], float]:
+    """What a backward-stable double-precision PCA can lose on these data, and the digits at risk."""
+    d = len(mids)
+    lam_nz = [m for m in mids[:rank] if m > 0]
+    kappa = float(lam_nz[0] / lam_nz[-1]) if lam_nz else 1.0
+    gaps = [float((mids[a[-1]] - mids[b[0]]) / mids[0]) for a, b in zip(clusters, clusters[1:]) if mids[0] > 0]
+    min_gap = min(gaps) if gaps else 1.0
+    if scaled:
+        offset = max(abs(Fraction(sums[j], n)) / Fraction(M[j][j], n * (n - 1)) ** 0.5 for j in range(d))
+    else:
+        offset = max(abs(Fraction(sums[j], n * 10 ** k)) for j in range(d)) / (float(lam_nz[-1]) ** 0.5
+                                                                                if lam_nz else 1.0)
+    at_risk = min(16.0, math.log10(max(kappa, 1.0 / min_gap, float(offset), 1.0)))
+    return {
+        "condition_number": f"{kappa:.3e}",
+        "smallest_relative_gap": f"{min_gap:.3e}",
+        "offset_to_spread": f"{float(offset):.3e}",
+        "digits_at_risk": round(at_risk, 2),
+        "enclosure_width": _directed(max(widths, default=Fraction(0)), ROUND_CEILING, 2),  # a width: up
+    }, at_risk
 
 
 def case_csv(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -312,7 +370,8 @@ def case_csv(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
         raise PurePCAError(f"case_csv: columns must be a list of column names (str), got {short_repr(columns)}")
     if not isinstance(rows, (list, tuple)) or not all(
-            isinstance(r, (list, tuple)) and len(r) == len(columns) and all(isinstance(x, str) for x in r) for r in rows):
+            isinstance(r, (list, tuple)) and len(r) == len(columns) and all(isinstance(x, str) for x in r)
+            for r in rows):
         raise PurePCAError(f"case_csv: rows must be a list of rows of {len(columns)} decimal texts (str), "
                            f"got {short_repr(rows)}")
     return "".join(",".join(r) + "\n" for r in [tuple(columns)] + [tuple(r) for r in rows])
@@ -321,23 +380,6 @@ def case_csv(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def certificate_json(cert: dict[str, Any]) -> str:
     """The certificate as JSON text: one fixed layout, so a rebuild gives the same bytes."""
     return json.dumps(cert, indent=1, ensure_ascii=True) + "\n"
-
-
-def _targets(folder: str, files: Sequence[str]) -> list[str]:
-    """The paths the build writes, each refused before any work unless it is absent or a regular file:
-    a symbolic link (which the one file door would follow out of the folder, replacing its target), a
-    FIFO (which would block), a device or a directory."""
-    paths = []
-    for file in files:
-        path = os.path.join(folder, file)
-        if os.path.islink(path):
-            raise PurePCAError(f"{path}: is a symbolic link (to {os.readlink(path)}); the corpus is written as "
-                               f"regular files in the folder: remove the link first")
-        if os.path.lexists(path) and not os.path.isfile(path):
-            raise PurePCAError(f"{path}: is not a regular file (a directory, a FIFO or a device); "
-                               f"the corpus is written as regular files in the folder")
-        paths.append(path)
-    return paths
 
 
 @in_owned_decimal
@@ -356,7 +398,7 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
     ...
     purepca.errors.PurePCAError: folder .../build.py: is a file, not a directory
     """
-    from ..files import write_output
+    from ..files import folder_targets, write_output
     from . import DATA
 
     if folder is not None and not isinstance(folder, (str, os.PathLike)):
@@ -374,7 +416,7 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
     for case in cases:
         planned += [case.name + ".csv", case.name + ".json"] + ([case.name + ".sup.csv"] if case.supplementary_columns
                                                                 else [])
-    _targets(where, planned)  # before any work
+    folder_targets(where, planned, "the corpus")  # before any work
     try:
         os.makedirs(where, exist_ok=True)
     except OSError as err:
@@ -385,7 +427,7 @@ def write_cases(names: Optional[Sequence[str]] = None, folder: Optional[str] = N
         files = {case.name + ".csv": case_csv(case.columns, case.rows), case.name + ".json": certificate_json(cert)}
         if case.supplementary_columns:
             files[case.name + ".sup.csv"] = case_csv(case.supplementary_columns, case.supplementary_rows)
-        for path, text in zip(_targets(where, list(files)), files.values()):
+        for path, text in zip(folder_targets(where, list(files), "the corpus"), files.values()):
             write_output(text.encode("ascii"), path)  # bytes: written as they are
             written.append(path)
     return written

@@ -121,7 +121,8 @@ def _wampler(number: int) -> Case:
             y = Decimal(sum(x ** p for p in range(6)) + {1: 0, 3: 1, 4: 100, 5: 10000}[number] * _WAMPLER_NOISE[x])
         rows.append(tuple(str(x ** p) for p in range(1, 6)) + (str(y),))
     return Case(f"wampler{number}", f"Wampler{number} (NIST StRD): x, x^2, ..., x^5 for x = 0..20, and y",
-                f"NIST StRD, Wampler{number}.dat (https://www.itl.nist.gov/div898/strd/lls/data/Wampler{number}.shtml), "
+                f"NIST StRD, Wampler{number}.dat "
+                f"(https://www.itl.nist.gov/div898/strd/lls/data/Wampler{number}.shtml), "
                 "public domain: y = 1 + x + ... + x^5 (Wampler2: 1 + 0.1x + ... + 0.00001x^5); Wampler3-5 add "
                 "1, 100 and 10,000 times NIST's noise column", ("x", "x2", "x3", "x4", "x5", "y"), tuple(rows))
 
@@ -305,7 +306,8 @@ CASES: dict[str, Callable[[], Case]] = {
                      [0, 3, 6, 9], 2),
     "near_overflow": _f(_scaled_columns, "near_overflow", "20 x 3 at 1e150: squares near 1e300, sums beyond",
                         23, 20, [-150, -150, -150], 2),
-    "near_underflow": _f(_scaled_columns, "near_underflow", "20 x 3 at 1e-150: squares near 1e-300, at the edge of the normal range",
+    "near_underflow": _f(_scaled_columns, "near_underflow",
+                         "20 x 3 at 1e-150: squares near 1e-300, at the edge of the normal range",
                          24, 20, [150, 150, 150], 2),
     "near_tie_1e-6": _f(_rotated, "near_tie_1e-6", "40 x 4: two spreads 1 + 1e-6 apart, turned off the axes", 31, 40,
                         [3000000, 2000001, 2000000, 1000000], 6),

@@ -13,35 +13,47 @@ the environment when purepca is first imported (in Python:
 once), no kernel is bound: every interpreter runs the same statements and gives the same bits,
 and a learner can step through the reference anywhere.
 
-=======================  =====================================  ==================================  ====================================
-kernel                   bound on                               called from                         contract against the reference
-=======================  =====================================  ==================================  ====================================
-``fsum``                 PyPy: ``sums.fsum_by_sum2``            ``numeric.FloatContext.sum``        the same bits as ``math.fsum``
-``hypot``, ``dist``      every interpreter: ``math.hypot``,     ``numeric.float_hypot``,            within an ulp of the reference's
-                         ``math.dist``                          ``float_dist``  (rbf kernels)
-``dot``                  3.12+: ``math.sumprod``; PyPy: Dot2    ``numeric.FloatContext.dot``        within ``u·|a·b| + 3n³u³·Σ|a_k b_k|``
-                                                                                                    (sumprod), ``u·|a·b| + γ²_n·Σ|a_k
-                                                                                                    b_k|`` (Dot2); the reference rounds
-                                                                                                    the products' sum exactly
-``dots``                 CPython < 3.12: ``sums.fsum_dots``;    ``numeric.FloatContext.dots``       the same bits as ``[dot(u, v) ...]``
-                         else ``dot`` mapped
-``triple_dot``           3.12+: ``math.sumprod``                ``linalg.stein``, ``exact``         as ``dot``; exact on ints
-``float_rows``           PyPy / CPython: ``rows.*``             ``linalg.matrix.as_matrix``         the same rows, or None
-``float_columns``        PyPy; CPython 3.12+ (tall data)        ``pca.PCA.fit``                     the same values, as columns
-``columns``              PyPy: ``rows.columns``                 ``fitting.fit_rows``                the same values
-``gram``                 see ``grams`` (polar, blocked,          ``numeric.GramWork(fast=True)``     each entry within ``32·eps·‖u‖‖v‖``
-                         extended)                                                                  (a bound, proven in ``gram``)
-``polar_rows``           CPython < 3.12, MicroPython            ``numeric.PolarRows``               within ``32·eps·‖r‖·‖v‖``
-``centring``             3.12+ ("sumprod"), PyPy ("fused")      ``covariance._centred_columns``     see ``centre``; ``hi + lo`` the
-                                                                                                    mean to twice the precision
-``residual_squares``     3.12+                                  ``fitting.discarded_variance``      within ``u`` + ``3m³u³·2‖z‖²``
-``jacobi``               PyPy: ``rotations.cyclic_jacobi_in_place``  ``linalg.jacobi._jacobi_eigh``    the same bits
-``rotate``               PyPy: ``rotations.rotate_in_place``       ``linalg.tridiagonal`` (QL)         the same bits
-``householder``,         CPython: ``panels.*``    ``linalg.stein``                    backward stable as the reference
-``back_transform``
-``laid_out``             CPython 3.12+                          ``solvers`` (wide data)             the same bits (a copy of each float)
-``JACOBI_MAX_N``         PyPy: 128 (else 16)                    ``linalg.eigen._auto_method``       a choice of solver, not of bits
-=======================  =====================================  ==================================  ====================================
+Each kernel: where it is bound; the one place that calls it; its contract against the reference.
+
+``fsum``
+    PyPy: ``sums.fsum_by_sum2``; ``numeric.FloatContext.sum``; the same bits as ``math.fsum``.
+``hypot``, ``dist``
+    every interpreter: ``math.hypot``, ``math.dist``; ``numeric.float_hypot``, ``float_dist`` (rbf kernels);
+    within an ulp of the reference's.
+``dot``
+    3.12+: ``math.sumprod``; PyPy: Dot2; ``numeric.FloatContext.dot``; within ``u·|a·b| + 3n³u³·Σ|a_k b_k|``
+    (sumprod), ``u·|a·b| + γ²_n·Σ|a_k b_k|`` (Dot2); the reference rounds the products' sum exactly.
+``dots``
+    CPython < 3.12: ``sums.fsum_dots``, else ``dot`` mapped; ``numeric.FloatContext.dots``; the same bits as
+    ``[dot(u, v) ...]``.
+``triple_dot``
+    3.12+: ``math.sumprod``; ``linalg.stein``, ``exact``; as ``dot``; exact on ints.
+``float_rows``
+    PyPy / CPython: ``rows.*``; ``linalg.matrix.as_matrix``; the same rows, or None.
+``float_columns``
+    PyPy; CPython 3.12+ (tall data); ``pca.PCA.fit``; the same values, as columns.
+``columns``
+    PyPy: ``rows.columns``; ``fitting.fit_rows``; the same values.
+``gram``
+    see ``grams`` (polar, blocked, extended); ``numeric.GramWork(fast=True)``; each entry within
+    ``32·eps·‖u‖‖v‖`` (a bound, proven in ``gram``).
+``polar_rows``
+    CPython < 3.12, MicroPython; ``numeric.PolarRows``; within ``32·eps·‖r‖·‖v‖``.
+``centring``
+    3.12+ ("sumprod"), PyPy ("fused"); ``covariance._centred_columns``; see ``centre``; ``hi + lo`` the mean
+    to twice the precision.
+``residual_squares``
+    3.12+; ``fitting.discarded_variance``; within ``u`` + ``3m³u³·2‖z‖²``.
+``jacobi``
+    PyPy: ``in_place.cyclic_jacobi_in_place``; ``linalg.jacobi._jacobi_eigh``; the same bits.
+``rotate``
+    PyPy: ``in_place.rotate_in_place``; ``linalg.tridiagonal`` (QL); the same bits.
+``householder``, ``back_transform``
+    CPython: ``panels.*``; ``linalg.stein``; backward stable as the reference.
+``laid_out``
+    CPython 3.12+; ``solvers`` (wide data); the same bits (a copy of each float).
+``JACOBI_MAX_N``
+    PyPy: 128 (else 16); ``linalg.eigen._auto_method``; a choice of solver, not of bits.
 
 tests/test_fast.py holds each contract as a test; docs/architecture.md says how to add a kernel.
 
@@ -61,7 +73,7 @@ from typing import Any, Callable, Optional, Sequence
 from . import centre as _centrings
 from . import grams as _grams
 from . import panels as _householders
-from . import rotations as _rotations
+from . import in_place as _in_place
 from . import rows as _rows
 from . import sums as _sums
 
@@ -70,7 +82,8 @@ __all__ = ["IMPLEMENTATION", "REFERENCE"]
 #: The interpreter's name: ``"cpython"``, ``"pypy"``, ``"micropython"``, ...
 IMPLEMENTATION: str = sys.implementation.name
 #: Whether the reference switch was on at import: then every kernel below is None.
-REFERENCE: bool = str(getattr(os, "environ", {}).get("PUREPCA_REFERENCE", "")).strip().lower() in ("1", "true", "yes", "on")
+_SWITCH = str(getattr(os, "environ", {}).get("PUREPCA_REFERENCE", "")).strip().lower()
+REFERENCE: bool = _SWITCH in ("1", "true", "yes", "on")
 
 _CPYTHON = not REFERENCE and IMPLEMENTATION == "cpython"
 _PYPY = not REFERENCE and IMPLEMENTATION == "pypy"
@@ -143,8 +156,9 @@ def _residual_squares(Z: list[list[float]], V: list[list[float]]) -> Optional[li
 
 residual_squares: Optional[Callable[[list[list[float]], list[list[float]]], Optional[list[float]]]] = (
     _residual_squares if triple_dot is not None else None)
-jacobi: Optional[Callable[..., Optional[tuple[int, int]]]] = _rotations.cyclic_jacobi_in_place if _PYPY else None
-rotate: Optional[Callable[[list[float], list[float], float, float], None]] = _rotations.rotate_in_place if _PYPY else None
+jacobi: Optional[Callable[..., Optional[tuple[int, int]]]] = _in_place.cyclic_jacobi_in_place if _PYPY else None
+rotate: Optional[Callable[[list[float], list[float], float, float], None]] = (
+    _in_place.rotate_in_place if _PYPY else None)
 householder: Optional[Callable[..., Any]] = _householders.householder if _CPYTHON else None
 back_transform: Optional[Callable[..., Any]] = _householders.back_transform if _CPYTHON else None
 

@@ -128,7 +128,8 @@ def centre_fused(col: Sequence[float], nf: float) -> Optional[tuple[float, None,
     return m, None, spread, s, low / nf
 
 
-def centre_by_sumprod(col: Sequence[float], n: float, sp: Any, correction: Callable[[Sequence[float], float, float], float]
+def centre_by_sumprod(col: Sequence[float], n: float, sp: Any,
+                      correction: Callable[[Sequence[float], float, float], float]
                       ) -> Optional[tuple[float, list[float], float, float, float]]:
     """One column centred with two ``math.sumprod`` passes in place of two ``fsum`` passes (Python
     3.12+; 110 µs each at n = 10,000, a sumprod about 70): ``(hi, c, spread, Σc, lo)``, or None
@@ -140,7 +141,8 @@ def centre_by_sumprod(col: Sequence[float], n: float, sp: Any, correction: Calla
       tests/test_sumprod_accuracy.py), where ``fsum`` rounds it exactly: the two may differ by an
       ulp, and by more where the values cancel to far below their size.  Any ``hi`` near the
       mean serves as the centre, because ``lo`` is the exact correction of whichever it is:
-    * ``lo`` as on the general path (``correction``, the reference's ``covariance._mean_correction``): the residual ``Σx - n·hi``
+    * ``lo`` as on the general path (``correction``, the reference's ``covariance._mean_correction``): the
+      residual ``Σx - n·hi``
       summed exactly by ``fsum`` and rounded once, so ``hi + lo`` is the mean to about twice the
       working precision, as before (``mean_`` keeps its bits).
     * ``Σc = sumprod(c, ones)``, within ``u·|Σc| + 3n³u³·Σ|c|``: it only corrects the cross
@@ -155,9 +157,11 @@ def centre_by_sumprod(col: Sequence[float], n: float, sp: Any, correction: Calla
 
     >>> sp = getattr(math, "sumprod", None)
     >>> fix = lambda col, m, s: 0.0
-    >>> sp is None or centre_by_sumprod([1.0, 2.0, 6.0], 3.0, sp, fix) == (3.0, [-2.0, -1.0, 3.0], math.sqrt(14.0), 0.0, 0.0)
+    >>> sp is None or (centre_by_sumprod([1.0, 2.0, 6.0], 3.0, sp, fix)
+    ...                == (3.0, [-2.0, -1.0, 3.0], math.sqrt(14.0), 0.0, 0.0))
     True
-    >>> sp is None or (centre_by_sumprod([5.0, 5.0], 2.0, sp, fix), centre_by_sumprod([1e300, -1e300], 2.0, sp, fix)) == (None, None)
+    >>> sp is None or (centre_by_sumprod([5.0, 5.0], 2.0, sp, fix),
+    ...                centre_by_sumprod([1e300, -1e300], 2.0, sp, fix)) == (None, None)
     True
     """
     if _constant(col):
@@ -190,7 +194,9 @@ def extended_centring(cols: Sequence[Sequence[float]], sp: Any) -> Optional[Cent
 
     >>> sp = getattr(math, "sumprod", None)
     >>> hi, lo, cols, sums, exps, spreads = extended_centring([[1.0, 2.0, 6.0], [0.5, -0.5, 3.0]], sp) if sp else (
-    ...     [3.0, 1.0], [0.0, 0.0], DeviationColumns([[1.0, 2.0, 6.0], [0.5, -0.5, 3.0]], [3.0, 1.0], None, ([], [], [14.0, 6.5])), [0.0, 0.0], [0, 0], [])
+    ...     [3.0, 1.0], [0.0, 0.0],
+    ...     DeviationColumns([[1.0, 2.0, 6.0], [0.5, -0.5, 3.0]], [3.0, 1.0], None, ([], [], [14.0, 6.5])),
+    ...     [0.0, 0.0], [0, 0], [])
     >>> hi, lo, sums, cols.extended[2], list(cols)
     ([3.0, 1.0], [0.0, 0.0], [0.0, 0.0], [14.0, 6.5], [[-2.0, -1.0, 3.0], [-0.5, -1.5, 2.0]])
     """
@@ -244,7 +250,8 @@ def extended_column(col: Sequence[float], nf: float, k: float, sp: Any
     mean is the value itself, exactly).
 
     >>> sp = getattr(math, "sumprod", None)
-    >>> extended_column([1.0, 2.0, 6.0], 3.0, 1e-15, sp)[1:] if sp else (0.0, [1.0, 2.0, 6.0, 3.0, 3.0, 3.0, 0.0], [1.0, 2.0, 6.0, -9.0, -0.0, -0.0, -3.0], 14.0)
+    >>> extended_column([1.0, 2.0, 6.0], 3.0, 1e-15, sp)[1:] if sp else (
+    ...     0.0, [1.0, 2.0, 6.0, 3.0, 3.0, 3.0, 0.0], [1.0, 2.0, 6.0, -9.0, -0.0, -0.0, -3.0], 14.0)
     (0.0, [1.0, 2.0, 6.0, 3.0, 3.0, 3.0, 0.0], [1.0, 2.0, 6.0, -9.0, -0.0, -0.0, -3.0], 14.0)
     """
     n = len(col)

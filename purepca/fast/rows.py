@@ -27,7 +27,8 @@ _FLOATS_ONLY = {float}
 
 def float_rows(data: list[Any], copy: bool = True) -> Optional[list[list[float]]]:
     """Copies of the rows when every row is a list of the first row's length holding finite
-    floats only (always a copy: ``copy`` is for the signature's sake), else None (then the reference loop of ``linalg.matrix.as_matrix`` validates, and names what is wrong): one loop
+    floats only (always a copy: ``copy`` is for the signature's sake), else None (then the reference loop of
+    ``linalg.matrix.as_matrix`` validates, and names what is wrong): one loop
     PyPy's JIT compiles, half the time of the general one there.
 
     >>> float_rows([[1.0, 2.0], [3.0, 4.0]]), float_rows([[1.0, 2.0], [3.0, True]])

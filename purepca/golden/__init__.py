@@ -68,7 +68,9 @@ def _rows_text(X: list[list[float]]) -> list[list[str]]:
 
 
 def _clusters(values: list[Decimal]) -> list[list[int]]:
-    """Eigenvalues equal to within 1e-30 of the largest: their vectors are a subspace, not vectors."""
+    """Eigenvalues equal to within 1e-30 of the largest: their vectors are a subspace, not vectors.
+    The rule of :func:`purepca.testing.eigen_clusters` (neighbours within tol times the largest), on
+    the 50-digit values themselves: eigen_clusters reads floats, which cannot tell 1e-30 apart."""
     if not values:
         return []
     limit = Decimal("1e-30") * max(abs(v) for v in values)
@@ -143,7 +145,8 @@ def _pca_inputs() -> list[tuple[str, str, list[list[float]]]]:
              ((rng.gauss(0, 2), rng.gauss(0, 1)) for _ in range(12))]
     cases.append(("rank_deficient", "12 x 5 of rank 2 (rounded to 6 decimals, so nearly): three eigenvalues are "
                   "(nearly) zero", rank2))
-    cases.append(("wide", "6 x 9: fewer rows than columns", _gauss_rows(2, 6, 9, lambda r, j: round(r.gauss(0, 1 + j), 3))))
+    wide = _gauss_rows(2, 6, 9, lambda r, j: round(r.gauss(0, 1 + j), 3))
+    cases.append(("wide", "6 x 9: fewer rows than columns", wide))
     const = _gauss_rows(3, 10, 4, lambda r, j: 7.5 if j == 1 else round(r.gauss(0, 1), 4))
     cases.append(("constant_column", "10 x 4 with column 1 constant (7.5): no scaling possible", const))
     near = _gauss_rows(4, 10, 3, lambda r, j: 7.5 + (1e-13 * r.gauss(0, 1) if j == 1 else 0) + (
@@ -151,7 +154,7 @@ def _pca_inputs() -> list[tuple[str, str, list[list[float]]]]:
     cases.append(("nearly_constant_column", "10 x 3 with column 1 varying by about 1e-13", near))
     for exponent in (6, 9, 12):
         offset = 10.0 ** exponent
-        X = _gauss_rows(5, 15, 3, lambda r, j: offset + round(r.gauss(0, j + 1), 3))
+        X = _gauss_rows(5, 15, 3, lambda r, j: offset + round(r.gauss(0, j + 1), 3))  # noqa: B023 (called now)
         cases.append((f"offset_1e{exponent}", f"15 x 3 at an offset of 1e{exponent} (spread 1 to 3)", X))
     t_rng = random.Random(6)
     collinear = []
@@ -220,7 +223,9 @@ def _dump(case: dict[str, Any]) -> str:
 
 
 def write_cases(folder: Optional[str] = None) -> list[str]:
-    """Write every case as ``<name>.json`` in ``folder`` (this package's folder by default); the paths written.
+    """Write every case as ``<name>.json`` in ``folder`` (this package's folder by default) through the one
+    file door (:func:`purepca.files.write_output`, its targets checked by :func:`~purepca.files.folder_targets`,
+    as the certified corpus's :func:`~purepca.certified.build.write_cases`); the paths written.
 
     >>> import tempfile
     >>> paths = write_cases(tempfile.mkdtemp())   # doctest: +SKIP
@@ -228,15 +233,12 @@ def write_cases(folder: Optional[str] = None) -> list[str]:
     folder = FOLDER if folder is None else folder
     if not isinstance(folder, str) or not os.path.isdir(folder):  # before 50 digits of work, not after
         raise PurePCAError(f"golden: the folder must be an existing directory, got {folder!r}")
-    paths = []
-    for case in build_cases():
-        path = os.path.join(folder, case["name"] + ".json")
-        try:
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(_dump(case))
-        except OSError as err:
-            raise PurePCAError(f"golden: {path}: cannot write it ({err.strerror or err})") from None
-        paths.append(path)
+    from ..files import folder_targets, write_output
+
+    cases = build_cases()
+    paths = folder_targets(folder, [case["name"] + ".json" for case in cases], "the golden cases")
+    for case, path in zip(cases, paths):
+        write_output(_dump(case).encode("utf-8"), path)  # bytes: written as they are
     return paths
 
 
