@@ -1,0 +1,109 @@
+"""The face's layout (issue 45): the player's page as package data, the label placer in its own module,
+the command as a package whose options are data, and the face's size rules.
+
+The page's bytes were compared by hand before and after the move (sha256 of eight pages and reports,
+identical); these tests keep what the move promised: the files are the page, the wheel and the sdist
+carry them, and no face module is over the house's sizes.
+"""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+import pytest
+
+from purepca import player
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PAGES = ("player.html", "player.css", "player.js")
+
+
+def test_player_page_is_read_from_the_package_data_files() -> None:
+    page = player.player_html(player.jacobi_run([[2.0, 1.0], [1.0, 2.0]]))
+    css, script = ((ROOT / "purepca" / "pages" / name).read_text(encoding="utf-8") for name in PAGES[1:])
+    assert css in page and script in page
+    html = (ROOT / "purepca" / "pages" / "player.html").read_text(encoding="utf-8")
+    head, _, _ = html.partition("%TITLE%")
+    assert page.startswith(head)
+    assert "%CSS%" not in page and "%SCRIPT%" not in page and "%DATA%" not in page
+
+
+def test_player_page_template_holds_each_slot_once() -> None:
+    html = (ROOT / "purepca" / "pages" / "player.html").read_text(encoding="utf-8")
+    for slot in ("%CSS%", "%SCRIPT%", "%DATA%"):
+        assert html.count(slot) == 1, slot
+    assert html.count("%TITLE%") == 2  # the tab's title and the heading
+
+
+def test_player_page_files_are_declared_for_the_wheel_and_the_sdist() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    for ext in ("html", "css", "js"):
+        assert f'"pages/*.{ext}"' in pyproject, ext
+        assert f"*.{ext}" in next(line for line in manifest.splitlines() if "purepca/pages" in line), ext
+
+
+@pytest.mark.slow
+def test_player_page_files_are_in_the_built_wheel_and_sdist(tmp_path: pathlib.Path) -> None:
+    try:
+        import setuptools
+    except ImportError:
+        pytest.skip("setuptools is not installed in this environment")
+    if int(setuptools.__version__.split(".")[0]) < 77:
+        pytest.skip(f"setuptools {setuptools.__version__} predates the SPDX license string (needs >= 77)")
+    import shutil
+
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
+        shutil.copy(ROOT / name, tree / name)
+    shutil.copytree(ROOT / "purepca", tree / "purepca", ignore=shutil.ignore_patterns("__pycache__"))
+    dist = tmp_path / "dist"
+    code = ("import sys; from setuptools import build_meta; "
+            "print(build_meta.build_wheel(sys.argv[1])); print(build_meta.build_sdist(sys.argv[1]))")
+    built = subprocess.run([sys.executable, "-c", code, str(dist)], cwd=tree, capture_output=True, text=True,
+                           timeout=300)
+    assert built.returncode == 0, built.stderr[-3000:]
+    wheel_name, sdist_name = built.stdout.strip().splitlines()[-2:]
+    with zipfile.ZipFile(dist / wheel_name) as wheel:
+        names = set(wheel.namelist())
+        for page in PAGES:
+            assert f"purepca/pages/{page}" in names, page
+            assert wheel.read(f"purepca/pages/{page}") == (ROOT / "purepca" / "pages" / page).read_bytes()
+        assert "purepca/cli/__init__.py" in names and "purepca/point_labels.py" in names
+    with tarfile.open(dist / sdist_name) as sdist:
+        members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
+    for page in PAGES:
+        assert f"purepca/pages/{page}" in members, page
+    assert "purepca/cli/__init__.py" in members
+    # the page from the wheel is the tree's: the wheel's purepca on the path, one page made
+    unpacked = tmp_path / "unpacked"
+    zipfile.ZipFile(dist / wheel_name).extractall(unpacked)
+    make = ("from purepca import player; import sys; "
+            "sys.stdout.write(player.player_html(player.jacobi_run([[2.0, 1.0], [1.0, 2.0]])))")
+    page = subprocess.run([sys.executable, "-c", make], cwd=unpacked, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(unpacked)})
+    assert page.returncode == 0, page.stderr
+    assert page.stdout == player.player_html(player.jacobi_run([[2.0, 1.0], [1.0, 2.0]]))
+
+
+def _face_files() -> list[pathlib.Path]:
+    face = [ROOT / "purepca" / name for name in ("player.py", "svg.py", "point_labels.py")]
+    return face + sorted((ROOT / "purepca" / "cli").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", _face_files(), ids=lambda p: p.name)
+def test_face_module_has_no_function_over_80_lines_nor_line_over_120(path: pathlib.Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    long_lines = [i for i, line in enumerate(text.splitlines(), 1) if len(line) > 120]
+    assert not long_lines, f"{path.name}: lines over 120 characters: {long_lines}"
+    tree = ast.parse(text)
+    long_functions = [(node.name, node.end_lineno - node.lineno + 1) for node in ast.walk(tree)
+                      if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and node.end_lineno is not None and node.end_lineno - node.lineno + 1 > 80]
+    assert not long_functions, f"{path.name}: functions over 80 lines: {long_functions}"
