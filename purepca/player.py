@@ -273,7 +273,8 @@ def jacobi_run(A: Any, *, digits: Precision = None, data: Optional[Any] = None,
     with ctx.local():
         norm = ctx.norm([x for row in M for x in row])
     run: dict[str, Any] = {
-        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown, "precision": _precision_label(shown),
+        "schema": SCHEMA, "method": "jacobi", "title": title, "n": n, "digits": shown,
+        "precision": _precision_label(shown),
         "frames": frames, "sweeps": sweeps, "rotations": result.rotations,
         "values": [_num(v) for v in result.values], "eigenvectors": _rows(result.vectors),
         "eps": _num(ctx.eps), "pivot": pivot,
@@ -537,6 +538,30 @@ def data_run(X: Any, *, digits: Precision = None, shift: float = 0.0, scale: boo
     return run
 
 
+def _power_frames(M: list[list[Any]], inverse: bool, found_values: list[Any], found_vectors: list[Any],
+                  steps: list[PowerStep], ratios: list[float], ctx: Context) -> list[dict[str, Any]]:
+    """The frames of :func:`power_run`: each iteration's vector, value, residual, rate and angle."""
+    frames = []
+    # the value and residual a frame shows, of the operator the iteration applied (A, or A⁻¹; from the second
+    # pair on, deflated by the pairs found: B = A - Σ λ_j·u_j·u_jᵀ, Hotelling), formed exactly from its v
+    operator = _exact_inverse(M) if inverse else [[Fraction(x) for x in row] for row in M]
+    deflated = [operator]
+    for lam, u in zip(found_values, found_vectors):
+        us, fl = [Fraction(x) for x in u], Fraction(lam)
+        deflated.append([[b - fl * ui * uj for b, uj in zip(row, us)] for row, ui in zip(deflated[-1], us)])
+    operators = [_exact_operator(B) for B in deflated]
+    for step in steps:
+        assert step.vector is not None
+        value, residual = _exact_pair(operators[step.eigenpair - 1], step.vector, None, ctx)
+        frames.append({"kind": "power", "pair": step.eigenpair, "iteration": step.iteration,
+                       "vector": [_num(x) for x in step.vector], "value": _num(value),
+                       "residual": _num(residual), "tolerance": step.tolerance,
+                       "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
+                       "angle": _angle_degrees(step.vector, found_vectors[step.eigenpair - 1])
+                       if step.eigenpair <= len(found_vectors) else None})
+    return frames
+
+
 @in_owned_decimal
 @_in_float_range
 def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Precision = None,
@@ -604,25 +629,9 @@ def power_run(A: Any, k: int = 1, *, seed: int = 0, digits: Precision = None,
             found_values.append(last.exact_value)
             found_vectors.append(list(last.vector or ()))
     answer = [[float(x) for x in v] for v in found_vectors]
-    frames = []
-    # the value and residual a frame shows, of the operator the iteration applied (A, or A⁻¹; from the second
-    # pair on, deflated by the pairs found: B = A - Σ λ_j·u_j·u_jᵀ, Hotelling), formed exactly from its v
-    operator = _exact_inverse(M) if inverse else [[Fraction(x) for x in row] for row in M]
-    deflated = [operator]
-    for lam, u in zip(found_values, found_vectors):
-        us, fl = [Fraction(x) for x in u], Fraction(lam)
-        deflated.append([[b - fl * ui * uj for b, uj in zip(row, us)] for row, ui in zip(deflated[-1], us)])
-    operators = [_exact_operator(B) for B in deflated]
-    for step in steps:
-        assert step.vector is not None
-        value, residual = _exact_pair(operators[step.eigenpair - 1], step.vector, None, ctx)
-        frames.append({"kind": "power", "pair": step.eigenpair, "iteration": step.iteration,
-                       "vector": [_num(x) for x in step.vector], "value": _num(value),
-                       "residual": _num(residual), "tolerance": step.tolerance,
-                       "rate": ratios[step.eigenpair - 1] ** (step.iteration - 1),
-                       "angle": _angle_degrees(step.vector, found_vectors[step.eigenpair - 1])
-                       if step.eigenpair <= len(found_vectors) else None})
-    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown, "precision": _precision_label(shown),
+    frames = _power_frames(M, inverse, found_values, found_vectors, steps, ratios, ctx)
+    return {"schema": SCHEMA, "method": "power", "title": title, "n": n, "k": k, "seed": seed, "digits": shown,
+            "precision": _precision_label(shown),
             "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in found_values], "stopped": stopped,
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("power"),
             "start": None if start is None else [_num(x) for x in steps[0].vector or ()], "inverse": inverse,
@@ -671,8 +680,67 @@ def subspace_run(A: Any, k: int = 2, *, block_size: Optional[int] = None, seed: 
                        "tolerance": float(step.tolerance), "rates": [r ** (step.iteration - 1) for r in ratios],
                        "angles": angles})
     return {"schema": SCHEMA, "method": "subspace", "title": title, "n": n, "k": k, "block_size": b, "seed": seed,
-            "digits": shown, "precision": _precision_label(shown), "matrix": _rows(M), "frames": frames, "values": [_num(v) for v in result.values],
+            "digits": shown, "precision": _precision_label(shown), "matrix": _rows(M), "frames": frames,
+            "values": [_num(v) for v in result.values],
             "answer": answer, "ratios": ratios, "eps": _num(ctx.eps), "code": code_of("subspace")}
+
+
+def _tridiagonal_frames(M: list[list[Any]], steps: list[TridiagonalStep], ctx: Context) -> list[dict[str, Any]]:
+    """The frames of :func:`tridiagonal_run`: A, each reflection, T, and each QL iteration with its chase."""
+    n = len(M)
+    # step 0 is A as given (the first reflection's frame already shows H₁AH₁)
+    frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M)}]
+    ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
+    es: list[Any] = []
+    corner = M[0][0]  # the leading entry of the block still to reduce: T's next diagonal entry
+    for step in steps:
+        if step.kind == "householder":
+            assert step.block is not None
+            ds.append(corner)
+            es.append(step.alpha)
+            corner = step.block[0][0]
+            current = _assembled(ds, es, step.block, n)
+            # ‖x‖ is |alpha| (alpha = ∓‖x‖; an already reduced column keeps x = (alpha, 0, ...)), at the
+            # run's precision: the solver's trace gives 0 for a column it leaves alone (A5's, x = (-1, 0, 0))
+            frames.append({"kind": "householder", "k": step.index, "norm": _num(abs(step.alpha)),
+                           "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
+                           "alpha": _num(step.alpha), "matrix": _rows(current)})
+            continue
+        assert step.before is not None and step.after is not None
+        if not any(f["kind"] not in ("start", "householder") for f in frames):
+            frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
+                           "offdiagonal": [_num(x) for x in step.before[1]]})
+        Q, L = _ql_factors(step.before, step.shift, step.chase, ctx)
+        if n <= CHASE_ORDER:
+            with ctx.local():
+                frames += _chase_frames(step.index, step.before, step.chase)
+        frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
+                       "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
+                       "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,
+                       "chase": [{"i": i, "c": _num(c), "s": _num(s), "bulge": _num(b)} for i, c, s, b in step.chase],
+                       "Q": Q, "L": L})
+    return frames
+
+
+def _ql_convergence(frames: list[dict[str, Any]], norm: Any) -> list[dict[str, Any]]:
+    """Per QL iteration of :func:`tridiagonal_run`: its subdiagonal's digits below ‖A‖, gained, and order."""
+    convergence = []
+    last: dict[int, Optional[float]] = {}
+    count = 0
+    for f in frames:
+        if f["kind"] != "ql":
+            continue
+        count += 1
+        digits_now = _digits_below(f["subdiagonal"], norm)
+        before = last.get(f["index"])
+        convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
+                            "digits": None if digits_now is None else round(digits_now, 2),
+                            "deflated": f["deflated"],
+                            "gained": round(digits_now - before, 2) if digits_now is not None and before is not None
+                            else None,
+                            "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
+        last[f["index"]] = digits_now
+    return convergence
 
 
 @in_owned_decimal
@@ -693,8 +761,8 @@ def tridiagonal_run(A: Any, *, digits: Precision = None,
     ``{"i", "c", "s", "bulge"}`` (rotation in the plane (i, i+1), leaving
     the bulge ``|T[i-1][i+1]|``), ``deflated`` and the factors ``Q`` and ``L``
     of ``T - σ·I = Q·L`` the iteration formed implicitly (the product of the
-    chase's rotations and ``Qᵀ·(T - σ·I)``, formed exactly and rounded once to the run's precision)); before each ``ql``
-    frame, one ``kind = "chase"`` frame per rotation of its chase (up to
+    chase's rotations and ``Qᵀ·(T - σ·I)``, formed exactly and rounded once to the run's precision));
+    before each ``ql`` frame, one ``kind = "chase"`` frame per rotation of its chase (up to
     ``CHASE_ORDER``: ``i``,
     ``c``, ``s``, the ``bulge`` and where it is, ``at``, and ``matrix``: T
     with the rotations so far applied to it explicitly).  ``shift`` is the QL
@@ -730,56 +798,12 @@ def tridiagonal_run(A: Any, *, digits: Precision = None,
             raise
         # Rayleigh's shift can stall and no shift converges linearly: show the iterations made, and say so
         stopped, values = str(err), []
-    # step 0 is A as given (the first reflection's frame already shows H₁AH₁)
-    frames: list[dict[str, Any]] = [{"kind": "start", "matrix": _rows(M)}]
-    ds: list[Any] = []  # T's diagonal and subdiagonal as the reflections make them
-    es: list[Any] = []
-    corner = M[0][0]  # the leading entry of the block still to reduce: T's next diagonal entry
-    for step in steps:
-        if step.kind == "householder":
-            assert step.block is not None
-            ds.append(corner)
-            es.append(step.alpha)
-            corner = step.block[0][0]
-            current = _assembled(ds, es, step.block, n)
-            # ‖x‖ is |alpha| (alpha = ∓‖x‖; an already reduced column keeps x = (alpha, 0, ...)), at the
-            # run's precision: the solver's trace gives 0 for a column it leaves alone (A5's, x = (-1, 0, 0))
-            frames.append({"kind": "householder", "k": step.index, "norm": _num(abs(step.alpha)),
-                           "reflector": [_num(x) for x in step.reflector or ()], "beta": _num(step.beta),
-                           "alpha": _num(step.alpha), "matrix": _rows(current)})
-            continue
-        assert step.before is not None and step.after is not None
-        if not any(f["kind"] not in ("start", "householder") for f in frames):
-            frames.append({"kind": "tridiagonal", "diagonal": [_num(x) for x in step.before[0]],
-                           "offdiagonal": [_num(x) for x in step.before[1]]})
-        Q, L = _ql_factors(step.before, step.shift, step.chase, ctx)
-        if n <= CHASE_ORDER:
-            with ctx.local():
-                frames += _chase_frames(step.index, step.before, step.chase)
-        frames.append({"kind": "ql", "index": step.index, "subdiagonal": step.value, "shift": step.shift,
-                       "tolerance": step.tolerance, "diagonal": [_num(x) for x in step.after[0]],
-                       "offdiagonal": [_num(x) for x in step.after[1]], "deflated": step.deflated,
-                       "chase": [{"i": i, "c": _num(c), "s": _num(s), "bulge": _num(b)} for i, c, s, b in step.chase],
-                       "Q": Q, "L": L})
+    frames = _tridiagonal_frames(M, steps, ctx)
     with ctx.local():
         norm = ctx.norm([x for row in M for x in row])
-    convergence = []
-    last: dict[int, Optional[float]] = {}
-    count = 0
-    for f in frames:
-        if f["kind"] != "ql":
-            continue
-        count += 1
-        digits_now = _digits_below(f["subdiagonal"], norm)
-        before = last.get(f["index"])
-        convergence.append({"iteration": count, "index": f["index"], "subdiagonal": f["subdiagonal"],
-                            "digits": None if digits_now is None else round(digits_now, 2),
-                            "deflated": f["deflated"],
-                            "gained": round(digits_now - before, 2) if digits_now is not None and before is not None
-                            else None,
-                            "order": round(digits_now / before, 2) if digits_now and before and before > 0 else None})
-        last[f["index"]] = digits_now
-    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown, "precision": _precision_label(shown),
+    convergence = _ql_convergence(frames, norm)
+    run: dict[str, Any] = {"schema": SCHEMA, "method": "tridiagonal", "title": title, "n": n, "digits": shown,
+                           "precision": _precision_label(shown),
                            "matrix": _rows(M), "frames": frames, "values": values,
                            "ql_shift": shift, "convergence": convergence, "code": code_of("tridiagonal"),
                            "stopped": stopped}
@@ -805,7 +829,7 @@ def pivot_step(A: Any, p: int, q: int, *, vectors: Optional[Any] = None) -> dict
     >>> pivot_step([[2.0, 1.0], [1.0, 2.0]], 1, 1)
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: pivot_step: the pivot must be an entry off the diagonal, (p, q) with p != q from 0 to 1, got (1, 1)
+    purepca.errors.PurePCAError: pivot_step: the pivot must be an entry off the diagonal, ... got (1, 1)
     """
     M = _matrix_in(A, FLOAT)
     n = len(M)
@@ -844,7 +868,8 @@ def _chase_frames(l: int, before: Any, chase: Any) -> list[dict[str, Any]]:
         for row in T:  # T <- T·Gᵀ (columns i, i+1), then G·T (rows i, i+1)
             a, b = row[i], row[i + 1]
             row[i], row[i + 1] = c * a - s * b, s * a + c * b
-        T[i], T[i + 1] = [c * a - s * b for a, b in zip(T[i], T[i + 1])], [s * a + c * b for a, b in zip(T[i], T[i + 1])]
+        T[i], T[i + 1] = ([c * a - s * b for a, b in zip(T[i], T[i + 1])],
+                          [s * a + c * b for a, b in zip(T[i], T[i + 1])])
         out.append({"kind": "chase", "index": l, "rotation": k + 1, "rotations": len(chase), "i": i, "c": _num(c),
                     "s": _num(s), "bulge": _num(bulge), "at": [i - 1, i + 1] if i > l else None, "matrix": _rows(T)})
     return out
@@ -942,7 +967,8 @@ def replay(A: Any, digits: int = 50) -> dict[str, Any]:
     >>> r = replay([[4, 1, 0.5], [1, 3, 0.3], [0.5, 0.3, 2]])
     >>> [row["sweep"] for row in r["sweeps"]][:3], r["digits"]
     ([1, 2, 3], 50)
-    >>> max(row["exact_digits"] or 0 for row in r["sweeps"]) > 45, max(row.get("float_value_digits", 0) for row in r["sweeps"]) > 14
+    >>> exact = max(row["exact_digits"] or 0 for row in r["sweeps"])
+    >>> exact > 45, max(row.get("float_value_digits", 0) for row in r["sweeps"]) > 14
     (True, True)
     >>> 6 < max(row.get("binary32_value_digits", 0) for row in r["sweeps"]) < 8
     True
@@ -1363,7 +1389,8 @@ def _check_teach_options(args: Any) -> None:
         raise PurePCAError(f"teach: --digits must be at least 17 (an N-digit run; leave it out for floats), "
                            f"got {args.digits}")
     if 0 < args.replay_digits < 17 or args.replay_digits < 0:
-        raise PurePCAError(f"teach: --replay-digits must be 0 (no replay table) or at least 17, got {args.replay_digits}")
+        raise PurePCAError("teach: --replay-digits must be 0 (no replay table) or at least 17, "
+                           f"got {args.replay_digits}")
     if args.components is not None and args.components < 1:
         raise PurePCAError(f"teach: --components must be at least 1, got {args.components}")
     if args.matrix is not None and args.scale:

@@ -308,7 +308,8 @@ def place_point_labels(pixels: Sequence[tuple[float, float]], sizes: Sequence[tu
     points take a second, not minutes.  ``placer`` then holds the labels
     and leaders placed.
 
-    >>> found, dropped = place_point_labels([(10.0, 10.0)], [(500.0, 12.5)], (50.0, 50.0), Placer((0.0, 0.0, 99.0, 99.0)))
+    >>> placer = Placer((0.0, 0.0, 99.0, 99.0))
+    >>> found, dropped = place_point_labels([(10.0, 10.0)], [(500.0, 12.5)], (50.0, 50.0), placer)
     >>> found, dropped   # a label wider than the plot has no place
     ({}, 1)
     """

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Set as AbstractSet
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .markup import escape_text as escape
 
+from .covariance import covariance_matrix
 from .errors import PurePCAError
 from .params import as_int, as_real
 from .point_labels import Placer as _Placer, place_point_labels
@@ -103,7 +104,8 @@ def _texts(values: Any, name: str) -> list[str]:
 
 
 def _listlike(values: Any) -> bool:
-    """Whether ``values`` is a sized, ordered collection (a list, a tuple, a numpy array), not text, a set or a mapping."""
+    """Whether ``values`` is a sized, ordered collection (a list, a tuple, a numpy array), not text, a set or a
+    mapping."""
     return (hasattr(values, "__len__") and hasattr(values, "__iter__") and not isinstance(values, (str, bytes))
             and not isinstance(values, (AbstractSet, Mapping)))
 
@@ -763,7 +765,8 @@ def _arrow(x0: float, y0: float, x1: float, y1: float, colour: str, cls: str, ti
         ux, uy = (x1 - x0) / length, (y1 - y0) / length
         size = min(9.0, length / 2)
         bx, by = x1 - ux * size, y1 - uy * size
-        points = [(x1, y1), (bx - uy * size * 0.45, by + ux * size * 0.45), (bx + uy * size * 0.45, by - ux * size * 0.45)]
+        wing = size * 0.45
+        points = [(x1, y1), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)]
         out.append(f'<polygon points="{" ".join(f"{_num(a)},{_num(b)}" for a, b in points)}" fill="{colour}"/>')
     return out
 
@@ -817,8 +820,9 @@ def correlation_circle(correlations: Sequence[Sequence[float]], feature_names: S
 def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[float]]) -> list[list[float]]:
     """Pearson correlation of each column of ``X`` with each column of ``scores`` (d x k).
 
-    Computed from the two tables with compensated sums, so it holds for any
-    convention and scaling.  A constant column correlates 0 with everything.
+    The covariances are the library's (:func:`purepca.covariance.covariance_matrix` of the two tables
+    side by side), so it holds for any convention and scaling.  A constant column correlates 0 with
+    everything.
 
     >>> [[round(v, 12) for v in row] for row in column_correlations([[1, 2], [2, 1], [3, 0]], [[-1.0], [0.0], [1.0]])]
     [[1.0], [-1.0]]
@@ -829,29 +833,26 @@ def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[
     scores = as_matrix(scores, name="column_correlations scores")
     if len(X) != len(scores):
         raise PurePCAError(f"column_correlations: X has {len(X)} rows, scores has {len(scores)}")
-    n = len(X)
     d, k = len(X[0]), len(scores[0])
-
-    def centred(col: list[float]) -> tuple[list[float], float]:
-        mean = math.fsum(col) / n
-        dev = [v - mean for v in col]
-        norm = math.sqrt(math.fsum(v * v for v in dev))
-        if not math.isfinite(norm):
-            raise OverflowError
-        return dev, norm
-
     try:
-        xs = [centred([float(row[j]) for row in X]) for j in range(d)]
-        zs = [centred([float(row[c]) for row in scores]) for c in range(k)]
-        out = []
-        for dx, nx in xs:
-            out.append([0.0 if nx == 0 or nz == 0 else max(-1.0, min(1.0, math.fsum(a * b for a, b in zip(dx, dz)) / (nx * nz)))
-                        for dz, nz in zs])
-    except OverflowError:
-        raise PurePCAError("column_correlations: a sum of squares is beyond the float range; rescale the data") from None
+        C = covariance_matrix([[float(v) for v in x] + [float(v) for v in z] for x, z in zip(X, scores)], ddof=0)
+    except PurePCAError as err:
+        raise PurePCAError(f"column_correlations: {err}") from None
+    sd = [math.sqrt(float(C[j][j])) for j in range(d + k)]
+    out = [[0.0 if sd[j] == 0 or sd[d + c] == 0 else max(-1.0, min(1.0, float(C[j][d + c]) / (sd[j] * sd[d + c])))
+            for c in range(k)] for j in range(d)]
     if any(v != v for row in out for v in row):
         raise PurePCAError("column_correlations: a correlation is NaN (numbers near the float range); rescale the data")
     return out
+
+
+def _check_kinds(kinds: Sequence[str], known: Sequence[str]) -> None:
+    """pca_report's ``kinds``: at least one, each among ``known``."""
+    for kind in kinds:
+        if kind not in known:
+            raise PurePCAError(f"pca_report: unknown kind {kind!r} (known: {', '.join(known)})")
+    if not kinds:
+        raise PurePCAError("pca_report: no kind of plot asked for")
 
 
 def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optional[Sequence[str]] = None,
@@ -888,11 +889,7 @@ def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optio
     top = _top(top, "pca_report top")
     # pictures of MIN_SIDE to MAX_SIDE pixels a side (the scree plot is 420 * scale high, the others 640 wide)
     scale = as_real(scale, "pca_report scale", low=round(MIN_SIDE / 420, 3), high=round(MAX_SIDE / 640, 3))
-    for kind in kinds:
-        if kind not in known:
-            raise PurePCAError(f"pca_report: unknown kind {kind!r} (known: {', '.join(known)})")
-    if not kinds:
-        raise PurePCAError("pca_report: no kind of plot asked for")
+    _check_kinds(kinds, known)
     if not hasattr(pca, "components_"):
         raise PurePCAError("pca_report: the PCA is not fitted; call fit(X) first")
     d = pca.n_features_in_

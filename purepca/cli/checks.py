@@ -11,6 +11,8 @@ from ..errors import PurePCAError
 from ..params import _show
 from ..files import written_in_place
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 #: The options that name a file a command writes, and those that name a file it reads.
 _OUTPUT_OPTIONS = ("output", "save", "scores")

@@ -22,7 +22,10 @@ from ..files import read_text, text_lines, write_output
 from .png import _svg_to_png, png_converter
 from .progress import Progress, _about, _warnings_to_stderr, terminal_progress
 from .reports import factominer_summary, fit_report, kernel_report, scores_report
-from .tables import _em_completed, _named_constants, _read_args_table, _streamed, _without_constant, gamma_hint, standardised
+from .tables import (_em_completed, _named_constants, _read_args_table, _streamed, _without_constant, gamma_hint,
+                     standardised)
+
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
 
 
 def demo(precision: Optional[int] = None) -> str:
@@ -223,8 +226,8 @@ def _plot_command(args: argparse.Namespace) -> None:
 def _trace_matrix(args: argparse.Namespace) -> tuple[str, list[str], list[list[float]]]:
     """The symmetric matrix ``trace`` works on, what it is, and the names of its rows."""
     if args.matrix is not None:
-        table = read_table(text_lines(read_text(args.matrix, getattr(args, "encoding", "utf-8"))), source=args.matrix, delimiter=args.delimiter,
-                           header=False)
+        text = read_text(args.matrix, getattr(args, "encoding", "utf-8"))
+        table = read_table(text_lines(text), source=args.matrix, delimiter=args.delimiter, header=False)
         _trace_limits(args, f"--matrix {args.matrix}", len(table.rows[0]) if table.rows else 0)
         M = as_symmetric(table.rows, name=args.matrix)
         return f"the matrix in {args.matrix}", table.names, [[float(v) for v in row] for row in M]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Union
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 #: Digits the command accepts for ``--precision``: from the least a decimal
 #: context has (more than a float's 17) to a bound that keeps a run short.

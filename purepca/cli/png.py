@@ -10,6 +10,8 @@ import tempfile
 from typing import Optional
 from ..errors import PurePCAError
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 def png_converter() -> Optional[tuple[str, str]]:
     """The SVG-to-PNG converter this machine has, as (kind, path): rsvg-convert first (small, exact),

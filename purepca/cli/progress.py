@@ -12,6 +12,8 @@ import warnings
 from typing import Iterator, Optional, TextIO
 from ..errors import PurePCAError
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 @contextlib.contextmanager
 def _warnings_to_stderr() -> Iterator[None]:

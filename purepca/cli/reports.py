@@ -22,6 +22,8 @@ from ..kernel_pca import KernelPCA
 from ..pca import PCA
 from ..report import PCASummary, format_rounded, format_table, print_matrix
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 #: The width R's ``print`` wraps a wide table at (``options("width")``).
 WIDTH = 80
@@ -124,8 +126,8 @@ def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids:
     """FactoMineR's ``summary(PCA(...))`` of a fitted PCA: the eigenvalues with their percentages of
     variance, then the first ``nbelements`` individuals (Dist, and coordinate, ctr and cos2 on each of
     the first ``ncp`` dimensions) and the variables likewise, laid out as ``summary.PCA`` prints them
-    (``nb.dec = 3``, ``|`` between the dimensions, wrapped at ``width``, R's 80 characters).  Every number is the
-    library's (:meth:`PCA.row_coordinates`, :meth:`PCA.row_distances`, :meth:`PCA.row_cos2`,
+    (``nb.dec = 3``, ``|`` between the dimensions, wrapped at ``width``, R's 80 characters).  Every number
+    is the library's (:meth:`PCA.row_coordinates`, :meth:`PCA.row_distances`, :meth:`PCA.row_cos2`,
     :attr:`PCA.row_contributions_`, :attr:`PCA.column_coordinates_`, :attr:`PCA.column_contributions_`,
     :attr:`PCA.column_cos2_`); ``rows`` are the training rows (None after a streamed fit, which keeps
     none: then only the eigenvalues).  ``supplementary`` (names, and an n x q table measured on the
@@ -165,10 +167,26 @@ def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids:
         return "\n".join(out)
     shown = min(ncp, k)
     labels = list(ids) if ids is not None else [str(i + 1) for i in range(len(rows))]
+    sections = _summary_sections(pca, rows, labels, names, nbelements, supplementary, categories)
+    # The row names' width is shared by the sections, as summary.PCA's align.names: every
+    # individual's name, and the first nbelements of each other section's.
+    align = max([len(v) for v in labels] + [len(v) for _, _, who, _, _ in sections for v in who])
+    for section in sections:
+        out += ["", *_summary_section(section, shown, dims, align, nbelements, width)]
+    return "\n".join(out)
+
+
+#: A section of FactoMineR's summary: its title, how many it has, the names shown, the Dist column (or
+#: None) and, per dimension, the statistics printed (name, a row of values per element).
+_Section = tuple[str, int, list[str], Optional[list[float]], list[tuple[str, list[list[float]]]]]
+
+
+def _summary_sections(pca: PCA, rows: Sequence[Sequence[float]], labels: list[str], names: Sequence[str],
+                      nbelements: int, supplementary: Optional[tuple[Sequence[str], list[list[float]]]],
+                      categories: Optional[Sequence[str]]) -> list[_Section]:
+    """The sections of :func:`factominer_summary`, every number the library's."""
     first = list(rows[:nbelements])
-    # Each section: its title, how many it has, the names shown, the Dist column (or None) and,
-    # per dimension, the statistics printed (name, a row of values per element).
-    sections: list[tuple[str, int, list[str], Optional[list[float]], list[tuple[str, list[list[float]]]]]] = [
+    sections: list[_Section] = [
         ("Individuals", len(rows), labels[:nbelements], pca.row_distances(first),
          [("", pca.row_coordinates(first)), ("ctr", pca.row_contributions_[:nbelements]),
           ("cos2", pca.row_cos2(first))]),
@@ -188,23 +206,25 @@ def factominer_summary(pca: PCA, rows: Optional[Sequence[Sequence[float]]], ids:
                          cats["dist"][:nbelements], [("", cats["coord"][:nbelements]),
                                                      ("cos2", cats["cos2"][:nbelements]),
                                                      ("v.test", cats["v_test"][:nbelements])]))
-    # The row names' width is shared by the sections, as summary.PCA's align.names: every
-    # individual's name, and the first nbelements of each other section's.
-    align = max([len(v) for v in labels] + [len(v) for _, _, who, _, _ in sections for v in who])
-    for title, count, who, dist, stats in sections:
-        lead = [] if dist is None else [dist]
-        values = [[d[i] for d in lead] + [m[i][c] for c in range(shown) for _, m in stats] for i in range(len(who))]
-        cells = format_rounded(values, 3)
-        head = ["", "Dist", ""] if dist is not None else [""]
-        cols = [["|", row[0], "|"] if dist is not None else ["|"] for row in cells]
-        for c in range(shown):
-            head += [name or dims[c] for name, _ in stats] + [""]
-            start = len(lead) + len(stats) * c
-            for line, row in zip(cols, cells):
-                line += row[start:start + len(stats)] + ["|"]
-        out += ["", title + (f" (the {nbelements} first)" if count > nbelements else ""),
-                print_matrix([v.ljust(align) for v in who], head, cols, width)]
-    return "\n".join(out)
+    return sections
+
+
+def _summary_section(section: _Section, shown: int, dims: list[str], align: int, nbelements: int,
+                     width: int) -> list[str]:
+    """One section of :func:`factominer_summary` as summary.PCA prints it: its title and its table."""
+    title, count, who, dist, stats = section
+    lead = [] if dist is None else [dist]
+    values = [[d[i] for d in lead] + [m[i][c] for c in range(shown) for _, m in stats] for i in range(len(who))]
+    cells = format_rounded(values, 3)
+    head = ["", "Dist", ""] if dist is not None else [""]
+    cols = [["|", row[0], "|"] if dist is not None else ["|"] for row in cells]
+    for c in range(shown):
+        head += [name or dims[c] for name, _ in stats] + [""]
+        start = len(lead) + len(stats) * c
+        for line, row in zip(cols, cells):
+            line += row[start:start + len(stats)] + ["|"]
+    return [title + (f" (the {nbelements} first)" if count > nbelements else ""),
+            print_matrix([v.ljust(align) for v in who], head, cols, width)]
 
 
 def scores_report(names: list[str], scores: list[list[float]], ids: Optional[list[str]], form: str,
@@ -264,6 +284,7 @@ def kernel_report(kp: KernelPCA, scores: list[list[float]], ids: Optional[list[s
            f"kernel {described}, convention {kp.convention}", "",
            "Eigenvalues of the centred kernel matrix" + (" (divided by n, as kernlab)" if kp.convention == "kernlab"
                                                          else "") + ":",
-           format_table(names, [("eigenvalue", list(kp.eigenvalues_)), ("share", list(kp.explained_variance_ratio_))], 7),
+           format_table(names, [("eigenvalue", list(kp.eigenvalues_)),
+                                ("share", list(kp.explained_variance_ratio_))], 7),
            "", "Scores:", scores_report(names, scores, ids, "table")]
     return "\n".join(out)

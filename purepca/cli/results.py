@@ -16,6 +16,8 @@ from ..errors import PurePCAError
 from ..params import _show
 from ..files import read_text, text_lines
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 #: The attributes ``verify`` reads from another implementation's output.
 RESULT_KEYS = ("components_", "explained_variance_", "explained_variance_ratio_", "singular_values_", "mean_",

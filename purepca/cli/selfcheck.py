@@ -11,6 +11,8 @@ from ..errors import DegenerateEigenvalueWarning
 from ..kernel_pca import KernelPCA
 from ..pca import PCA
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
     """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
@@ -101,5 +103,6 @@ def self_check() -> list[tuple[bool, str]]:
     exact = [2 + math.sqrt(2), 2.0, 2 - math.sqrt(2)]  # the second difference matrix: 2 - 2cos(jπ/4)
     for solver in (jacobi_eigh, tridiagonal_eigh):
         err = max(abs(a - b) for a, b in zip(solver(A).values, exact))
-        checks.append((err < 1e-15, f"{solver.__name__} on the 3 x 3 second difference matrix: error {err:.1e} (below 1e-15)"))
+        checks.append((err < 1e-15, f"{solver.__name__} on the 3 x 3 second difference matrix: error {err:.1e} "
+                                    "(below 1e-15)"))
     return checks

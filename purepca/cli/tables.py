@@ -27,6 +27,8 @@ from ..pca import PCA
 from ..files import read_text, text_lines
 from .progress import _about, _warnings_to_stderr
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequence[str]],
                      groups: Optional[str] = None, columns_option: str = "--columns") -> tuple[str, Table]:

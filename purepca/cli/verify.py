@@ -18,6 +18,8 @@ from .progress import _about
 from .results import _check_result, _number, _result_document, _result_folder, _result_json, _result_text, read_result
 from .tables import _read_args_table
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 def verify_report(checks: list[Check], title: str) -> str:
     """The PASS/FAIL table of ``purepca verify``.
