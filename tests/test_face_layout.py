@@ -153,3 +153,54 @@ def test_svg_defines_no_column_statistic() -> None:
     for path in (ROOT / "purepca" / "svg.py", ROOT / "purepca" / "point_labels.py"):
         text = path.read_text(encoding="utf-8")
         assert "math.fsum(col) / n" not in text and "def centred(" not in text, path.name
+
+
+def test_cli_shared_options_are_declared_once() -> None:
+    text = (ROOT / "purepca" / "cli" / "definition.py").read_text(encoding="utf-8")
+    for flag in ("--precision", "--drop-constant", "-o\", \"--output", "--components\", type=_components"):
+        assert text.count(f'arg("{flag}') == 1, flag
+    from purepca.cli.definition import COMMANDS, build_parser
+
+    parser = build_parser("purepca")
+    sub = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    assert list(sub.choices) == [c.name for c in COMMANDS]
+    for name in ("demo", "fit", "kernel"):
+        assert "--precision" in sub.choices[name]._option_string_actions, name
+    for name in ("fit", "kernel", "plot"):
+        assert "--drop-constant" in sub.choices[name]._option_string_actions, name
+
+
+def test_cli_has_no_aliases_of_files() -> None:
+    for path in sorted((ROOT / "purepca" / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute):
+                assert not (isinstance(node.value.value, ast.Name) and node.value.value.id == "files"), path.name
+
+
+def test_cli_names_tests_and_docs_import_still_import() -> None:
+    import purepca.cli as cli
+
+    for name in ("main", "demo", "read_result", "verify_data", "verify_report", "factominer_summary", "standardised",
+                 "Progress", "TerminalProgress", "terminal_progress", "_parser"):
+        assert callable(getattr(cli, name)), name
+    assert cli.__all__ == ["main", "read_result", "verify_data", "verify_report"]
+
+
+def test_cli_check_args_one_check_per_concern_in_the_old_order(capsys: pytest.CaptureFixture[str]) -> None:
+    from purepca.cli import main
+
+    # fit: the source first, then --missing em's int, then --summary's format
+    with pytest.raises(SystemExit) as stop:
+        main(["fit", "--missing", "em", "--components", "0.5", "--summary", "prcomp", "--format", "csv"])
+    assert stop.value.code == 2 and "give one of FILE, --dataset NAME" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["fit", "--dataset", "iris", "--missing", "em", "--components", "0.5", "--summary", "prcomp",
+              "--format", "csv"])
+    assert "--missing em imputes with the model's own components" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["trace", "--dataset", "iris", "--components", "0"])
+    assert "purepca trace: error: --components must be >= 1, got 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["kernel", "--dataset", "iris", "--components", "-1"])
+    assert "purepca kernel: error: --components must be >= 0, got -1" in capsys.readouterr().err
