@@ -34,19 +34,19 @@ from ..files import check_output_path
 from ..player import teach_command
 from .checks import _check_argv, _check_distinct_files, check_args
 from .commands import (_dataset_command, _fit_command, _kernel_command, _plot_command, _trace_command,
-                       _transform_command, demo)
+                       _transform_command)
+# Names the tests and docs import from purepca.cli (the package's modules hold them), re-exported explicitly:
+from .commands import demo as demo
+from .progress import Progress as Progress, TerminalProgress as TerminalProgress
+from .progress import terminal_progress as terminal_progress
+from .reports import factominer_summary as factominer_summary
+from .tables import standardised as standardised
 from .definition import build_parser
-from .progress import Progress, TerminalProgress, terminal_progress
-from .reports import factominer_summary
 from .results import read_result
 from .selfcheck import self_check
-from .tables import standardised
 from .verify import _assess_command, _verify_command, verify_data, verify_report
 
 __all__ = ["main", "read_result", "verify_data", "verify_report"]
-
-# Names the tests and docs import from purepca.cli (the package's modules hold them).
-_REEXPORTED = (Progress, TerminalProgress, demo, factominer_summary, standardised, terminal_progress)
 
 #: What each command runs: None from the ones that exit 0 unless they raise, an exit status from the others.
 _COMMANDS: dict[str, Callable[[argparse.Namespace], Optional[int]]] = {
