@@ -36,12 +36,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Set as AbstractSet
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .markup import escape_text as escape
 
+from .covariance import covariance_matrix
 from .errors import PurePCAError
 from .params import as_int, as_real
+from .point_labels import Placer as _Placer, place_point_labels
 
 if TYPE_CHECKING:
     from .pca import PCA
@@ -102,7 +104,8 @@ def _texts(values: Any, name: str) -> list[str]:
 
 
 def _listlike(values: Any) -> bool:
-    """Whether ``values`` is a sized, ordered collection (a list, a tuple, a numpy array), not text, a set or a mapping."""
+    """Whether ``values`` is a sized, ordered collection (a list, a tuple, a numpy array), not text, a set or a
+    mapping."""
     return (hasattr(values, "__len__") and hasattr(values, "__iter__") and not isinstance(values, (str, bytes))
             and not isinstance(values, (AbstractSet, Mapping)))
 
@@ -448,164 +451,34 @@ def _legend(groups: Optional[Sequence[Any]]
     return texts, styles, {g: g or blank for g in styles}
 
 
-_Box = tuple[float, float, float, float]
-
 #: The halo of a text drawn over marks: a white outline painted under the letters (Chromium, Firefox and
 #: librsvg honour ``paint-order``), so that names stay readable over thousands of points.
 _HALO = 'stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"'
 
 
-class _Grid:
-    """Things with boxes in 24-pixel buckets: a query looks only at the buckets its box meets."""
-
-    def __init__(self, cell: float = 24.0) -> None:
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[int]] = {}
-        self.items: list[tuple[_Box, Any]] = []
-
-    def _keys(self, box: _Box) -> list[tuple[int, int]]:
-        c = self.cell
-        return [(i, j) for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1)
-                for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)]
-
-    def add(self, box: _Box, item: Any) -> None:
-        k = len(self.items)
-        self.items.append((box, item))
-        for key in self._keys(box):
-            self.cells.setdefault(key, []).append(k)
-
-    def copy(self) -> "_Grid":
-        other = _Grid(self.cell)
-        other.cells = {key: list(ks) for key, ks in self.cells.items()}
-        other.items = list(self.items)
-        return other
-
-    def near(self, box: _Box) -> Iterator[tuple[_Box, Any]]:
-        """Every thing in a bucket ``box`` meets (one that spans several buckets may come more than once)."""
-        c, cells, items = self.cell, self.cells, self.items
-        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
-            for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1):
-                for k in cells.get((i, j), ()):
-                    yield items[k]
-
-
-def _overlaps(a: _Box, b: _Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _segment_meets_box(seg: _Box, box: _Box) -> bool:
-    """Whether the segment ``seg`` (x0, y0, x1, y1) meets ``box`` (Liang and Barsky's clipping of the segment).
-
-    >>> box = (4.0, 1.0, 6.0, 6.0)
-    >>> _segment_meets_box((0.0, 0.0, 10.0, 10.0), box), _segment_meets_box((0.0, 0.0, 10.0, 0.0), box)
-    (True, False)
-    """
-    x0, y0, x1, y1 = seg
-    lo, hi = 0.0, 1.0
-    for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0), (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            lo = max(lo, t)
-        else:
-            hi = min(hi, t)
-    return lo <= hi
-
-
-def _segment_distance(x: float, y: float, seg: _Box) -> float:
-    """From (x, y) to the nearest point of the segment ``seg`` = (x0, y0, x1, y1).
-
-    >>> _segment_distance(0.0, 5.0, (-3.0, 1.0, 3.0, 1.0)), _segment_distance(7.0, 4.0, (-3.0, 1.0, 3.0, 1.0))
-    (4.0, 5.0)
-    """
-    x0, y0, x1, y1 = seg
-    dx, dy = x1 - x0, y1 - y0
-    t = max(0.0, min(1.0, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy or 1.0)))
-    return math.hypot(x - x0 - t * dx, y - y0 - t * dy)
-
-
-def _box_distance(x: float, y: float, box: _Box) -> float:
-    """From (x, y) to the nearest point of ``box`` (0 inside it).
-
-    >>> _box_distance(0.0, 0.0, (3.0, 4.0, 9.0, 9.0)), _box_distance(5.0, 5.0, (3.0, 4.0, 9.0, 9.0))
-    (5.0, 0.0)
-    """
-    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
-
-
-class _Placer:
-    """Labels put where they overlap nothing placed before and stay inside ``bounds`` (x0, y0, x1, y1)."""
-
-    def __init__(self, bounds: _Box) -> None:
-        self.bounds = bounds
-        self.taken: list[_Box] = []
-        self.lines: list[_Box] = []
-        self._boxes, self._segments = _Grid(), _Grid()
-
-    def copy(self) -> "_Placer":
-        """A placer with what this one holds, to try a placement on without changing this one."""
-        other = _Placer(self.bounds)
-        other.taken, other.lines = list(self.taken), list(self.lines)
-        other._boxes, other._segments = self._boxes.copy(), self._segments.copy()
-        return other
-
-    def take(self, other: "_Placer") -> None:
-        """Hold what ``other`` (a copy of this one, with more placed) holds."""
-        self.taken, self.lines, self._boxes, self._segments = other.taken, other.lines, other._boxes, other._segments
-
-    def block(self, box: _Box) -> None:
-        self.taken.append(box)
-        self._boxes.add(box, box)
-
-    def block_line(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        """A segment no label may cross (an arrow, a leader line)."""
-        self.lines.append((x0, y0, x1, y1))
-        self._segments.add((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), (x0, y0, x1, y1))
-
-    def _crosses(self, box: _Box) -> bool:
-        """Whether a blocked segment meets ``box``."""
-        return any(_segment_meets_box(seg, box) for _, seg in self._segments.near(box))
-
-    def free(self, box: _Box) -> bool:
-        """Whether ``box`` lies inside the bounds, overlaps no box taken and keeps 2 pixels from every line."""
-        bx0, by0, bx1, by1 = self.bounds
-        if box[0] < bx0 or box[1] < by0 or box[2] > bx1 or box[3] > by1:
-            return False
-        if any(_overlaps(box, t) for t, _ in self._boxes.near(box)):
-            return False
-        return not self._crosses((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2))
-
-    def line_is_clear(self, seg: _Box) -> bool:
-        """Whether the segment ``seg`` (x0, y0, x1, y1) passes through no box taken."""
-        around = (min(seg[0], seg[2]), min(seg[1], seg[3]), max(seg[0], seg[2]), max(seg[1], seg[3]))
-        return not any(_segment_meets_box(seg, t) for t, _ in self._boxes.near(around))
-
-    def place(self, x: float, y: float, dx: float, dy: float, text: str, size: float, colour: str,
-              cls: str) -> Optional[str]:
-        """A ``<text>`` near (x, y), pushed outwards along (dx, dy) (y up), or None where none fits."""
-        w, h = text_width(text, size), size * 1.25
-        base = math.atan2(dy, dx) if (dx or dy) else 0.0
-        for reach in (5.0, 11.0, 19.0, 29.0, 41.0, 55.0):
-            for turn in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8):
-                angle = base + turn * math.pi / 8  # outwards first, then turning round the tip
-                ux, uy = math.cos(angle), math.sin(angle)
-                anchor = "start" if ux > 0.38 else "end" if ux < -0.38 else "middle"
-                cx, cy = x + reach * ux, y - reach * uy
-                left = cx if anchor == "start" else cx - w if anchor == "end" else cx - w / 2
-                top = cy - h / 2 - (h / 2 if uy > 0.38 and anchor == "middle" else 0.0) \
-                    + (h / 2 if uy < -0.38 and anchor == "middle" else 0.0)
-                box = (left, top, left + w, top + h)
-                if not self.free(box):
-                    continue
-                self.block(box)
-                tx = left if anchor == "start" else left + w if anchor == "end" else left + w / 2
-                return (f'<text class="{cls}" x="{_num(tx)}" y="{_num(top + h / 2)}" dy="0.35em" '
-                        f'text-anchor="{anchor}" font-size="{size:g}" fill="{colour}" {_HALO} {_FONT}>'
-                        f"{escape(text)}</text>")
-        return None
+def _place(placer: _Placer, x: float, y: float, dx: float, dy: float, text: str, size: float, colour: str,
+           cls: str) -> Optional[str]:
+    """A ``<text>`` near (x, y), pushed outwards along (dx, dy) (y up), or None where none fits."""
+    w, h = text_width(text, size), size * 1.25
+    base = math.atan2(dy, dx) if (dx or dy) else 0.0
+    for reach in (5.0, 11.0, 19.0, 29.0, 41.0, 55.0):
+        for turn in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8):
+            angle = base + turn * math.pi / 8  # outwards first, then turning round the tip
+            ux, uy = math.cos(angle), math.sin(angle)
+            anchor = "start" if ux > 0.38 else "end" if ux < -0.38 else "middle"
+            cx, cy = x + reach * ux, y - reach * uy
+            left = cx if anchor == "start" else cx - w if anchor == "end" else cx - w / 2
+            top = cy - h / 2 - (h / 2 if uy > 0.38 and anchor == "middle" else 0.0) \
+                + (h / 2 if uy < -0.38 and anchor == "middle" else 0.0)
+            box = (left, top, left + w, top + h)
+            if not placer.free(box):
+                continue
+            placer.block(box)
+            tx = left if anchor == "start" else left + w if anchor == "end" else left + w / 2
+            return (f'<text class="{cls}" x="{_num(tx)}" y="{_num(top + h / 2)}" dy="0.35em" '
+                    f'text-anchor="{anchor}" font-size="{size:g}" fill="{colour}" {_HALO} {_FONT}>'
+                    f"{escape(text)}</text>")
+    return None
 
 
 def _points(frame: _Frame, pts: list[list[float]], groups: Optional[list[str]], default: str,
@@ -727,136 +600,19 @@ def scores_plot(scores: Sequence[Sequence[float]], *, groups: Optional[Sequence[
     return _document(width, height, title, body + marks + leaders + texts + frame.legend(legend))
 
 
-#: Half the width of the widest marker (a diamond's, a triangle's), in pixels.
-_MARK = 4.5
-
-
-def _label_box(x: float, y: float, angle: float, reach: float, w: float, h: float) -> _Box:
-    """The box of a ``w`` x ``h`` label whose side or corner nearest (x, y) lies ``reach`` pixels from it in
-    direction ``angle`` (in pixels, y down).
-
-    >>> _label_box(100.0, 50.0, 0.0, 6.0, 20.0, 12.0)   # to the right, centred on the point's height
-    (106.0, 44.0, 126.0, 56.0)
-    """
-    ux, uy = math.cos(angle), math.sin(angle)
-    cx, cy = x + reach * ux, y + reach * uy
-    left = cx if ux > 0.38 else cx - w if ux < -0.38 else cx - w / 2
-    top = cy if uy > 0.38 else cy - h if uy < -0.38 else cy - h / 2
-    return (left, top, left + w, top + h)
-
-
 def _point_labels(frame: _Frame, pts: list[list[float]], ids: list[str],
                   placer: _Placer) -> tuple[list[str], list[str], int]:
     """Each point's label, and a leader line where it had to move away: (leaders, labels, count left out).
 
-    A label goes beside its point (6 pixels off, turning from the side away
-    from the centre) where it covers no marker and no text, crosses no arrow
-    or leader, and no other point lies as near to it as its own (3 pixels to
-    spare), so that it cannot be read as a neighbour's.  Where no such place
-    is free it goes further out, 14 to 210 pixels, with a thin grey leader
-    line from its point's marker to the label's nearest side; the leader
-    passes through no text, and first no other marker (1 pixel to spare),
-    then, where nothing else is free, over markers (as ggrepel's segments
-    do).  A label with no place at all is left out (the point keeps its
-    tooltip) and counted, for the caption.
-
-    The placement is greedy and deterministic.  Up to 200 points two orders
-    are tried, the most crowded points first (each label beside its point or
-    further out in turn) and the outlying points first (every label that fits
-    beside its point before any leader), and the one that leaves out fewer
-    labels, then draws fewer leaders, is kept.  Above 400 points only the
-    labels that fit beside their points are drawn, so that thousands of
-    points take a second, not minutes."""
+    Where they go is :func:`purepca.point_labels.place_point_labels`'s
+    choice (beside the point where no other point is as near, else further
+    out with a thin grey leader line, else left out: the point keeps its
+    tooltip, and the caption counts it); this draws them."""
     x0, y0, x1, y1 = frame.box
     pixels = _pixels(frame, pts)
-    centres = _Grid()
-    for i, (px, py) in enumerate(pixels):
-        centres.add((px, py, px, py), i)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    outwards = [math.atan2(py - cy, px - cx) if (px, py) != (cx, cy) else 0.0 for px, py in pixels]
     size = 10.0
     sizes = [(text_width(name, size), size * 1.25) for name in ids]
-
-    def clear_of_markers(box: _Box) -> bool:
-        m = _MARK
-        return not any(_overlaps(box, (u - m, v - m, u + m, v + m))
-                       for (u, v, _, _), _ in centres.near((box[0] - m, box[1] - m, box[2] + m, box[3] + m)))
-
-    def unambiguous(i: int, box: _Box) -> bool:
-        reach = _box_distance(pixels[i][0], pixels[i][1], box) + 3  # to spare: the browser's box is smaller
-        return all(j == i or _box_distance(u, v, box) > reach
-                   for (u, v, _, _), j in centres.near((box[0] - reach, box[1] - reach, box[2] + reach,
-                                                        box[3] + reach)))
-
-    def beside(space: _Placer, i: int) -> Optional[_Box]:
-        (px, py), (w, h) = pixels[i], sizes[i]
-        for turn in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6):
-            box = _label_box(px, py, outwards[i] + turn * math.pi / 6, _MARK + 1.5, w, h)
-            if space.free(box) and clear_of_markers(box) and unambiguous(i, box):
-                return box
-        return None
-
-    def leader_is_clear(space: _Placer, i: int, seg: _Box, gap: float) -> bool:
-        around = (min(seg[0], seg[2]) - gap, min(seg[1], seg[3]) - gap, max(seg[0], seg[2]) + gap,
-                  max(seg[1], seg[3]) + gap)
-        if any(j != i and _segment_distance(u, v, seg) < gap for (u, v, _, _), j in centres.near(around)):
-            return False
-        return space.line_is_clear(seg)
-
-    # First where the leader passes no other marker (1 pixel to spare), then where it may pass over one.
-    ladder = [(reach, gap) for gap in (_MARK + 1, 0.0)
-              for reach in (14.0, 20.0, 28.0, 38.0, 50.0, 64.0, 80.0, 100.0, 125.0, 150.0, 180.0, 210.0)]
-
-    def further(space: _Placer, i: int) -> Optional[tuple[_Box, _Box]]:
-        (px, py), (w, h) = pixels[i], sizes[i]
-        for reach, gap in ladder:
-            for turn in range(-11, 13):
-                box = _label_box(px, py, outwards[i] + turn * math.pi / 12, reach, w, h)
-                if not (space.free(box) and clear_of_markers(box)):
-                    continue
-                nx, ny = min(max(px, box[0]), box[2]), min(max(py, box[1]), box[3])
-                length = math.hypot(nx - px, ny - py)
-                seg = (px + (nx - px) * _MARK / length, py + (ny - py) * _MARK / length, nx, ny)
-                if leader_is_clear(space, i, seg, gap):
-                    return box, seg
-        return None
-
-    def attempt(order: list[int], beside_first: bool) -> tuple[_Placer, dict[int, tuple[_Box, Optional[_Box]]]]:
-        space = placer.copy()
-        found: dict[int, tuple[_Box, Optional[_Box]]] = {}
-        for step in ("beside", "further") if beside_first else ("both",):
-            for i in order:
-                if i in found:
-                    continue
-                box = beside(space, i) if step != "further" else None
-                if box is not None:
-                    found[i] = (box, None)
-                    space.block(box)
-                elif step != "beside" and len(pts) <= 400:
-                    far = further(space, i)
-                    if far is not None:
-                        found[i] = far
-                        space.block(far[0])
-                        space.block_line(*far[1])
-        return space, found
-
-    outlying = sorted(range(len(pts)), key=lambda i: -math.hypot(pixels[i][0] - cx, pixels[i][1] - cy))
-    tries = [(outlying, True)]
-    if len(pts) <= 200:  # points are single buckets' things: counted once each
-        crowd = [sum(1 for (u, v, _, _), _ in centres.near((px - 30, py - 30, px + 30, py + 30))
-                     if math.hypot(u - px, v - py) <= 30) for px, py in pixels]
-        tries.insert(0, (sorted(outlying, key=lambda i: -crowd[i]), False))  # stable: outlying first among equals
-    best: Optional[tuple[tuple[int, int], _Placer, dict[int, tuple[_Box, Optional[_Box]]]]] = None
-    for order, beside_first in tries:
-        space, found = attempt(order, beside_first)
-        score = (len(pts) - len(found), sum(1 for _, seg in found.values() if seg is not None))
-        if best is None or score < best[0]:
-            best = (score, space, found)
-        if score == (0, 0):
-            break
-    assert best is not None
-    _, space, found = best
-    placer.take(space)
+    found, dropped = place_point_labels(pixels, sizes, ((x0 + x1) / 2, (y0 + y1) / 2), placer)
     leaders: list[str] = []
     labels: list[str] = []
     for i in sorted(found):
@@ -871,7 +627,8 @@ def _point_labels(frame: _Frame, pts: list[list[float]], ids: list[str],
         labels.append(f'<text class="point-label" {row} x="{_num(tx)}" y="{_num((box[1] + box[3]) / 2)}" '
                       f'dy="0.35em" text-anchor="{anchor}" font-size="{size:g}" fill="#333333" {_HALO} {_FONT}>'
                       f"{escape(ids[i])}</text>")
-    return leaders, labels, len(pts) - len(found)
+    return leaders, labels, dropped
+
 
 
 def _left_out(dropped: int) -> str:
@@ -897,7 +654,7 @@ def _arrows_with_labels(frame: _Frame, tips: list[list[float]], labels: list[str
     for (x, y), label in sorted(zip(tips, labels), key=lambda t: -math.hypot(*t[0])):
         arrows += _arrow(ox, oy, frame.px(x), frame.py(y), colour, "loading", label)
         for text in _shortened(label):  # the whole name where it fits, else shorter ones (the tooltip has it all)
-            placed = placer.place(frame.px(x), frame.py(y), x, y, text, 12, colour, "variable")
+            placed = _place(placer, frame.px(x), frame.py(y), x, y, text, 12, colour, "variable")
             if placed is not None:
                 texts.append(placed)
                 texts += _leader(frame.px(x), frame.py(y), placer.taken[-1])
@@ -1008,7 +765,8 @@ def _arrow(x0: float, y0: float, x1: float, y1: float, colour: str, cls: str, ti
         ux, uy = (x1 - x0) / length, (y1 - y0) / length
         size = min(9.0, length / 2)
         bx, by = x1 - ux * size, y1 - uy * size
-        points = [(x1, y1), (bx - uy * size * 0.45, by + ux * size * 0.45), (bx + uy * size * 0.45, by - ux * size * 0.45)]
+        wing = size * 0.45
+        points = [(x1, y1), (bx - uy * wing, by + ux * wing), (bx + uy * wing, by - ux * wing)]
         out.append(f'<polygon points="{" ".join(f"{_num(a)},{_num(b)}" for a, b in points)}" fill="{colour}"/>')
     return out
 
@@ -1062,8 +820,9 @@ def correlation_circle(correlations: Sequence[Sequence[float]], feature_names: S
 def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[float]]) -> list[list[float]]:
     """Pearson correlation of each column of ``X`` with each column of ``scores`` (d x k).
 
-    Computed from the two tables with compensated sums, so it holds for any
-    convention and scaling.  A constant column correlates 0 with everything.
+    The covariances are the library's (:func:`purepca.covariance.covariance_matrix` of the two tables
+    side by side), so it holds for any convention and scaling.  A constant column correlates 0 with
+    everything.
 
     >>> [[round(v, 12) for v in row] for row in column_correlations([[1, 2], [2, 1], [3, 0]], [[-1.0], [0.0], [1.0]])]
     [[1.0], [-1.0]]
@@ -1074,29 +833,26 @@ def column_correlations(X: Sequence[Sequence[float]], scores: Sequence[Sequence[
     scores = as_matrix(scores, name="column_correlations scores")
     if len(X) != len(scores):
         raise PurePCAError(f"column_correlations: X has {len(X)} rows, scores has {len(scores)}")
-    n = len(X)
     d, k = len(X[0]), len(scores[0])
-
-    def centred(col: list[float]) -> tuple[list[float], float]:
-        mean = math.fsum(col) / n
-        dev = [v - mean for v in col]
-        norm = math.sqrt(math.fsum(v * v for v in dev))
-        if not math.isfinite(norm):
-            raise OverflowError
-        return dev, norm
-
     try:
-        xs = [centred([float(row[j]) for row in X]) for j in range(d)]
-        zs = [centred([float(row[c]) for row in scores]) for c in range(k)]
-        out = []
-        for dx, nx in xs:
-            out.append([0.0 if nx == 0 or nz == 0 else max(-1.0, min(1.0, math.fsum(a * b for a, b in zip(dx, dz)) / (nx * nz)))
-                        for dz, nz in zs])
-    except OverflowError:
-        raise PurePCAError("column_correlations: a sum of squares is beyond the float range; rescale the data") from None
+        C = covariance_matrix([[float(v) for v in x] + [float(v) for v in z] for x, z in zip(X, scores)], ddof=0)
+    except PurePCAError as err:
+        raise PurePCAError(f"column_correlations: {err}") from None
+    sd = [math.sqrt(float(C[j][j])) for j in range(d + k)]
+    out = [[0.0 if sd[j] == 0 or sd[d + c] == 0 else max(-1.0, min(1.0, float(C[j][d + c]) / (sd[j] * sd[d + c])))
+            for c in range(k)] for j in range(d)]
     if any(v != v for row in out for v in row):
         raise PurePCAError("column_correlations: a correlation is NaN (numbers near the float range); rescale the data")
     return out
+
+
+def _check_kinds(kinds: Sequence[str], known: Sequence[str]) -> None:
+    """pca_report's ``kinds``: at least one, each among ``known``."""
+    for kind in kinds:
+        if kind not in known:
+            raise PurePCAError(f"pca_report: unknown kind {kind!r} (known: {', '.join(known)})")
+    if not kinds:
+        raise PurePCAError("pca_report: no kind of plot asked for")
 
 
 def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optional[Sequence[str]] = None,
@@ -1133,11 +889,7 @@ def pca_report(pca: "PCA", X: Sequence[Sequence[float]], *, feature_names: Optio
     top = _top(top, "pca_report top")
     # pictures of MIN_SIDE to MAX_SIDE pixels a side (the scree plot is 420 * scale high, the others 640 wide)
     scale = as_real(scale, "pca_report scale", low=round(MIN_SIDE / 420, 3), high=round(MAX_SIDE / 640, 3))
-    for kind in kinds:
-        if kind not in known:
-            raise PurePCAError(f"pca_report: unknown kind {kind!r} (known: {', '.join(known)})")
-    if not kinds:
-        raise PurePCAError("pca_report: no kind of plot asked for")
+    _check_kinds(kinds, known)
     if not hasattr(pca, "components_"):
         raise PurePCAError("pca_report: the PCA is not fitted; call fit(X) first")
     d = pca.n_features_in_

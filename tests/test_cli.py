@@ -205,13 +205,13 @@ def test_check_passes_with_the_standard_library_only(tmp_path: pathlib.Path) -> 
 
 
 def test_check_fails_when_a_number_is_off(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import purepca.cli as cli
+    import purepca.cli.selfcheck as selfcheck
     import purepca.datasets as datasets
     from purepca.datasets import toy_data
 
     rows = toy_data()
     rows[0] = [rows[0][0] + 1e-4, rows[0][1]]  # a perturbation below the printed digits of most numbers
-    monkeypatch.setattr(cli, "toy_data", lambda: rows)
+    monkeypatch.setattr(selfcheck, "toy_data", lambda: rows)
     monkeypatch.setattr(datasets, "_TOY", tuple(tuple(r) for r in rows))
     assert main(["check"]) == 1
     out = capsys.readouterr().out
