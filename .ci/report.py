@@ -2,8 +2,7 @@
 
     python .ci/report.py WORK [--partial]
 
-WORK is the folder .ci/test wrote into: ``stages.tsv`` (stage, seconds), ``beside.tsv`` (stages
-run beside the others, printed after the total), ``run.jsonl`` (one line per
+WORK is the folder .ci/test wrote into: ``stages.tsv`` (stage, seconds), ``run.jsonl`` (one line per
 test and stage, written by conftest.py), ``collected.txt`` (every test id CPython 3.11 collects) and
 ``hashes/`` (each stage's hash of the reference-mode fits, tests/test_fast.py).  Prints the stages'
 durations and the 10 slowest tests; unless ``--partial`` (a failed run: the table only), fails when a
@@ -29,20 +28,11 @@ def stage_table(work: str) -> None:
             if line.strip():
                 name, seconds = line.rstrip("\n").rsplit("\t", 1)
                 rows.append((name, int(seconds)))
-    beside: List[Tuple[str, int]] = []
-    if os.path.exists(os.path.join(work, "beside.tsv")):  # stages run beside others: not added to the total
-        with open(os.path.join(work, "beside.tsv"), encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    name, seconds = line.rstrip("\n").rsplit("\t", 1)
-                    beside.append((name, int(seconds)))
-    width = max([len(name) for name, _ in rows + beside] + [5])
+    width = max([len(name) for name, _ in rows] + [5])
     print(f"\n{'stage':<{width}}  {'time':>6}")
     for name, seconds in rows:
         print(f"{name[:width]:<{width}}  {minutes(seconds):>6}")
     print(f"{'total':<{width}}  {minutes(sum(s for _, s in rows)):>6}")
-    for name, seconds in beside:
-        print(f"{name[:width]:<{width}}  {minutes(seconds):>6}")
 
 
 def read_runs(work: str) -> List[Dict[str, object]]:
