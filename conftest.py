@@ -33,7 +33,9 @@ allowance grows with its examples under ``ci``.
 
 When ``PUREPCA_RUN_LOG`` names a file, each test's outcome and time are appended
 to it (one JSON line per test): ``.ci/test`` reads them to check that every test
-collected on CPython 3.11 ran at least once and to print the slowest tests.
+collected on CPython 3.11 ran at least once and to print the slowest tests.  When
+``PUREPCA_COLLECTED`` names a file that does not exist yet, the ids collected (before
+the tier chooses) are written to it by the first worker: the list that check starts from.
 """
 
 from __future__ import annotations
@@ -108,6 +110,13 @@ def _explicit_ids(config: Any) -> List[str]:
 
 def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     _mark_doctests(items)
+    collected = os.environ.get("PUREPCA_COLLECTED")
+    if collected and os.environ.get("PYTEST_XDIST_WORKER", "gw0") == "gw0":
+        try:  # the first session only: a pytest that a test starts inherits the variable
+            with open(collected, "x", encoding="utf-8") as f:
+                f.writelines(item.nodeid + "\n" for item in items)
+        except FileExistsError:
+            pass
     tier = config.getoption("--tier")
     explicit = _explicit_ids(config)
     keep, drop = [], []
@@ -144,6 +153,11 @@ _WARM = ("numpy", "scipy.linalg", "sklearn.decomposition", "statsmodels.multivar
 
 
 def pytest_sessionstart(session: Any) -> None:
+    """Import the cross-checks' libraries once, before the first test: whichever test imported
+    scikit-learn first paid about 1 s of its budget.  ``PUREPCA_WARM=0`` leaves them out (the
+    planted sessions of tests/test_tiers.py, which import none of them)."""
+    if os.environ.get("PUREPCA_WARM") == "0":
+        return
     import importlib
     for name in _WARM:
         try:

@@ -46,7 +46,7 @@ def _run_planted(tmp_path: pathlib.Path, *args: str, env: dict[str, str] | None 
     shutil.copy(ROOT / "tests" / "helpers.py", tmp_path / "tests" / "helpers.py")
     (tmp_path / "tests" / "test_planted.py").write_text(PLANTED, encoding="utf-8")
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PUREPCA_") and k != "PYTEST_XDIST_WORKER"}
-    environ.update(env or {})
+    environ.update(env or {}, PUREPCA_WARM="0")  # the planted tests import no cross-check library
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q",
                            "-rf", *args, "tests"], cwd=tmp_path, capture_output=True, text=True, env=environ,
                           timeout=120)
