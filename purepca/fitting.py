@@ -63,6 +63,7 @@ from .solvers import (
     Problem,
     Solver,
     Spectrum,
+    _OWN_ROWS,
     _choose_solver,
     _report_degenerate,
     _solver_row,
@@ -116,10 +117,15 @@ class Settings:
         return int(nc) if isinstance(nc, int) and not isinstance(nc, bool) else None
 
     def choose_solver(self, n: int, d: int) -> str:
-        """The path that runs: the one asked for, or what ``"auto"``'s cost model picks."""
+        """The path that runs: the one asked for; for ``"auto"`` the shape's full path when every
+        component is asked of purepca's own table (nothing to weigh), else what the cost model picks."""
         if self.solver != "auto":
             return self.solver
-        return _choose_solver(n, d, self.wanted() or None)  # n_components=0: the full spectrum, none kept
+        k = self.wanted() or None  # n_components=0: the full spectrum, none kept
+        own = len(SOLVER_TABLE) == len(_OWN_ROWS) and all(a is b for a, b in zip(SOLVER_TABLE.values(), _OWN_ROWS))
+        if k is None and own:
+            return "covariance" if n >= d else "gram"
+        return _choose_solver(n, d, k)
 
 
 @dataclass(frozen=True)
