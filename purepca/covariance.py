@@ -96,24 +96,13 @@ class Centred:
         return [h + l for h, l in zip(self.hi, self.lo)]
 
 
-def _constant(col: Sequence[Scalar]) -> bool:
-    """Whether every value of the (non-empty) column equals the first; two probes rule out almost
-    every varying column before the full count.
-
-    >>> _constant([2.0, 2.0, 2.0]), _constant([2.0, 3.0, 2.0])
-    (True, False)
-    """
-    first = col[0]
-    return col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col)
-
-
 def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
-    """``fsum(col)/n``; where the sum overflows (values near the largest
-    float), the sum of the values scaled down by a power of two, exactly."""
-    if _constant(col):
-        # A constant column: its mean is that value, exactly (fsum(col)/n
-        # may be an ulp away, which would leave a false spread of one ulp).
-        return col[0]
+    """``fsum(col)/n``; a constant column's value itself (``fsum(col)/n`` may be an ulp away: a false
+    spread); where the sum overflows (values near the largest float), that of the values scaled down
+    by a power of two, exactly."""
+    first = col[0]
+    if col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col):  # two probes first
+        return first
     try:
         return ctx.sum(col) / n
     except OverflowError:
@@ -122,25 +111,14 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
 
 
 def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Scalar, ctx: Context) -> Scalar:
-    """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n`` with the residual summed
-    exactly and rounded once, so that ``hi + lo`` is the mean to about twice the
-    working precision.  (The sum of the rounded deviations ``s`` would carry
-    their rounding, up to ``eps·max|x - hi|``, into ``lo``.)  Where the values
-    are near the ends of the range (``e != 0``) or the exact residual's partial
-    sums overflow, ``s`` is used."""
+    """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n``, the residual summed exactly and rounded once
+    (the rounded deviations' sum ``s`` would carry their rounding into ``lo``); ``s`` where the values
+    are near the ends of the range (``e != 0``) or the residual's partial sums overflow."""
     if not e:
-        if ctx.needs_scaling and len(col) < 2 ** 26 and (m == 0.0 or _TINY < abs(m) < _HUGE):
-            # n·m exactly as p + q: the same exact residual, rounded once, from n + 2 terms instead of 2n.
-            p, q = _times_n(m, float(len(col)))
-            try:
-                return ctx.sum(itertools.chain(col, (-p, -q))) / n
-            except OverflowError:
-                pass
-        else:
-            try:
-                return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
-            except OverflowError:
-                pass
+        try:
+            return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
+        except OverflowError:
+            pass
     return ctx.ldexp(s, e) / n
 
 
@@ -212,14 +190,14 @@ def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scal
     e = 0
     spread: Scalar = ctx.zero
     if ctx.needs_scaling:
-        spread = _largest(c)
+        spread = max(max(c), -min(c))
         if spread == math.inf:
             # The differences themselves overflow (a spread beyond the
             # float range): take them from the rows scaled by 1/4, exactly.
             m4 = ctx.ldexp(m, -2)
             c = [ctx.ldexp(x, -2) - m4 for x in col]
             e = 2
-            spread = _largest(c)
+            spread = max(max(c), -min(c))
         e2 = ctx.scale_exponent(spread)
         if e2:
             c = [ctx.ldexp(x, -e2) for x in c]
@@ -234,7 +212,15 @@ def _reference_column(col: Sequence[float]) -> tuple[float, list[float], float, 
 
 
 def _float_correction(col: Sequence[float], m: float, s: float) -> float:
-    """:func:`_mean_correction` of a float column centred about ``m`` with no scaling."""
+    """:func:`_mean_correction` of a float column centred about ``m`` with no scaling, for a centring
+    kernel: ``n·m`` as the exact pair ``p + q`` (:func:`_times_n`), the same exact residual from
+    ``n + 2`` terms instead of ``2n`` (a speed choice: ``fsum`` rounds the same real once)."""
+    if len(col) < 2 ** 26 and (m == 0.0 or _TINY < abs(m) < _HUGE):
+        p, q = _times_n(m, float(len(col)))
+        try:
+            return FLOAT.sum(itertools.chain(col, (-p, -q))) / float(len(col))
+        except OverflowError:
+            pass
     return _mean_correction(col, m, s, 0, float(len(col)), FLOAT)  # type: ignore[no-any-return]
 
 
