@@ -224,12 +224,6 @@ def _float_correction(col: Sequence[float], m: float, s: float) -> float:
     return _mean_correction(col, m, s, 0, float(len(col)), FLOAT)  # type: ignore[no-any-return]
 
 
-def _rows_of(c: Centred) -> int:
-    """How many rows the centred columns have (without making a deviation column)."""
-    cols: Any = c.cols
-    return len(cols.raw[0]) if isinstance(cols, fast.DeviationColumns) else len(cols[0])
-
-
 def _constant_columns(c: Centred) -> int:
     """How many columns are constant (deviations all zero).  A column left to be made when read
     is not: its squares summed to a positive spread."""
@@ -240,7 +234,7 @@ def _constant_columns(c: Centred) -> int:
 
 
 def _cross_products(
-    c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0
+    c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0, rows: Optional[int] = None
 ) -> list[list[Scalar]]:
     """``Σ (x - x̄)(x - x̄)ᵀ`` (divided by ``divisor`` when given) from centred
     columns, with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``.
@@ -248,9 +242,10 @@ def _cross_products(
     The division comes *before* the power-of-two scaling is undone, so a
     covariance that fits in a float never overflows on the way.  ``gram``
     computes the inner products (default ``ctx.gram``; a parallel one may
-    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).
+    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).  ``rows``: how many
+    rows the columns have (the fit knows; else counted from the first column).
     """
-    n = ctx.convert(_rows_of(c))
+    n = ctx.convert(len(c.cols[0]) if rows is None else rows)
     d = len(c.cols)
     sums, exps = c.sums, c.exps
     G = (gram or ctx.gram)(c.cols)

@@ -437,36 +437,32 @@ def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequenc
                      weights_div=_unscale(wd.div, -wd.shift, ctx))
 
 
-def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spectrum, list[float]]:
-    """The spectrum on the path ``solver`` (a row of :data:`~purepca.solvers.SOLVER_TABLE`), and the
-    estimated losses of a formed matrix."""
+def _solve(s: Settings, p: _Prepared, row: Solver, n: int, d: int, forms: bool) -> tuple[Spectrum, list[float]]:
+    """The spectrum on the path ``row`` (of :data:`~purepca.solvers.SOLVER_TABLE`), and the estimated
+    losses of a formed matrix: the fit forms the covariance where the path reads it, then solves."""
     ctx = s.ctx
     # The sums of products: compensated dot products (the kernel room may take faster ones whose error
     # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
     gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
+    C = _covariance(p, n, d, gram, ctx) if forms else None
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
-                      lambda: _covariance(p, d, gram, ctx), lambda: p.rows(ctx))
-    found = solved(_solver_row(solver), problem)  # a registered solver's answer checked
+                      lambda: C if C is not None else _covariance(p, n, d, gram, ctx), lambda: p.rows(ctx))
+    found = solved(row, problem)  # a registered solver's answer checked
     constant = _constant_columns(p.c)  # deviations all zero: a constant column
     return found, _losses(found, n, d - constant, s.center, ctx)
 
 
-def _covariance(p: _Prepared, d: int, gram: Gram, ctx: Context) -> list[list[Scalar]]:
+def _covariance(p: _Prepared, n: int, d: int, gram: Gram, ctx: Context) -> list[list[Scalar]]:
     """The covariance of the prepared columns (their correlation when scaled), divided by ``div``."""
     if p.sd is None:
-        return _cross_products(p.c, ctx, p.div, gram, shift=2 * p.e)
+        return _cross_products(p.c, ctx, p.div, gram, shift=2 * p.e, rows=n)
     # The correlation from the standardised columns themselves: no product of two standard
     # deviations can underflow.
-    C = _cross_products(standardised(p.c, p.sd, p.e, ctx), ctx, p.div, gram)
+    C = _cross_products(standardised(p.c, p.sd, p.e, ctx), ctx, p.div, gram, rows=n)
     for j in range(d):
         if p.raw_sd is not None and p.sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
             C[j][j] = ctx.one
     return C
-
-
-def _forms_covariance(s: Settings, solver: str, n: int, d: int) -> bool:
-    """Whether the path ``solver`` forms the covariance of the columns (else it reads the rows)."""
-    return _solver_row(solver).forms_covariance(n, d, s.wanted() or 0)
 
 
 def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
@@ -482,8 +478,8 @@ def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -
     return _squared_path_errors(values, dim, ctx.to_float(ctx.eps))
 
 
-def check_k(s: Settings, n: int, d: int, solver: str) -> None:
-    """Refuse an ``n_components`` the data's shape or the solver cannot give."""
+def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = None) -> None:
+    """Refuse an ``n_components`` the data's shape or the solver (``row``, else looked up) cannot give."""
     nc = s.n_components
     limit = min(n, d)
     if s.wanted() is not None and nc > limit:
@@ -492,7 +488,7 @@ def check_k(s: Settings, n: int, d: int, solver: str) -> None:
         raise PurePCAError(
             f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
         )
-    if _solver_row(solver).top_k and not (s.wanted() is not None and nc >= 1):
+    if (row or _solver_row(solver)).top_k and not (s.wanted() is not None and nc >= 1):
         raise PurePCAError(
             f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
         )
@@ -526,12 +522,14 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     # eigenvalues past theirs are zeros, with axes completing the basis (_complete).
     shape = n if w is None else _frequency_rows(w)
     solver = s.choose_solver(n, d)
-    check_k(s, shape, d, solver)
+    row = _solver_row(solver)
+    check_k(s, shape, d, solver, row)
+    forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
     with ctx.local():
         # (A path that forms the covariance may take a Gram of the columns that needs no deviations
         # made: lazy; where the solver reads the rows, they are made now.)
-        p = _prepare(s, M, cols, w, cw, lazy=_forms_covariance(s, solver, n, d))
-        found, losses, solver = _spectrum(s, p, n, d, shape, solver)
+        p = _prepare(s, M, cols, w, cw, lazy=forms)
+        found, losses, solver = _spectrum(s, p, row, n, d, shape, forms)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
@@ -545,22 +543,24 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
     state = finish(s, Solved(shape, d, solver, found, p.hi, p.lo, p.scales, scale_exp=0 if p.weighted else p.e,
                              div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd,
-                             rest=rest, spectrum_exp=p.e if p.weighted else None))
+                             rest=rest, spectrum_exp=p.e if p.weighted else None, feature_names=feature_names))
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
-    if s.solver != "auto" and _solver_row(s.solver).formed and losses:
+    if s.solver != "auto" and row.formed and losses:
         _warn_losses(losses, solver, state.n_components_)
-    return state.replace(feature_names_in_=feature_names)
+    return state
 
 
-def _spectrum(s: Settings, p: _Prepared, n: int, d: int, shape: int, solver: str) -> tuple[Spectrum, list[float], str]:
+def _spectrum(s: Settings, p: _Prepared, row: Solver, n: int, d: int, shape: int,
+              forms: bool) -> tuple[Spectrum, list[float], str]:
     """The spectrum on the path ``solver``, its estimated losses and the path that gave it: where a
     formed matrix lost the digits of the small eigenvalues that the data hold (the covariance and Gram
     paths square the condition), ``"auto"`` takes the SVD of the data instead.  Weighted rows that
     stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
     ctx = s.ctx
-    found, losses = _solve(s, p, n, d, solver)
-    if s.solver == "auto" and _solver_row(solver).formed and any(err > ACCURACY_TARGET for err in losses):
+    found, losses = _solve(s, p, row, n, d, forms)
+    solver = row.name
+    if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):
         found = solve_svd(p.rows(ctx), p.div, ctx)
         solver, losses = "svd", []
     if min(shape, d) < len(found.values):
@@ -801,6 +801,7 @@ class Solved:
     parallel_sd: Optional[list[float]] = None
     rest: Optional[Scalar] = None
     spectrum_exp: Optional[int] = None
+    feature_names: Optional[list[str]] = None
 
 
 def finish(s: Settings, o: Solved) -> PCAState:
@@ -819,23 +820,22 @@ def finish(s: Settings, o: Solved) -> PCAState:
         ratios = [v / total for v in spectrum]
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
-        # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
-        comps = _apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
         noise = _noise(ctx, spectrum, k, r, total, o.rest, solver, d) if k < r else ctx.zero
         div = ctx.convert(n - s.ddof) if o.div is None else o.div
-        # With scale=True the spectrum is of the standardised data, which has no unit: only the
-        # standard deviations are in units of 2**e.
+        # Scaled back once: with scale=True the spectrum is of the standardised data, which has no
+        # unit, and only the standard deviations are in units of 2**e.
         ve = o.spectrum_exp if o.spectrum_exp is not None else 0 if sd is not None else scale_exp
         singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
-        beyond = [] if found.next_value is None else [found.next_value]
-        _report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k,
-                          dim=0 if _solver_row(solver).top_k else max(n, d),
-                          svd=solver == "svd", eps=ctx.to_float(ctx.eps))
+        found_values = [ctx.to_float(v) for v in list(spectrum) + ([] if found.next_value is None else [found.next_value])]
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = _unscaled_sd(sd, scale_exp, ctx) if sd is not None else None
         mean = [h + l for h, l in zip(o.hi, o.lo)]
+        # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
+        comps = _apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
+        _report_degenerate(found_values, k, dim=0 if _solver_row(solver).top_k else max(n, d), svd=solver == "svd",
+                           eps=ctx.to_float(ctx.eps))
     f = ctx.to_float
     return PCAState(
         ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
@@ -850,7 +850,7 @@ def finish(s: Settings, o: Solved) -> PCAState:
         singular_values_=[f(v) for v in singular],
         mean_=[f(m) for m in mean],
         scale_=[f(v) for v in sd] if sd is not None else None,
-        noise_variance_=f(noise),
+        noise_variance_=f(noise), feature_names_in_=o.feature_names,
     )
 
 
