@@ -65,9 +65,9 @@ from .solvers import (
     Spectrum,
     _OWN_ROWS,
     _choose_solver,
+    _path_losses,
     _report_degenerate,
     _solver_row,
-    _squared_path_errors,
     solve_svd,
     solved,
 )
@@ -449,7 +449,7 @@ def _solve(s: Settings, p: _Prepared, row: Solver, n: int, d: int, forms: bool) 
                       lambda: C if C is not None else _covariance(p, n, d, gram, ctx), lambda: p.rows(ctx))
     found = solved(row, problem)  # a registered solver's answer checked
     constant = _constant_columns(p.c)  # deviations all zero: a constant column
-    return found, _losses(found, n, d - constant, s.center, ctx)
+    return found, _path_losses(found, n, d - constant, s.center, ctx)
 
 
 def _covariance(p: _Prepared, n: int, d: int, gram: Gram, ctx: Context) -> list[list[Scalar]]:
@@ -463,19 +463,6 @@ def _covariance(p: _Prepared, n: int, d: int, gram: Gram, ctx: Context) -> list[
         if p.raw_sd is not None and p.sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
             C[j][j] = ctx.one
     return C
-
-
-def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
-    """Estimated relative errors of the eigenvalues that can be non-zero (at most n - 1 after
-    centring, and one per column that is not constant), when ``found`` came from a formed
-    covariance or Gram matrix (else none)."""
-    row = SOLVER_TABLE.get(found.solver) if isinstance(found.solver, str) else None
-    if not isinstance(row, Solver) or not row.formed:
-        return []
-    structural = min(n - 1 if center else n, varying)
-    values = [ctx.to_float(v) for v in found.values[:structural]]
-    dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
-    return _squared_path_errors(values, dim, ctx.to_float(ctx.eps))
 
 
 def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = None) -> None:
@@ -523,8 +510,8 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     shape = n if w is None else _frequency_rows(w)
     solver = s.choose_solver(n, d)
     row = _solver_row(solver)
-    check_k(s, shape, d, solver, row)
     forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
+    check_k(s, shape, d, solver, row)
     with ctx.local():
         # (A path that forms the covariance may take a Gram of the columns that needs no deviations
         # made: lazy; where the solver reads the rows, they are made now.)
