@@ -110,16 +110,14 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
         return ctx.ldexp(ctx.sum(ctx.ldexp(x, -k) for x in col) / n, k)
 
 
-def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Scalar, ctx: Context) -> Scalar:
+def _mean_correction(col: Sequence[Scalar], m: Scalar, n: Scalar, ctx: Context) -> Optional[Scalar]:
     """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n``, the residual summed exactly and rounded once
-    (the rounded deviations' sum ``s`` would carry their rounding into ``lo``); ``s`` where the values
-    are near the ends of the range (``e != 0``) or the residual's partial sums overflow."""
-    if not e:
-        try:
-            return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
-        except OverflowError:
-            pass
-    return ctx.ldexp(s, e) / n
+    (the rounded deviations' sum would carry their rounding into ``lo``); None where the residual's
+    partial sums overflow."""
+    try:
+        return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
+    except OverflowError:
+        return None
 
 
 _SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a double into two halves of 26 bits
@@ -186,6 +184,7 @@ def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scal
     (3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
     """
     m = _column_mean(col, n, ctx)
+    exact = _mean_correction(col, m, n, ctx)  # (used where the deviations need no scaling)
     c = [x - m for x in col]
     e = 0
     spread: Scalar = ctx.zero
@@ -203,7 +202,9 @@ def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scal
             c = [ctx.ldexp(x, -e2) for x in c]
         e += e2
     s = ctx.sum(c)
-    return m, c, spread, s, _mean_correction(col, m, s, e, n, ctx), e
+    # Where the values are near the ends of the range (e != 0) or the exact residual overflows, the
+    # deviations' sum s gives lo.
+    return m, c, spread, s, exact if exact is not None and not e else ctx.ldexp(s, e) / n, e
 
 
 def _reference_column(col: Sequence[float]) -> tuple[float, list[float], float, float, float, int]:
@@ -221,7 +222,8 @@ def _float_correction(col: Sequence[float], m: float, s: float) -> float:
             return FLOAT.sum(itertools.chain(col, (-p, -q))) / float(len(col))
         except OverflowError:
             pass
-    return _mean_correction(col, m, s, 0, float(len(col)), FLOAT)  # type: ignore[no-any-return]
+    lo = _mean_correction(col, m, float(len(col)), FLOAT)
+    return s / float(len(col)) if lo is None else lo
 
 
 def _constant_columns(c: Centred) -> int:
@@ -475,3 +477,129 @@ def correlation_matrix(X: Any, *, context: Context = FLOAT) -> list[list[Scalar]
         # covariance beyond the float range still gives its correlation.
         unscaled = Centred(c.hi, c.lo, c.cols, c.sums, [0] * len(c.cols))
         return _correlation_from(_cross_products(unscaled, ctx, _divisor(len(M), 1, ctx)), ctx)
+
+
+UNDERFLOW = (
+    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
+    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
+)
+#: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
+FACTOMINER_SD_FLOOR = 1e-16
+
+
+# ------------------------------------------ the fit: centring, scaling, the covariance
+
+
+def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
+    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
+    with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
+    if center:
+        return _centred_columns(cols, ctx, lazy=lazy)
+    zeros = [ctx.zero] * len(cols)
+    scaled, exps = _power_scaled(cols, ctx, copy=True)
+    return Centred(zeros, list(zeros), scaled, list(zeros), exps)
+
+
+def _power_scaled(cols: Sequence[Sequence[Scalar]], ctx: Context, copy: bool) -> tuple[list[list[Scalar]], list[int]]:
+    """Each column divided by the power of two that brings its largest value near one where that is
+    outside [SMALL, BIG] (exactly), with the exponents; the others as they are (copied with ``copy``)."""
+    exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in cols]
+    scaled: list[list[Scalar]] = []
+    for col, ej in zip(cols, exps):
+        if ej:
+            scaled.append([ctx.ldexp(x, -ej) for x in col])
+        else:
+            scaled.append(col if not copy and isinstance(col, list) else list(col))
+    return scaled, exps
+
+
+def column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
+    """Standard deviations of the centred columns, in units of ``2**e``."""
+    n = ctx.convert(len(c.cols[0]))
+    out = []
+    for col, s, ej in zip(c.cols, c.sums, c.exps):
+        ss = ctx.dot(col, col) - s * s / n
+        out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
+    return out
+
+
+def standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
+    """The centred columns divided by their standard deviations (``sd`` in units of ``2**e``), with
+    their sums: what the correlation is made of."""
+    cols, sums = [], []
+    for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
+        shift = ej - e
+        cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
+        sums.append(ctx.ldexp(s, shift) / sj)
+    return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
+
+
+def data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
+    """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the mean to twice the
+    working precision (the rounding of ``hi`` removed)."""
+    columns = []
+    for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
+        shift = ej - e
+        lo = ctx.ldexp(c.lo[j], -e)
+        if shift:
+            col = [ctx.ldexp(x, shift) for x in col]
+        if lo:
+            col = [x - lo for x in col]
+        if sd is not None:
+            s = sd[j]
+            col = [x / s for x in col]
+        columns.append(col)
+    return [list(row) for row in zip(*columns)]
+
+
+def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
+           e: int = 0) -> list[Scalar]:
+    """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
+    under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
+    if convention == "factominer":
+        floor = ctx.convert(FACTOMINER_SD_FLOOR)
+        try:
+            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+        except OverflowError:  # the spread is below 2**-1023: every sd is below the floor and becomes 1
+            raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
+                               "leaves the data unscaled, and their variances (the data are below about 1e-308) "
+                               "underflow a float; multiply the data by a large constant") from None
+        # Compared in the units of 2**e: a deviation beyond the float range in the data's unit is
+        # above the floor, and its ldexp would overflow.
+        limit = ctx.ldexp(floor, -e) if e else floor
+        return [one if not s > limit else s for s in sds]
+    for j, s in enumerate(sds):
+        if not s > 0:
+            if cols is not None and max(cols[j]) != min(cols[j]):
+                raise PurePCAError(f"X: column {j}: {UNDERFLOW}")
+            raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
+    return sds
+
+
+def _scale_exponent(c: Centred, ctx: Context) -> int:
+    """The power of two the centred data are divided by when their spread is near overflow or
+    underflow (beyond about 1e±146), exactly, as LAPACK's drivers do (0 otherwise)."""
+    if not ctx.needs_scaling:
+        return 0
+    try:
+        if c.spreads is not None:  # measured while centring (no column scaled)
+            return ctx.scale_exponent(max(c.spreads))
+        spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
+        return ctx.scale_exponent(spread)
+    except OverflowError:  # a spread beyond the float range: its exponent
+        return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
+
+
+def prepared_covariance(c: Centred, sd: Optional[list[Scalar]], raw_sd: Optional[list[Scalar]], e: int,
+                        div: Scalar, gram: Any, ctx: Context, rows: int) -> list[list[Scalar]]:
+    """The covariance of the fit's centred columns in units of ``2**e`` (their correlation when
+    scaled by ``sd``, in units of ``2**e`` too), divided by ``div``."""
+    if sd is None:
+        return _cross_products(c, ctx, div, gram, shift=2 * e, rows=rows)
+    # The correlation from the standardised columns themselves: no product of two standard
+    # deviations can underflow.
+    C = _cross_products(standardised(c, sd, e, ctx), ctx, div, gram, rows=rows)
+    for j in range(len(C)):
+        if raw_sd is not None and sd[j] is raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
+            C[j][j] = ctx.one
+    return C

@@ -47,7 +47,9 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, _apply_sign_rule
-from .covariance import Centred, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
+from .covariance import FACTOMINER_SD_FLOOR as FACTOMINER_SD_FLOOR
+from .covariance import UNDERFLOW, Centred, _constant_columns, _divisor, _power_scaled
+from .covariance import _scale_exponent, centre, column_sd, data_matrix, prepared_covariance, scales
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
 from .moments import Moments
@@ -74,14 +76,6 @@ from .solvers import (
 from .weights import weighted_data
 
 __all__ = ["PCAState", "Settings", "fit_moments", "fit_rows", "plain_scores", "standardised_rows"]
-
-UNDERFLOW = (
-    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
-    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
-)
-#: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
-FACTOMINER_SD_FLOOR = 1e-16
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -234,109 +228,6 @@ def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float
     return out
 
 
-# ------------------------------------------------------ centring and scaling
-
-
-def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
-    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
-    with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
-    if center:
-        return _centred_columns(cols, ctx, lazy=lazy)
-    zeros = [ctx.zero] * len(cols)
-    scaled, exps = _power_scaled(cols, ctx, copy=True)
-    return Centred(zeros, list(zeros), scaled, list(zeros), exps)
-
-
-def _power_scaled(cols: Sequence[Sequence[Scalar]], ctx: Context, copy: bool) -> tuple[list[list[Scalar]], list[int]]:
-    """Each column divided by the power of two that brings its largest value near one where that is
-    outside [SMALL, BIG] (exactly), with the exponents; the others as they are (copied with ``copy``)."""
-    exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in cols]
-    scaled: list[list[Scalar]] = []
-    for col, ej in zip(cols, exps):
-        if ej:
-            scaled.append([ctx.ldexp(x, -ej) for x in col])
-        else:
-            scaled.append(col if not copy and isinstance(col, list) else list(col))
-    return scaled, exps
-
-
-def column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
-    """Standard deviations of the centred columns, in units of ``2**e``."""
-    n = ctx.convert(len(c.cols[0]))
-    out = []
-    for col, s, ej in zip(c.cols, c.sums, c.exps):
-        ss = ctx.dot(col, col) - s * s / n
-        out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
-    return out
-
-
-def standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
-    """The centred columns divided by their standard deviations (``sd`` in units of ``2**e``), with
-    their sums: what the correlation is made of."""
-    cols, sums = [], []
-    for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
-        shift = ej - e
-        cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
-        sums.append(ctx.ldexp(s, shift) / sj)
-    return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
-
-
-def data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
-    """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the mean to twice the
-    working precision (the rounding of ``hi`` removed)."""
-    columns = []
-    for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
-        shift = ej - e
-        lo = ctx.ldexp(c.lo[j], -e)
-        if shift:
-            col = [ctx.ldexp(x, shift) for x in col]
-        if lo:
-            col = [x - lo for x in col]
-        if sd is not None:
-            s = sd[j]
-            col = [x / s for x in col]
-        columns.append(col)
-    return [list(row) for row in zip(*columns)]
-
-
-def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
-           e: int = 0) -> list[Scalar]:
-    """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
-    under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
-    if convention == "factominer":
-        floor = ctx.convert(FACTOMINER_SD_FLOOR)
-        try:
-            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
-        except OverflowError:  # the spread is below 2**-1023: every sd is below the floor and becomes 1
-            raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
-                               "leaves the data unscaled, and their variances (the data are below about 1e-308) "
-                               "underflow a float; multiply the data by a large constant") from None
-        # Compared in the units of 2**e: a deviation beyond the float range in the data's unit is
-        # above the floor, and its ldexp would overflow.
-        limit = ctx.ldexp(floor, -e) if e else floor
-        return [one if not s > limit else s for s in sds]
-    for j, s in enumerate(sds):
-        if not s > 0:
-            if cols is not None and max(cols[j]) != min(cols[j]):
-                raise PurePCAError(f"X: column {j}: {UNDERFLOW}")
-            raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
-    return sds
-
-
-def _scale_exponent(c: Centred, ctx: Context) -> int:
-    """The power of two the centred data are divided by when their spread is near overflow or
-    underflow (beyond about 1e±146), exactly, as LAPACK's drivers do (0 otherwise)."""
-    if not ctx.needs_scaling:
-        return 0
-    try:
-        if c.spreads is not None:  # measured while centring (no column scaled)
-            return ctx.scale_exponent(max(c.spreads))
-        spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
-        return ctx.scale_exponent(spread)
-    except OverflowError:  # a spread beyond the float range: its exponent
-        return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
-
-
 # ------------------------------------------------------------ fit of rows
 
 
@@ -437,32 +328,26 @@ def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequenc
                      weights_div=_unscale(wd.div, -wd.shift, ctx))
 
 
-def _solve(s: Settings, p: _Prepared, row: Solver, n: int, d: int, forms: bool) -> tuple[Spectrum, list[float]]:
-    """The spectrum on the path ``row`` (of :data:`~purepca.solvers.SOLVER_TABLE`), and the estimated
-    losses of a formed matrix: the fit forms the covariance where the path reads it, then solves."""
+def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+           w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int,
+           forms: bool) -> tuple[_Prepared, Spectrum, list[float]]:
+    """The data prepared (centred, scaled), the spectrum on the path ``row`` (of
+    :data:`~purepca.solvers.SOLVER_TABLE`) and the estimated losses of a formed matrix: the fit forms
+    the covariance where the path reads it, then solves."""
     ctx = s.ctx
+    # (A path that forms the covariance may take a Gram of the columns that needs no deviations
+    # made: lazy; where the solver reads the rows, they are made now.)
+    p = _prepare(s, M, cols, w, cw, lazy=forms)
     # The sums of products: compensated dot products (the kernel room may take faster ones whose error
     # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
     gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
-    C = _covariance(p, n, d, gram, ctx) if forms else None
+    C = prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if forms else None
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
-                      lambda: C if C is not None else _covariance(p, n, d, gram, ctx), lambda: p.rows(ctx))
+                      lambda: C if C is not None else prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n),
+                      lambda: p.rows(ctx))
     found = solved(row, problem)  # a registered solver's answer checked
     constant = _constant_columns(p.c)  # deviations all zero: a constant column
-    return found, _path_losses(found, n, d - constant, s.center, ctx)
-
-
-def _covariance(p: _Prepared, n: int, d: int, gram: Gram, ctx: Context) -> list[list[Scalar]]:
-    """The covariance of the prepared columns (their correlation when scaled), divided by ``div``."""
-    if p.sd is None:
-        return _cross_products(p.c, ctx, p.div, gram, shift=2 * p.e, rows=n)
-    # The correlation from the standardised columns themselves: no product of two standard
-    # deviations can underflow.
-    C = _cross_products(standardised(p.c, p.sd, p.e, ctx), ctx, p.div, gram, rows=n)
-    for j in range(d):
-        if p.raw_sd is not None and p.sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
-            C[j][j] = ctx.one
-    return C
+    return p, found, _path_losses(found, n, d - constant, s.center, ctx)
 
 
 def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = None) -> None:
@@ -513,10 +398,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
     check_k(s, shape, d, solver, row)
     with ctx.local():
-        # (A path that forms the covariance may take a Gram of the columns that needs no deviations
-        # made: lazy; where the solver reads the rows, they are made now.)
-        p = _prepare(s, M, cols, w, cw, lazy=forms)
-        found, losses, solver = _spectrum(s, p, row, n, d, shape, forms)
+        p, found, losses, solver = _spectrum(s, M, cols, w, cw, row, n, d, shape, forms)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
@@ -538,14 +420,15 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     return state
 
 
-def _spectrum(s: Settings, p: _Prepared, row: Solver, n: int, d: int, shape: int,
-              forms: bool) -> tuple[Spectrum, list[float], str]:
-    """The spectrum on the path ``solver``, its estimated losses and the path that gave it: where a
+def _spectrum(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+              w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int, shape: int,
+              forms: bool) -> tuple[_Prepared, Spectrum, list[float], str]:
+    """The data prepared, the spectrum on the path ``row``, its estimated losses and the path that gave it: where a
     formed matrix lost the digits of the small eigenvalues that the data hold (the covariance and Gram
     paths square the condition), ``"auto"`` takes the SVD of the data instead.  Weighted rows that
     stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
     ctx = s.ctx
-    found, losses = _solve(s, p, row, n, d, forms)
+    p, found, losses = _solve(s, M, cols, w, cw, row, n, d, forms)
     solver = row.name
     if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):
         found = solve_svd(p.rows(ctx), p.div, ctx)
@@ -555,7 +438,7 @@ def _spectrum(s: Settings, p: _Prepared, row: Solver, n: int, d: int, shape: int
         found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
     elif min(shape, d) > len(found.values) == min(n, d):
         found = _complete(found, min(shape, d), s.wanted(), d, ctx)
-    return found, losses, solver
+    return p, found, losses, solver
 
 
 def _complete(found: Spectrum, r: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:
