@@ -89,6 +89,9 @@ class Centred:
     #: ``[SMALL, BIG]`` with the largest itself (so that either gives the same scale exponent); None
     #: when not measured.
     spreads: Optional[list[Scalar]] = None
+    #: How many columns are constant (deviations all zero), where counted while centring; None: count
+    #: them when asked (:func:`_constant_columns`).
+    constant: Optional[int] = None
 
     @property
     def means(self) -> list[Scalar]:
@@ -169,7 +172,8 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     n = ctx.convert(len(cols[0]))
     hi, centred, spreads, sums, lo, exps = map(list, zip(*(_centre_column(col, n, ctx) for col in cols)))
     # The spreads measured while centring spare _scale_exponent a pass, where no column was scaled.
-    return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None)
+    return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None,
+                   sum(1 for c in centred if not any(c)))
 
 
 _fast_centring = fast.centring

@@ -346,7 +346,7 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
                       lambda: C if C is not None else prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n),
                       lambda: p.rows(ctx))
     found = solved(row, problem)  # a registered solver's answer checked
-    constant = _constant_columns(p.c)  # deviations all zero: a constant column
+    constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
     return p, found, _path_losses(found, n, d - constant, s.center, ctx)
 
 
