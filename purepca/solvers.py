@@ -841,7 +841,9 @@ def kernel_eigenpairs(
 @dataclass
 class Problem:
     """What a solver is given: the shape, the k wanted (0: all), the divisor, and the centred (scaled)
-    data as rows or their covariance, each formed when the solver first asks for it."""
+    data as rows or their covariance: the fit forms the covariance before it calls a solver whose
+    ``forms_covariance`` says it reads it (``covariance()`` returns that matrix; another solver's call
+    forms it then), and the rows when the solver first asks for them."""
 
     ctx: Context
     n: int
