@@ -341,10 +341,12 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
     # The sums of products: compensated dot products (the kernel room may take faster ones whose error
     # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
     gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
-    C = prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if forms else None
+    def covariance() -> list[list[Scalar]]:
+        return prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n)
+
+    C = covariance() if forms else None
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
-                      lambda: C if C is not None else prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n),
-                      lambda: p.rows(ctx))
+                      lambda: C if C is not None else covariance(), lambda: p.rows(ctx))
     found = solved(row, problem)  # a registered solver's answer checked
     constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
     return p, found, _path_losses(found, n, d - constant, s.center, ctx)
@@ -697,7 +699,8 @@ def finish(s: Settings, o: Solved) -> PCAState:
         ve = o.spectrum_exp if o.spectrum_exp is not None else 0 if sd is not None else scale_exp
         singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
-        found_values = [ctx.to_float(v) for v in list(spectrum) + ([] if found.next_value is None else [found.next_value])]
+        beyond = [] if found.next_value is None else [found.next_value]
+        found_values = [ctx.to_float(v) for v in list(spectrum) + beyond]
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = _unscaled_sd(sd, scale_exp, ctx) if sd is not None else None
