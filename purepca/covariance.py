@@ -89,6 +89,9 @@ class Centred:
     #: ``[SMALL, BIG]`` with the largest itself (so that either gives the same scale exponent); None
     #: when not measured.
     spreads: Optional[list[Scalar]] = None
+    #: How many columns are constant (deviations all zero), where counted while centring; None: count
+    #: them when asked (:func:`_constant_columns`).
+    constant: Optional[int] = None
 
     @property
     def means(self) -> list[Scalar]:
@@ -96,24 +99,13 @@ class Centred:
         return [h + l for h, l in zip(self.hi, self.lo)]
 
 
-def _constant(col: Sequence[Scalar]) -> bool:
-    """Whether every value of the (non-empty) column equals the first; two probes rule out almost
-    every varying column before the full count.
-
-    >>> _constant([2.0, 2.0, 2.0]), _constant([2.0, 3.0, 2.0])
-    (True, False)
-    """
-    first = col[0]
-    return col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col)
-
-
 def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
-    """``fsum(col)/n``; where the sum overflows (values near the largest
-    float), the sum of the values scaled down by a power of two, exactly."""
-    if _constant(col):
-        # A constant column: its mean is that value, exactly (fsum(col)/n
-        # may be an ulp away, which would leave a false spread of one ulp).
-        return col[0]
+    """``fsum(col)/n``; a constant column's value itself (``fsum(col)/n`` may be an ulp away: a false
+    spread); where the sum overflows (values near the largest float), that of the values scaled down
+    by a power of two, exactly."""
+    first = col[0]
+    if col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col):  # two probes first
+        return first
     try:
         return ctx.sum(col) / n
     except OverflowError:
@@ -121,27 +113,14 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
         return ctx.ldexp(ctx.sum(ctx.ldexp(x, -k) for x in col) / n, k)
 
 
-def _mean_correction(col: Sequence[Scalar], m: Scalar, s: Scalar, e: int, n: Scalar, ctx: Context) -> Scalar:
-    """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n`` with the residual summed
-    exactly and rounded once, so that ``hi + lo`` is the mean to about twice the
-    working precision.  (The sum of the rounded deviations ``s`` would carry
-    their rounding, up to ``eps·max|x - hi|``, into ``lo``.)  Where the values
-    are near the ends of the range (``e != 0``) or the exact residual's partial
-    sums overflow, ``s`` is used."""
-    if not e:
-        if ctx.needs_scaling and len(col) < 2 ** 26 and (m == 0.0 or _TINY < abs(m) < _HUGE):
-            # n·m exactly as p + q: the same exact residual, rounded once, from n + 2 terms instead of 2n.
-            p, q = _times_n(m, float(len(col)))
-            try:
-                return ctx.sum(itertools.chain(col, (-p, -q))) / n
-            except OverflowError:
-                pass
-        else:
-            try:
-                return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
-            except OverflowError:
-                pass
-    return ctx.ldexp(s, e) / n
+def _mean_correction(col: Sequence[Scalar], m: Scalar, n: Scalar, ctx: Context) -> Optional[Scalar]:
+    """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n``, the residual summed exactly and rounded once
+    (the rounded deviations' sum would carry their rounding into ``lo``); None where the residual's
+    partial sums overflow."""
+    try:
+        return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
+    except OverflowError:
+        return None
 
 
 _SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a double into two halves of 26 bits
@@ -193,7 +172,8 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
     n = ctx.convert(len(cols[0]))
     hi, centred, spreads, sums, lo, exps = map(list, zip(*(_centre_column(col, n, ctx) for col in cols)))
     # The spreads measured while centring spare _scale_exponent a pass, where no column was scaled.
-    return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None)
+    return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None,
+                   sum(1 for c in centred if not any(c)))
 
 
 _fast_centring = fast.centring
@@ -208,24 +188,27 @@ def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scal
     (3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
     """
     m = _column_mean(col, n, ctx)
+    exact = _mean_correction(col, m, n, ctx)  # (used where the deviations need no scaling)
     c = [x - m for x in col]
     e = 0
     spread: Scalar = ctx.zero
     if ctx.needs_scaling:
-        spread = _largest(c)
+        spread = max(max(c), -min(c))
         if spread == math.inf:
             # The differences themselves overflow (a spread beyond the
             # float range): take them from the rows scaled by 1/4, exactly.
             m4 = ctx.ldexp(m, -2)
             c = [ctx.ldexp(x, -2) - m4 for x in col]
             e = 2
-            spread = _largest(c)
+            spread = max(max(c), -min(c))
         e2 = ctx.scale_exponent(spread)
         if e2:
             c = [ctx.ldexp(x, -e2) for x in c]
         e += e2
     s = ctx.sum(c)
-    return m, c, spread, s, _mean_correction(col, m, s, e, n, ctx), e
+    # Where the values are near the ends of the range (e != 0) or the exact residual overflows, the
+    # deviations' sum s gives lo.
+    return m, c, spread, s, exact if exact is not None and not e else ctx.ldexp(s, e) / n, e
 
 
 def _reference_column(col: Sequence[float]) -> tuple[float, list[float], float, float, float, int]:
@@ -234,14 +217,17 @@ def _reference_column(col: Sequence[float]) -> tuple[float, list[float], float, 
 
 
 def _float_correction(col: Sequence[float], m: float, s: float) -> float:
-    """:func:`_mean_correction` of a float column centred about ``m`` with no scaling."""
-    return _mean_correction(col, m, s, 0, float(len(col)), FLOAT)  # type: ignore[no-any-return]
-
-
-def _rows_of(c: Centred) -> int:
-    """How many rows the centred columns have (without making a deviation column)."""
-    cols: Any = c.cols
-    return len(cols.raw[0]) if isinstance(cols, fast.DeviationColumns) else len(cols[0])
+    """:func:`_mean_correction` of a float column centred about ``m`` with no scaling, for a centring
+    kernel: ``n·m`` as the exact pair ``p + q`` (:func:`_times_n`), the same exact residual from
+    ``n + 2`` terms instead of ``2n`` (a speed choice: ``fsum`` rounds the same real once)."""
+    if len(col) < 2 ** 26 and (m == 0.0 or _TINY < abs(m) < _HUGE):
+        p, q = _times_n(m, float(len(col)))
+        try:
+            return FLOAT.sum(itertools.chain(col, (-p, -q))) / float(len(col))
+        except OverflowError:
+            pass
+    lo = _mean_correction(col, m, float(len(col)), FLOAT)
+    return s / float(len(col)) if lo is None else lo
 
 
 def _constant_columns(c: Centred) -> int:
@@ -254,7 +240,7 @@ def _constant_columns(c: Centred) -> int:
 
 
 def _cross_products(
-    c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0
+    c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0, rows: Optional[int] = None
 ) -> list[list[Scalar]]:
     """``Σ (x - x̄)(x - x̄)ᵀ`` (divided by ``divisor`` when given) from centred
     columns, with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``.
@@ -262,9 +248,10 @@ def _cross_products(
     The division comes *before* the power-of-two scaling is undone, so a
     covariance that fits in a float never overflows on the way.  ``gram``
     computes the inner products (default ``ctx.gram``; a parallel one may
-    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).
+    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).  ``rows``: how many
+    rows the columns have (the fit knows; else counted from the first column).
     """
-    n = ctx.convert(_rows_of(c))
+    n = ctx.convert(len(c.cols[0]) if rows is None else rows)
     d = len(c.cols)
     sums, exps = c.sums, c.exps
     G = (gram or ctx.gram)(c.cols)
@@ -494,3 +481,129 @@ def correlation_matrix(X: Any, *, context: Context = FLOAT) -> list[list[Scalar]
         # covariance beyond the float range still gives its correlation.
         unscaled = Centred(c.hi, c.lo, c.cols, c.sums, [0] * len(c.cols))
         return _correlation_from(_cross_products(unscaled, ctx, _divisor(len(M), 1, ctx)), ctx)
+
+
+UNDERFLOW = (
+    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
+    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
+)
+#: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
+FACTOMINER_SD_FLOOR = 1e-16
+
+
+# ------------------------------------------ the fit: centring, scaling, the covariance
+
+
+def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
+    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
+    with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
+    if center:
+        return _centred_columns(cols, ctx, lazy=lazy)
+    zeros = [ctx.zero] * len(cols)
+    scaled, exps = _power_scaled(cols, ctx, copy=True)
+    return Centred(zeros, list(zeros), scaled, list(zeros), exps)
+
+
+def _power_scaled(cols: Sequence[Sequence[Scalar]], ctx: Context, copy: bool) -> tuple[list[list[Scalar]], list[int]]:
+    """Each column divided by the power of two that brings its largest value near one where that is
+    outside [SMALL, BIG] (exactly), with the exponents; the others as they are (copied with ``copy``)."""
+    exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in cols]
+    scaled: list[list[Scalar]] = []
+    for col, ej in zip(cols, exps):
+        if ej:
+            scaled.append([ctx.ldexp(x, -ej) for x in col])
+        else:
+            scaled.append(col if not copy and isinstance(col, list) else list(col))
+    return scaled, exps
+
+
+def column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
+    """Standard deviations of the centred columns, in units of ``2**e``."""
+    n = ctx.convert(len(c.cols[0]))
+    out = []
+    for col, s, ej in zip(c.cols, c.sums, c.exps):
+        ss = ctx.dot(col, col) - s * s / n
+        out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
+    return out
+
+
+def standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
+    """The centred columns divided by their standard deviations (``sd`` in units of ``2**e``), with
+    their sums: what the correlation is made of."""
+    cols, sums = [], []
+    for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
+        shift = ej - e
+        cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
+        sums.append(ctx.ldexp(s, shift) / sj)
+    return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
+
+
+def data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
+    """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the mean to twice the
+    working precision (the rounding of ``hi`` removed)."""
+    columns = []
+    for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
+        shift = ej - e
+        lo = ctx.ldexp(c.lo[j], -e)
+        if shift:
+            col = [ctx.ldexp(x, shift) for x in col]
+        if lo:
+            col = [x - lo for x in col]
+        if sd is not None:
+            s = sd[j]
+            col = [x / s for x in col]
+        columns.append(col)
+    return [list(row) for row in zip(*columns)]
+
+
+def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
+           e: int = 0) -> list[Scalar]:
+    """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
+    under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
+    if convention == "factominer":
+        floor = ctx.convert(FACTOMINER_SD_FLOOR)
+        try:
+            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
+        except OverflowError:  # the spread is below 2**-1023: every sd is below the floor and becomes 1
+            raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
+                               "leaves the data unscaled, and their variances (the data are below about 1e-308) "
+                               "underflow a float; multiply the data by a large constant") from None
+        # Compared in the units of 2**e: a deviation beyond the float range in the data's unit is
+        # above the floor, and its ldexp would overflow.
+        limit = ctx.ldexp(floor, -e) if e else floor
+        return [one if not s > limit else s for s in sds]
+    for j, s in enumerate(sds):
+        if not s > 0:
+            if cols is not None and max(cols[j]) != min(cols[j]):
+                raise PurePCAError(f"X: column {j}: {UNDERFLOW}")
+            raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
+    return sds
+
+
+def _scale_exponent(c: Centred, ctx: Context) -> int:
+    """The power of two the centred data are divided by when their spread is near overflow or
+    underflow (beyond about 1e±146), exactly, as LAPACK's drivers do (0 otherwise)."""
+    if not ctx.needs_scaling:
+        return 0
+    try:
+        if c.spreads is not None:  # measured while centring (no column scaled)
+            return ctx.scale_exponent(max(c.spreads))
+        spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
+        return ctx.scale_exponent(spread)
+    except OverflowError:  # a spread beyond the float range: its exponent
+        return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
+
+
+def prepared_covariance(c: Centred, sd: Optional[list[Scalar]], raw_sd: Optional[list[Scalar]], e: int,
+                        div: Scalar, gram: Any, ctx: Context, rows: int) -> list[list[Scalar]]:
+    """The covariance of the fit's centred columns in units of ``2**e`` (their correlation when
+    scaled by ``sd``, in units of ``2**e`` too), divided by ``div``."""
+    if sd is None:
+        return _cross_products(c, ctx, div, gram, shift=2 * e, rows=rows)
+    # The correlation from the standardised columns themselves: no product of two standard
+    # deviations can underflow.
+    C = _cross_products(standardised(c, sd, e, ctx), ctx, div, gram, rows=rows)
+    for j in range(len(C)):
+        if raw_sd is not None and sd[j] is raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
+            C[j][j] = ctx.one
+    return C

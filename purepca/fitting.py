@@ -47,7 +47,9 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
 from .conventions import CONVENTIONS, _apply_sign_rule
-from .covariance import Centred, _centred_columns, _constant_columns, _cross_products, _divisor, _largest
+from .covariance import FACTOMINER_SD_FLOOR as FACTOMINER_SD_FLOOR
+from .covariance import UNDERFLOW, Centred, _constant_columns, _divisor, _power_scaled
+from .covariance import _scale_exponent, centre, column_sd, data_matrix, prepared_covariance, scales
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
 from .moments import Moments
@@ -63,24 +65,17 @@ from .solvers import (
     Problem,
     Solver,
     Spectrum,
+    _OWN_ROWS,
     _choose_solver,
+    _path_losses,
     _report_degenerate,
     _solver_row,
-    _squared_path_errors,
     solve_svd,
     solved,
 )
 from .weights import weighted_data
 
 __all__ = ["PCAState", "Settings", "fit_moments", "fit_rows", "plain_scores", "standardised_rows"]
-
-UNDERFLOW = (
-    "the values differ, but their variance underflows a float (a spread below about 1e-154 squares "
-    "to below 1e-308); multiply the data by a large constant (PCA's components do not change)"
-)
-#: FactoMineR's ``ec.tab``: a standard deviation at or below this is set to 1 (the column is left unscaled).
-FACTOMINER_SD_FLOOR = 1e-16
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -116,10 +111,15 @@ class Settings:
         return int(nc) if isinstance(nc, int) and not isinstance(nc, bool) else None
 
     def choose_solver(self, n: int, d: int) -> str:
-        """The path that runs: the one asked for, or what ``"auto"``'s cost model picks."""
+        """The path that runs: the one asked for; for ``"auto"`` the shape's full path when every
+        component is asked of purepca's own table (nothing to weigh), else what the cost model picks."""
         if self.solver != "auto":
             return self.solver
-        return _choose_solver(n, d, self.wanted() or None)  # n_components=0: the full spectrum, none kept
+        k = self.wanted() or None  # n_components=0: the full spectrum, none kept
+        own = len(SOLVER_TABLE) == len(_OWN_ROWS) and all(a is b for a, b in zip(SOLVER_TABLE.values(), _OWN_ROWS))
+        if k is None and own:
+            return "covariance" if n >= d else "gram"
+        return _choose_solver(n, d, k)
 
 
 @dataclass(frozen=True)
@@ -228,109 +228,6 @@ def standardised_rows(state: PCAState, M: list[list[Scalar]]) -> list[list[float
     return out
 
 
-# ------------------------------------------------------ centring and scaling
-
-
-def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
-    """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
-    with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
-    if center:
-        return _centred_columns(cols, ctx, lazy=lazy)
-    zeros = [ctx.zero] * len(cols)
-    scaled, exps = _power_scaled(cols, ctx, copy=True)
-    return Centred(zeros, list(zeros), scaled, list(zeros), exps)
-
-
-def _power_scaled(cols: Sequence[Sequence[Scalar]], ctx: Context, copy: bool) -> tuple[list[list[Scalar]], list[int]]:
-    """Each column divided by the power of two that brings its largest value near one where that is
-    outside [SMALL, BIG] (exactly), with the exponents; the others as they are (copied with ``copy``)."""
-    exps = [ctx.scale_exponent(_largest(col)) if ctx.needs_scaling else 0 for col in cols]
-    scaled: list[list[Scalar]] = []
-    for col, ej in zip(cols, exps):
-        if ej:
-            scaled.append([ctx.ldexp(x, -ej) for x in col])
-        else:
-            scaled.append(col if not copy and isinstance(col, list) else list(col))
-    return scaled, exps
-
-
-def column_sd(c: Centred, div: Scalar, e: int, ctx: Context) -> list[Scalar]:
-    """Standard deviations of the centred columns, in units of ``2**e``."""
-    n = ctx.convert(len(c.cols[0]))
-    out = []
-    for col, s, ej in zip(c.cols, c.sums, c.exps):
-        ss = ctx.dot(col, col) - s * s / n
-        out.append(ctx.ldexp(ctx.sqrt(ss / div), ej - e) if ss > 0 else ctx.zero)
-    return out
-
-
-def standardised(c: Centred, sd: list[Scalar], e: int, ctx: Context) -> Centred:
-    """The centred columns divided by their standard deviations (``sd`` in units of ``2**e``), with
-    their sums: what the correlation is made of."""
-    cols, sums = [], []
-    for col, s, ej, sj in zip(c.cols, c.sums, c.exps, sd):
-        shift = ej - e
-        cols.append([ctx.ldexp(x, shift) / sj for x in col] if shift else [x / sj for x in col])
-        sums.append(ctx.ldexp(s, shift) / sj)
-    return Centred(c.hi, c.lo, cols, sums, [0] * len(cols))
-
-
-def data_matrix(c: Centred, sd: Optional[list[Scalar]], e: int, ctx: Context) -> list[list[Scalar]]:
-    """The rows ``((x - hi) - lo)/sd`` in units of ``2**e``: centred about the mean to twice the
-    working precision (the rounding of ``hi`` removed)."""
-    columns = []
-    for j, (col, ej) in enumerate(zip(c.cols, c.exps)):
-        shift = ej - e
-        lo = ctx.ldexp(c.lo[j], -e)
-        if shift:
-            col = [ctx.ldexp(x, shift) for x in col]
-        if lo:
-            col = [x - lo for x in col]
-        if sd is not None:
-            s = sd[j]
-            col = [x / s for x in col]
-        columns.append(col)
-    return [list(row) for row in zip(*columns)]
-
-
-def scales(sds: list[Scalar], convention: str, ctx: Context, cols: Optional[Sequence[Sequence[Scalar]]] = None,
-           e: int = 0) -> list[Scalar]:
-    """The standard deviations for ``scale=True`` (in units of ``2**e``), refusing a constant column;
-    under ``convention="factominer"`` one at or below 1e-16 becomes 1, as FactoMineR does."""
-    if convention == "factominer":
-        floor = ctx.convert(FACTOMINER_SD_FLOOR)
-        try:
-            one = ctx.ldexp(ctx.one, -e) if e else ctx.one
-        except OverflowError:  # the spread is below 2**-1023: every sd is below the floor and becomes 1
-            raise PurePCAError("X: every column's standard deviation is at or below 1e-16, so FactoMineR's rule "
-                               "leaves the data unscaled, and their variances (the data are below about 1e-308) "
-                               "underflow a float; multiply the data by a large constant") from None
-        # Compared in the units of 2**e: a deviation beyond the float range in the data's unit is
-        # above the floor, and its ldexp would overflow.
-        limit = ctx.ldexp(floor, -e) if e else floor
-        return [one if not s > limit else s for s in sds]
-    for j, s in enumerate(sds):
-        if not s > 0:
-            if cols is not None and max(cols[j]) != min(cols[j]):
-                raise PurePCAError(f"X: column {j}: {UNDERFLOW}")
-            raise PurePCAError(f"X: column {j} is constant (standard deviation 0); scale=True cannot scale it")
-    return sds
-
-
-def _scale_exponent(c: Centred, ctx: Context) -> int:
-    """The power of two the centred data are divided by when their spread is near overflow or
-    underflow (beyond about 1e±146), exactly, as LAPACK's drivers do (0 otherwise)."""
-    if not ctx.needs_scaling:
-        return 0
-    try:
-        if c.spreads is not None:  # measured while centring (no column scaled)
-            return ctx.scale_exponent(max(c.spreads))
-        spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
-        return ctx.scale_exponent(spread)
-    except OverflowError:  # a spread beyond the float range: its exponent
-        return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
-
-
 # ------------------------------------------------------------ fit of rows
 
 
@@ -431,53 +328,32 @@ def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequenc
                      weights_div=_unscale(wd.div, -wd.shift, ctx))
 
 
-def _solve(s: Settings, p: _Prepared, n: int, d: int, solver: str) -> tuple[Spectrum, list[float]]:
-    """The spectrum on the path ``solver`` (a row of :data:`~purepca.solvers.SOLVER_TABLE`), and the
-    estimated losses of a formed matrix."""
+def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+           w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int,
+           forms: bool) -> tuple[_Prepared, Spectrum, list[float]]:
+    """The data prepared (centred, scaled), the spectrum on the path ``row`` (of
+    :data:`~purepca.solvers.SOLVER_TABLE`) and the estimated losses of a formed matrix: the fit forms
+    the covariance where the path reads it, then solves."""
     ctx = s.ctx
+    # (A path that forms the covariance may take a Gram of the columns that needs no deviations
+    # made: lazy; where the solver reads the rows, they are made now.)
+    p = _prepare(s, M, cols, w, cw, lazy=forms)
     # The sums of products: compensated dot products (the kernel room may take faster ones whose error
     # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
     gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
+    def covariance() -> list[list[Scalar]]:
+        return prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n)
+
+    C = covariance() if forms else None
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
-                      lambda: _covariance(p, d, gram, ctx), lambda: p.rows(ctx))
-    found = solved(_solver_row(solver), problem)  # a registered solver's answer checked
-    constant = _constant_columns(p.c)  # deviations all zero: a constant column
-    return found, _losses(found, n, d - constant, s.center, ctx)
+                      lambda: C if C is not None else covariance(), lambda: p.rows(ctx))
+    found = solved(row, problem)  # a registered solver's answer checked
+    constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
+    return p, found, _path_losses(found, n, d - constant, s.center, ctx)
 
 
-def _covariance(p: _Prepared, d: int, gram: Gram, ctx: Context) -> list[list[Scalar]]:
-    """The covariance of the prepared columns (their correlation when scaled), divided by ``div``."""
-    if p.sd is None:
-        return _cross_products(p.c, ctx, p.div, gram, shift=2 * p.e)
-    # The correlation from the standardised columns themselves: no product of two standard
-    # deviations can underflow.
-    C = _cross_products(standardised(p.c, p.sd, p.e, ctx), ctx, p.div, gram)
-    for j in range(d):
-        if p.raw_sd is not None and p.sd[j] is p.raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
-            C[j][j] = ctx.one
-    return C
-
-
-def _forms_covariance(s: Settings, solver: str, n: int, d: int) -> bool:
-    """Whether the path ``solver`` forms the covariance of the columns (else it reads the rows)."""
-    return _solver_row(solver).forms_covariance(n, d, s.wanted() or 0)
-
-
-def _losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
-    """Estimated relative errors of the eigenvalues that can be non-zero (at most n - 1 after
-    centring, and one per column that is not constant), when ``found`` came from a formed
-    covariance or Gram matrix (else none)."""
-    row = SOLVER_TABLE.get(found.solver) if isinstance(found.solver, str) else None
-    if not isinstance(row, Solver) or not row.formed:
-        return []
-    structural = min(n - 1 if center else n, varying)
-    values = [ctx.to_float(v) for v in found.values[:structural]]
-    dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
-    return _squared_path_errors(values, dim, ctx.to_float(ctx.eps))
-
-
-def check_k(s: Settings, n: int, d: int, solver: str) -> None:
-    """Refuse an ``n_components`` the data's shape or the solver cannot give."""
+def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = None) -> None:
+    """Refuse an ``n_components`` the data's shape or the solver (``row``, else looked up) cannot give."""
     nc = s.n_components
     limit = min(n, d)
     if s.wanted() is not None and nc > limit:
@@ -486,7 +362,7 @@ def check_k(s: Settings, n: int, d: int, solver: str) -> None:
         raise PurePCAError(
             f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
         )
-    if _solver_row(solver).top_k and not (s.wanted() is not None and nc >= 1):
+    if (row or _solver_row(solver)).top_k and not (s.wanted() is not None and nc >= 1):
         raise PurePCAError(
             f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
         )
@@ -520,12 +396,11 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     # eigenvalues past theirs are zeros, with axes completing the basis (_complete).
     shape = n if w is None else _frequency_rows(w)
     solver = s.choose_solver(n, d)
-    check_k(s, shape, d, solver)
+    row = _solver_row(solver)
+    forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
+    check_k(s, shape, d, solver, row)
     with ctx.local():
-        # (A path that forms the covariance may take a Gram of the columns that needs no deviations
-        # made: lazy; where the solver reads the rows, they are made now.)
-        p = _prepare(s, M, cols, w, cw, lazy=_forms_covariance(s, solver, n, d))
-        found, losses, solver = _spectrum(s, p, n, d, shape, solver)
+        p, found, losses, solver = _spectrum(s, M, cols, w, cw, row, n, d, shape, forms)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
@@ -539,22 +414,25 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
     state = finish(s, Solved(shape, d, solver, found, p.hi, p.lo, p.scales, scale_exp=0 if p.weighted else p.e,
                              div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd,
-                             rest=rest, spectrum_exp=p.e if p.weighted else None))
+                             rest=rest, spectrum_exp=p.e if p.weighted else None, feature_names=feature_names))
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
-    if s.solver != "auto" and _solver_row(s.solver).formed and losses:
+    if s.solver != "auto" and row.formed and losses:
         _warn_losses(losses, solver, state.n_components_)
-    return state.replace(feature_names_in_=feature_names)
+    return state
 
 
-def _spectrum(s: Settings, p: _Prepared, n: int, d: int, shape: int, solver: str) -> tuple[Spectrum, list[float], str]:
-    """The spectrum on the path ``solver``, its estimated losses and the path that gave it: where a
+def _spectrum(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+              w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int, shape: int,
+              forms: bool) -> tuple[_Prepared, Spectrum, list[float], str]:
+    """The data prepared, the spectrum on the path ``row``, its estimated losses and the path that gave it: where a
     formed matrix lost the digits of the small eigenvalues that the data hold (the covariance and Gram
     paths square the condition), ``"auto"`` takes the SVD of the data instead.  Weighted rows that
     stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
     ctx = s.ctx
-    found, losses = _solve(s, p, n, d, solver)
-    if s.solver == "auto" and _solver_row(solver).formed and any(err > ACCURACY_TARGET for err in losses):
+    p, found, losses = _solve(s, M, cols, w, cw, row, n, d, forms)
+    solver = row.name
+    if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):
         found = solve_svd(p.rows(ctx), p.div, ctx)
         solver, losses = "svd", []
     if min(shape, d) < len(found.values):
@@ -562,7 +440,7 @@ def _spectrum(s: Settings, p: _Prepared, n: int, d: int, shape: int, solver: str
         found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
     elif min(shape, d) > len(found.values) == min(n, d):
         found = _complete(found, min(shape, d), s.wanted(), d, ctx)
-    return found, losses, solver
+    return p, found, losses, solver
 
 
 def _complete(found: Spectrum, r: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:
@@ -795,6 +673,7 @@ class Solved:
     parallel_sd: Optional[list[float]] = None
     rest: Optional[Scalar] = None
     spectrum_exp: Optional[int] = None
+    feature_names: Optional[list[str]] = None
 
 
 def finish(s: Settings, o: Solved) -> PCAState:
@@ -813,23 +692,23 @@ def finish(s: Settings, o: Solved) -> PCAState:
         ratios = [v / total for v in spectrum]
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
-        # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
-        comps = _apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
         noise = _noise(ctx, spectrum, k, r, total, o.rest, solver, d) if k < r else ctx.zero
         div = ctx.convert(n - s.ddof) if o.div is None else o.div
-        # With scale=True the spectrum is of the standardised data, which has no unit: only the
-        # standard deviations are in units of 2**e.
+        # Scaled back once: with scale=True the spectrum is of the standardised data, which has no
+        # unit, and only the standard deviations are in units of 2**e.
         ve = o.spectrum_exp if o.spectrum_exp is not None else 0 if sd is not None else scale_exp
         singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
         roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
-        _report_degenerate([ctx.to_float(v) for v in list(spectrum) + beyond], k,
-                          dim=0 if _solver_row(solver).top_k else max(n, d),
-                          svd=solver == "svd", eps=ctx.to_float(ctx.eps))
+        found_values = [ctx.to_float(v) for v in list(spectrum) + beyond]
         spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
         noise = _unscale(noise, 2 * ve, ctx)
         sd = _unscaled_sd(sd, scale_exp, ctx) if sd is not None else None
         mean = [h + l for h, l in zip(o.hi, o.lo)]
+        # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
+        comps = _apply_sign_rule(found.components, "none" if s.sign == "factominer" and k == 1 and n > d else s.sign)
+        _report_degenerate(found_values, k, dim=0 if _solver_row(solver).top_k else max(n, d), svd=solver == "svd",
+                           eps=ctx.to_float(ctx.eps))
     f = ctx.to_float
     return PCAState(
         ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
@@ -844,7 +723,7 @@ def finish(s: Settings, o: Solved) -> PCAState:
         singular_values_=[f(v) for v in singular],
         mean_=[f(m) for m in mean],
         scale_=[f(v) for v in sd] if sd is not None else None,
-        noise_variance_=f(noise),
+        noise_variance_=f(noise), feature_names_in_=o.feature_names,
     )
 
 

@@ -276,6 +276,11 @@ class FloatContext(Context):
     sum = staticmethod(fast.fsum or math.fsum)  # type: ignore[assignment]
     #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound).
     dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
+    to_float = staticmethod(float)  # type: ignore[assignment]
+    #: Float operators need no context of their own.
+    local = staticmethod(contextlib.nullcontext)
+    #: The kernel room's Gram where bound (:class:`GramWork`), else the compensated one: the binding decides.
+    fast_gram = Context.fast_gram if fast.gram is not None else Context.gram
 
     def __eq__(self, other: object) -> bool:
         """Every float context is the same context (compared by value).

@@ -231,6 +231,19 @@ def _squared_path_errors(values: list[float], dim: int, eps: float) -> list[floa
     return [absolute / v if v > 0 else math.inf for v in values]
 
 
+def _path_losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Context) -> list[float]:
+    """Estimated relative errors of the eigenvalues that can be non-zero (at most n - 1 after
+    centring, and one per column that is not constant), when ``found`` came from a formed
+    covariance or Gram matrix (else none)."""
+    row = SOLVER_TABLE.get(found.solver) if isinstance(found.solver, str) else None
+    if not isinstance(row, Solver) or not row.formed:
+        return []
+    structural = min(n - 1 if center else n, varying)
+    values = [ctx.to_float(v) for v in found.values[:structural]]
+    dim = len(found.components[0]) if found.solver == "covariance" and found.components else n
+    return _squared_path_errors(values, dim, ctx.to_float(ctx.eps))
+
+
 def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0, svd: bool = False,
                       eps: float = 2.0 ** -52) -> None:
     """Warn (:class:`~purepca.errors.DegenerateEigenvalueWarning`) when kept
@@ -419,7 +432,7 @@ def solve_covariance(
             for j in range(len(C)):
                 C[j][j] = ctx.one
         eig = _eigh(C, _auto_method(len(C)) if method == "auto" else choose_eigh_method(len(C), method), ctx)
-        spectrum = _clip(eig.values[:r], ctx)
+        spectrum = [v if v > 0 else ctx.zero for v in eig.values[:r]]  # rounding may leave a zero below 0
         return Spectrum(spectrum, [list(v) for v in eig.vectors[:r]], ctx.sum(spectrum), "covariance")
 
 
@@ -828,7 +841,9 @@ def kernel_eigenpairs(
 @dataclass
 class Problem:
     """What a solver is given: the shape, the k wanted (0: all), the divisor, and the centred (scaled)
-    data as rows or their covariance, each formed when the solver first asks for it."""
+    data as rows or their covariance: the fit forms the covariance before it calls a solver whose
+    ``forms_covariance`` says it reads it (``covariance()`` returns that matrix; another solver's call
+    forms it then), and the rows when the solver first asks for them."""
 
     ctx: Context
     n: int

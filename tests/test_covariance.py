@@ -233,3 +233,20 @@ def test_covariance_rejects_bad_rows() -> None:
         covariance_matrix([[1.0], [None]])
     with pytest.raises(PurePCAError, match=r"X: empty input"):
         covariance_matrix([])
+
+
+def test_mean_correction_is_the_exact_residual_rounded_once_on_both_paths() -> None:
+    # lo = (Σx - n·hi)/n: the residual summed exactly and rounded once (Fractions here), then divided;
+    # the reference sums it as it is, the kernels' callback by Dekker's n·hi = p + q: the same bits.
+    from purepca.covariance import _float_correction, _mean_correction
+    from purepca.numeric import FLOAT
+
+    rng = random.Random(45)
+    for _ in range(400):
+        n = rng.randint(1, 200)
+        off = 10 ** rng.uniform(-290, 290) * rng.choice([-1, 1])
+        col = [off + rng.gauss(0, 1) * abs(off) * 10 ** rng.uniform(-17, 0) for _ in range(n)]
+        m = math.fsum(col) / n
+        s = math.fsum(x - m for x in col)
+        want = float(sum(map(Fraction, col)) - n * Fraction(m)) / float(n)
+        assert _mean_correction(col, m, float(n), FLOAT) == want == _float_correction(col, m, s), (n, off)

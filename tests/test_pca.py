@@ -377,6 +377,33 @@ def test_auto_solver_choice() -> None:
     assert PCA(solver="svd")._choose_solver(200, 1_000) == "svd"
 
 
+def test_auto_solver_choice_by_shape_is_the_cost_models_choice() -> None:
+    # "auto" with every component asked returns the shape's full path at once (purepca.fitting.Settings):
+    # it must be what the cost model (purepca.solvers.choose_solver, k=None) weighs its way to.
+    from purepca.solvers import choose_solver
+
+    shapes = [(n, d) for n in (1, 2, 3, 7, 50, 499, 10_000, 10 ** 7) for d in (1, 2, 3, 8, 50, 500, 10_000, 10 ** 7)]
+    for n, d in shapes:
+        assert PCA()._choose_solver(n, d) == choose_solver(n, d, None), (n, d)
+        assert PCA(0.9)._choose_solver(n, d) == choose_solver(n, d, None), (n, d)
+
+
+def test_auto_solver_choice_weighs_costs_when_the_table_has_another_row() -> None:
+    # A registered row with a cost takes part in "auto" even when every component is asked.
+    from purepca.solvers import SOLVER_TABLE, Solver, register_solver, solve_svd
+
+    saved = dict(SOLVER_TABLE)
+    try:
+        register_solver(Solver("cheap", lambda P: solve_svd(P.rows(), P.div, P.ctx), lambda n, d, k: False,
+                               cost=lambda n, d, k: 0.0))
+        assert PCA()._choose_solver(100, 10) == "cheap"
+        del SOLVER_TABLE["cheap"]
+        assert PCA()._choose_solver(100, 10) == "covariance"
+    finally:
+        SOLVER_TABLE.clear()
+        SOLVER_TABLE.update(saved)
+
+
 def test_svd_solver_keeps_digits_on_nearly_collinear_data() -> None:
     rng = random.Random(14)
     X = []

@@ -216,7 +216,7 @@ def test_pypy_deviations_made_where_read_give_the_bits_of_those_stored() -> None
     # PyPy's fit centres its columns lazily (DeviationColumns) and takes the Gram from the raw
     # columns and means (_blocked_dot_about): every entry must be the blocked dot of the stored
     # deviations, bit for bit, and the centred record otherwise the same.
-    from purepca.covariance import _centred_columns, _constant_columns, _rows_of
+    from purepca.covariance import _centred_columns, _constant_columns, _cross_products
 
     rng = random.Random(17)
     for n, off in ((1, 0.0), (31, 1e12), (64, -3.0), (100, 1e-7), (1000, 7e15), (333, 0.0)):
@@ -234,7 +234,7 @@ def test_pypy_deviations_made_where_read_give_the_bits_of_those_stored() -> None
         plain, late = _centred_columns(raw, FLOAT), _centred_columns(raw, FLOAT, lazy=True)
         assert (late.hi, late.lo, late.sums, late.exps) == (plain.hi, plain.lo, plain.sums, plain.exps)
         assert _constant_columns(late) == _constant_columns(plain) == 1 + (n == 1) * 4
-        assert _rows_of(late) == _rows_of(plain) == n
+        assert _cross_products(late, FLOAT, None, rows=n) == _cross_products(plain, FLOAT, None)  # the fit gives n
         assert list(late.cols) == plain.cols
 
 

@@ -285,7 +285,7 @@ def _jacobi_eigh(
     V = [[ctx.one if i == j else ctx.zero for j in range(n)] for i in range(n)]
     if n <= 1:
         return EighResult([row[0] for row in M], V, 0, 0)
-    scale = ctx.scale_exponent(max_abs(M)) if ctx.needs_scaling else 0
+    scale = ctx.scale_exponent(max((max(map(abs, row), default=0) for row in M), default=0)) if ctx.needs_scaling else 0
     if scale:
         M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
     else:
