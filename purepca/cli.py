@@ -1328,8 +1328,9 @@ def _verify_command(args: argparse.Namespace) -> int:
     return 0 if all(c.passed for c in checks) else 1
 
 
-def _assess_command(args: argparse.Namespace) -> None:
-    """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case."""
+def _assess_command(args: argparse.Namespace) -> int:
+    """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case (or the
+    user's own data); the exit status is verify's: 0 when every verdict passes, 1 when one FAILs."""
     from .testing.assess import assess, assessment_report
 
     if os.path.isdir(args.answer):
@@ -1341,8 +1342,9 @@ def _assess_command(args: argparse.Namespace) -> None:
             if isinstance(document, dict) and key in document:
                 result[key] = document[key]
     if _is_data_file(args.case):
-        _write(_assess_own_data(args.case, result, args), args.output)
-        return
+        text, passed = _assess_own_data(args.case, result, args)
+        _write(text, args.output)
+        return 0 if passed else 1
     from .certified import case_names
 
     if args.case not in case_names():
@@ -1354,6 +1356,8 @@ def _assess_command(args: argparse.Namespace) -> None:
     title = (f"{args.answer} against the certified values of {args.case} (convention {convention}, method "
              f"{args.method}): LRE = correct significant digits, verdict of the method's error model")
     _write(assessment_report(rows, title), args.output)
+    return 1 if any(r.verdict == "FAIL" for r in rows) else 0
+
 
 def _is_data_file(case: str) -> bool:
     """Whether ``assess``'s first argument is the user's own data (a CSV or JSON file) rather than a case name
@@ -1362,7 +1366,7 @@ def _is_data_file(case: str) -> bool:
         "/" in case) or os.path.isfile(case)
 
 
-def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namespace) -> str:
+def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namespace) -> tuple[str, bool]:
     """``purepca assess DATA.csv ANSWER``: the corpus report on the user's own data.  The LRE (correct
     digits) is counted against purepca's reference of the data (floats, refined: good to about 15 digits,
     so an LRE is at most that), the verdict is the error model's, as for a certified case."""
@@ -1411,7 +1415,7 @@ def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namesp
     title = (f"{args.answer} against purepca's reference for {path} (not a certified case: LRE counted against the "
              f"float reference, good to about 15 digits; convention {convention}, method {args.method}; "
              "`purepca verify` gives each tolerance)")
-    return assessment_report(out, title) + "\n" + summary(checks)
+    return assessment_report(out, title) + "\n" + summary(checks), all(c.passed for c in checks)
 
 def _published(name: str, source: str, got: Sequence[float], expected: Sequence[str]) -> tuple[bool, str]:
     """A published number agrees when ours, rounded to the decimals printed, is the printed number."""
@@ -1805,6 +1809,8 @@ def main(argv: Optional[Sequence[str]] = None, prog: str = "purepca") -> int:
             return 1 if failed else 0
         if args.command == "verify":
             return _verify_command(args)
+        if args.command == "assess":  # (verify's exit status: 1 when a verdict FAILs, for CI)
+            return _assess_command(args)
         _COMMANDS[args.command](args)
     except BrokenPipeError:  # e.g. piped into head
         pass

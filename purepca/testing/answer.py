@@ -45,7 +45,7 @@ import struct
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Optional
 
 from ..conventions import CONVENTIONS, apply_sign_rule
@@ -393,8 +393,13 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if const:  # (exact, when the digits path ran, keeps the other columns' numbers)
         comps, unit, mean, scales = _with_constant(comps, unit, mean, scales, const, rows[0], n)
     if scaled and sddof != ddof_v:  # StandardScaler (divisor n - sddof) then PCA (divisor n - ddof)
-        factor = (n - sddof) / (n - ddof_v)
-        unit = [v * factor for v in unit]
+        if exact:  # the N-digit values times the exact ratio, rounded once
+            ratio = Fraction(n - sddof, n - ddof_v)
+            unit = [float(Fraction(v) * ratio) for v in exact["explained_variance_"]] + unit[len(
+                exact["explained_variance_"]):]
+        else:
+            factor = (n - sddof) / (n - ddof_v)
+            unit = [v * factor for v in unit]
     k = len(unit) if n_components is None else min(n_components, len(unit))
     spectrum = [_ldexp2(v, e, scaled) for v in unit]
     total = math.fsum(unit)
@@ -446,8 +451,11 @@ def _digits_reference(rows: list[list[float]], convention: str, ddof: int, scale
     hp = full.high_precision_
     assert hp is not None
     e = _exponent(rows)
-    quarter = Decimal(4) ** e
-    unit = [float(v / quarter) if not scaled else float(v) for v in hp["explained_variance_"]]
+    # v / 4**e exactly (a Fraction), then one rounding to the float: dividing in the owned 28-digit context
+    # rounded the N-digit value to 28 digits first, and that double rounding put a variance just above a float
+    # midpoint one unit below it (tests/test_oracle_exit.py)
+    quarter = Fraction(4) ** e
+    unit = [float(Fraction(v) / quarter) if not scaled else float(v) for v in hp["explained_variance_"]]
     scales = [float(s) for s in hp["scale_"]] if hp.get("scale_") is not None else None
     comps = [[float(x) for x in row] for row in hp["components_"]]
     return comps, unit, [float(m) for m in hp["mean_"]], scales, e, dict(hp)
