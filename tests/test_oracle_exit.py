@@ -86,3 +86,42 @@ def test_assess_certified_case_exits_one_when_a_verdict_fails(tmp_path: "os.Path
     assert main(["assess", "toy", path, "--convention", "prcomp", "--output", out]) == 1
     right = _write(os.path.join(tmp_path, "right.json"), json.dumps({"explained_variance_": good.explained_variance_}))
     assert main(["assess", "toy", right, "--convention", "prcomp", "--output", out]) == 0
+
+
+def test_fbpca_under_iterative_passes_a_converged_run_and_fails_a_short_one() -> None:
+    """docs/oracle.md's recipe for fbpca is method="iterative": an answer is held to what a converged run
+    reaches, so a short run (fbpca's n_iter=2 on a slowly decaying spectrum) whose own error mpmath measures
+    above the injected defects FAILs, and the defects are caught in a converged one."""
+    np = pytest.importorskip("numpy")
+    fbpca = pytest.importorskip("fbpca")
+    mpmath = pytest.importorskip("mpmath")
+    from purepca.testing import compare_pca
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(120, 10)) * np.sqrt(np.linspace(1.0, 0.05, 10))
+    n = X.shape[0]
+    with mpmath.workdps(30):
+        dev = [[mpmath.mpf(float(x)) - mpmath.fsum(map(mpmath.mpf, X[:, j].tolist())) / n for x in X[:, j]]
+               for j in range(10)]
+        C = mpmath.matrix(10, 10)
+        for a in range(10):
+            for b in range(10):
+                C[a, b] = mpmath.fsum(x * y for x, y in zip(dev[a], dev[b])) / (n - 1)
+        exact = sorted((float(v) for v in mpmath.eigsy(C, eigvals_only=True)), reverse=True)
+
+    def run(n_iter: int) -> dict[str, "np.ndarray"]:
+        np.random.seed(0)
+        _, S, Vt = fbpca.pca(X, 4, raw=False, n_iter=n_iter)
+        Vt = Vt * np.sign(Vt[np.arange(4), np.abs(Vt).argmax(1)])[:, None]
+        return {"components_": Vt, "explained_variance_": S ** 2 / (n - 1)}
+
+    def error(answer: dict[str, "np.ndarray"]) -> float:
+        return max(abs(a - b) / b for a, b in zip(answer["explained_variance_"], exact))
+
+    short, long = run(2), run(60)
+    assert error(short) > 1e-6 and error(long) < 1e-13  # mpmath: the short run is worse than the defect
+    assert any(not c.passed for c in compare_pca(short, X, method="iterative"))
+    assert all(c.passed for c in compare_pca(long, X, method="iterative"))
+    off = long["explained_variance_"].copy()
+    off[3] *= 1 + 1e-6
+    assert any(not c.passed for c in compare_pca(dict(long, explained_variance_=off), X, method="iterative"))
