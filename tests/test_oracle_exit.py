@@ -88,6 +88,7 @@ def test_assess_certified_case_exits_one_when_a_verdict_fails(tmp_path: "os.Path
     assert main(["assess", "toy", right, "--convention", "prcomp", "--output", out]) == 0
 
 
+@pytest.mark.budget(3)  # fbpca's first import (not warmed by conftest) and mpmath's 10 x 10 eigenproblem
 def test_fbpca_under_iterative_passes_a_converged_run_and_fails_a_short_one() -> None:
     """docs/oracle.md's recipe for fbpca is method="iterative": an answer is held to what a converged run
     reaches, so a short run (fbpca's n_iter=2 on a slowly decaying spectrum) whose own error mpmath measures
