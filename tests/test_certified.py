@@ -431,7 +431,8 @@ def test_assess_command_reads_the_csv_directory_verify_reads(tmp_path: os.PathLi
     os.mkdir(folder)
     with open(os.path.join(folder, "sdev.csv"), "w") as f:  # R's prcomp(USArrests, scale. = TRUE)$sdev, printed
         f.write("1.5748783,0.9948694,0.5971291,0.4164494\n")
-    assert main(["assess", "usarrests_scaled", folder, "--convention", "prcomp"]) == 0
+    # 8 printed digits FAIL the svd model's 1e-14: assess exits 1 then, as verify does (issue 42)
+    assert main(["assess", "usarrests_scaled", folder, "--convention", "prcomp"]) == 1
     out = capsys.readouterr().out
     digits = [float(line.split()[1]) for line in out.splitlines() if line.startswith("explained_variance_[")]
     assert len(digits) == 4 and all(6.5 < d < 9 for d in digits), out  # 8 significant digits printed, squared

@@ -336,7 +336,8 @@ ASSESS = Command(
     "names or R's sdev and rotation, or a directory of ATTRIBUTE.csv files, as verify "
     "reads) for a case of the certified corpus (python -m purepca.certified list) and print "
     "per quantity McCullough's log relative error against the certified values and the "
-    "verdict of the method's error model (docs/certified.md).", (
+    "verdict of the method's error model (docs/certified.md); exit status 1 when a verdict FAILs, "
+    "as verify's.", (
         arg("case", metavar="CASE", help="the certified case, e.g. longley"),
         arg("answer", metavar="ANSWER", help="their output: a JSON object or a directory of CSV files"),
         arg("--convention", choices=sorted(CONVENTIONS), default=None,

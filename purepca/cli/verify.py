@@ -150,8 +150,9 @@ def _verify_command(args: argparse.Namespace) -> int:
     return 0 if all(c.passed for c in checks) else 1
 
 
-def _assess_command(args: argparse.Namespace) -> None:
-    """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case."""
+def _assess_command(args: argparse.Namespace) -> int:
+    """``purepca assess CASE ANSWER``: the LRE per quantity of another PCA's answer for a certified case (or the
+    user's own data); the exit status is verify's: 0 when every verdict passes, 1 when one FAILs."""
     from ..testing.assess import assess, assessment_report
 
     if os.path.isdir(args.answer):
@@ -163,8 +164,9 @@ def _assess_command(args: argparse.Namespace) -> None:
             if isinstance(document, dict) and key in document:
                 result[key] = document[key]
     if _is_data_file(args.case):
-        _write(_assess_own_data(args.case, result, args), args.output)
-        return
+        text, passed = _assess_own_data(args.case, result, args)
+        _write(text, args.output)
+        return 0 if passed else 1
     from ..certified import case_names
 
     if args.case not in case_names():
@@ -176,6 +178,7 @@ def _assess_command(args: argparse.Namespace) -> None:
     title = (f"{args.answer} against the certified values of {args.case} (convention {convention}, method "
              f"{args.method}): LRE = correct significant digits, verdict of the method's error model")
     _write(assessment_report(rows, title), args.output)
+    return 1 if any(r.verdict == "FAIL" for r in rows) else 0
 
 
 def _is_data_file(case: str) -> bool:
@@ -185,7 +188,7 @@ def _is_data_file(case: str) -> bool:
         "/" in case) or os.path.isfile(case)
 
 
-def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namespace) -> str:
+def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namespace) -> tuple[str, bool]:
     """``purepca assess DATA.csv ANSWER``: the corpus report on the user's own data.  The LRE (correct
     digits) is counted against purepca's reference of the data (floats, refined: good to about 15 digits,
     so an LRE is at most that), the verdict is the error model's, as for a certified case."""
@@ -234,4 +237,4 @@ def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namesp
     title = (f"{args.answer} against purepca's reference for {path} (not a certified case: LRE counted against the "
              f"float reference, good to about 15 digits; convention {convention}, method {args.method}; "
              "`purepca verify` gives each tolerance)")
-    return assessment_report(out, title) + "\n" + summary(checks)
+    return assessment_report(out, title) + "\n" + summary(checks), all(c.passed for c in checks)
