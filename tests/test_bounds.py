@@ -188,6 +188,7 @@ def _exact_kernel(X: list[list[float]], kernel: str, gamma: float, degree: int, 
 
 @pytest.mark.parametrize("kernel", ["linear", "poly", "rbf", "laplacian", "sigmoid", "cosine"])
 @pytest.mark.parametrize("convention", ["sklearn", "kernlab"])
+@pytest.mark.budget(2)  # 0.6-0.9 s measured on a busy 2-core machine: 1 s left no room for its noise
 def test_kernel_pca_bounds_contain_the_truth(kernel: str, convention: str) -> None:
     rng = random.Random(hash((kernel, convention)) % 1000)
     ratios: list[float] = []

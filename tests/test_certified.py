@@ -396,7 +396,7 @@ def test_certified_list_command_prints_every_case(capsys: pytest.CaptureFixture[
     assert "python -m purepca.certified build" in capsys.readouterr().err
 
 
-@pytest.mark.budget(4)  # a hypothesis run inside: 60 examples under the ci profile, 2 s
+@pytest.mark.budget(8)  # a hypothesis run inside: 60 examples under the ci profile, 2-3.3 s, and over 4 s once on a busy machine
 def test_assess_fuzzed_answers_give_digits_or_a_purepca_error() -> None:
     """Generated answers (any shape, NaN, infinities, text, nesting): a list of rows, or PurePCAError."""
     hypothesis = pytest.importorskip("hypothesis")

@@ -106,6 +106,7 @@ def test_exercise_unstable_root_fails_on_the_near_diagonal_pair(tmp_path: pathli
     assert not checks[0].passed and "ulps from the exact" in checks[0].message and "cancels" in checks[0].message
 
 
+@pytest.mark.budget(2)  # 0.6-0.9 s measured on a busy 2-core machine: 1 s left no room for its noise
 def test_exercise_skeleton_fails_with_not_implemented(tmp_path: pathlib.Path) -> None:
     for name in EXERCISES:
         checks = grade(write_skeleton(name, str(tmp_path)))

@@ -27,6 +27,7 @@ THRESHOLD = 20.0
 
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("kind", TYPES)
+@pytest.mark.budget(2)  # 0.6-0.9 s measured on a busy 2-core machine: 1 s left no room for its noise
 def test_jacobi_eigh_lapack_ratios(kind: int, n: int) -> None:
     check_lapack_ratios(jacobi_eigh, kind, n, THRESHOLD)
 
