@@ -8,9 +8,12 @@
 - every module appears in docs/architecture.md's table of rooms;
 - each of the 47 ``purepca.X`` paths the README documented at 1d257ef still imports.
 
-``EXCUSED`` lists the modules still owned by other branches of issue 45 while they are
-rewritten (the face moving into ``purepca/cli/``, the reading path, the oracle); the lead
-empties it after the merge, and then every check covers every module.
+``EXCUSED`` lists the modules issue 45 has not reached yet (the reading path's rooms, the
+oracle's ``testing/``, ``cli/verify.py``): the 80-line, 120-character and ruff checks skip
+them, the others do not.  Measured when the list was last cut: 45 long lines and 7 functions
+over 80 lines there (``compare_pca`` 234, ``compare_kernel_pca`` 125, ``assess`` 122,
+``_component_checks`` 102, ``power_iteration`` 100, ``reference`` 98, ``_extract`` 86).
+The list only shrinks: each module leaves it when it passes.
 """
 
 from __future__ import annotations
@@ -30,16 +33,14 @@ PACKAGE = ROOT / "purepca"
 MAX_FUNCTION_LINES = 80
 MAX_LINE = 120
 
-#: Modules of other branches of issue 45, excused until they merge (paths under purepca/).
+#: Modules issue 45 has not reached yet (paths under purepca/): see the module's docstring.
 EXCUSED = frozenset([
-    "cli/verify.py",                                                          # the oracle branch changes it
+    "cli/verify.py",                                                          # the oracle's commands
     "fitting.py", "covariance.py", "solvers.py", "pca.py", "numeric.py",      # the reading path
-    "moments.py", "base.py", "params.py",
-    "linalg/__init__.py", "linalg/cholesky.py", "linalg/eigen.py", "linalg/jacobi.py",
-    "linalg/krylov.py", "linalg/matrix.py", "linalg/power.py", "linalg/stein.py",
-    "linalg/tridiagonal.py",
-    "testing/__init__.py", "testing/answer.py", "testing/assess.py", "testing/compare.py",  # the oracle
-    "testing/geometry.py", "testing/kernel.py", "testing/strategies.py",
+    "base.py", "params.py",
+    "linalg/cholesky.py", "linalg/jacobi.py", "linalg/krylov.py", "linalg/matrix.py", "linalg/power.py",
+    "testing/answer.py", "testing/assess.py", "testing/compare.py",          # the oracle
+    "testing/geometry.py", "testing/kernel.py",
 ])
 
 #: The ``purepca.X`` import paths README.md documented at 1d257ef (``git show 1d257ef:README.md``,
@@ -104,9 +105,20 @@ def test_house_excused_modules_exist() -> None:
     """An excuse for a module that is gone (moved, renamed) is a stale line: take it out."""
     names = {_name(p) for p in _modules()}
     stale = sorted(EXCUSED - names)
-    # The face's modules move into purepca/cli/ on their own branch: their old names may vanish.
-    stale = [s for s in stale if s not in ("cli.py", "player.py", "svg.py")]
     assert not stale, f"EXCUSED names modules that no longer exist: {stale}"
+
+
+def test_house_excused_modules_still_need_it() -> None:
+    """The list only shrinks: a module that passes every check leaves it."""
+    clean = [name for name in sorted(EXCUSED)
+             if not _long_functions(PACKAGE / name) and not _long_lines(PACKAGE / name)]
+    if clean and importlib.util.find_spec("ruff") is not None:
+        run = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise", "--no-cache",
+                              *("purepca/" + name for name in clean)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60)
+        flagged = {line.split(":", 1)[0][len("purepca/"):] for line in run.stdout.splitlines()}
+        clean = [name for name in clean if name not in flagged]
+    assert not clean, f"these modules pass every house check: take them out of EXCUSED: {clean}"
 
 
 def test_house_ruff_clean() -> None:
