@@ -275,8 +275,10 @@ def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
     ``angle``); ``first_positive``: ``|v[0]| > angle``; ``sum_positive``:
     ``|Σv| > angle·sqrt(d)``; ``none``: never.
 
-    >>> sign_determined([0.8, 0.6], "max_abs_positive", 1e-8), sign_determined([0.7071, 0.7071], "max_abs_positive", 1e-3)
-    (True, False)
+    >>> sign_determined([0.8, 0.6], "max_abs_positive", 1e-8)
+    True
+    >>> sign_determined([0.7071, 0.7071], "max_abs_positive", 1e-3)
+    False
     """
     if rule not in SIGN_RULES:
         raise PurePCAError(f"rule must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
@@ -340,7 +342,8 @@ def angle_from(B: Any, O: Any) -> float:
     >>> angle_from([[1.0]], [[0.0, 1.0]])
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: angle_from: B has rows of 1 values and O of 2; both must be vectors of the same space (one value per feature)
+    purepca.errors.PurePCAError: angle_from: B has rows of 1 values and O of 2; both must be vectors of the same
+    space (one value per feature)
     """
     QB = _orthonormal(_rows(B, "B"), "B")
     rows_o = _rows(O, "O")
