@@ -85,7 +85,7 @@ def gram_schmidt(vectors: Sequence[Sequence[Scalar]], ctx: Context, rng: random.
                 out.append([x / nv for x in v])
                 break
             v = random_vector(rng, len(v), ctx)
-        else:  # pragma: no cover - every random vector inside the span of the ones before: no room left
+        else:  # every random vector inside the span of the ones before: no room left
             raise PurePCAError(what)
     return out
 
