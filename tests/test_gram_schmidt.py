@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from purepca import DecimalContext, PurePCAError
-from purepca.linalg.gram_schmidt import gaussian_vector, gram_schmidt
+from purepca.linalg.gram_schmidt import gaussian_vector, gram_schmidt, project_out
 from purepca.numeric import FLOAT
 
 EPS = 2.0 ** -52
@@ -111,3 +111,17 @@ def test_gram_schmidt_gaussian_vector_follows_the_seed() -> None:
     rng = random.Random(11)
     expected = [rng.gauss(0.0, 1.0) for _ in range(5)]
     assert gaussian_vector(random.Random(11), 5, FLOAT) == expected
+
+
+@pytest.mark.parametrize("classical", [False, True])
+def test_gram_schmidt_project_out_leaves_the_part_off_the_basis(classical: bool) -> None:
+    rng = random.Random(6)
+    basis = gram_schmidt([[rng.gauss(0, 1) for _ in range(5)] for _ in range(2)], FLOAT, rng)
+    v = [rng.gauss(0, 1) for _ in range(5)]
+    w = project_out(project_out(v, basis, FLOAT, classical=classical), basis, FLOAT, classical=classical)
+    assert max(abs(float(_exact_dot(q, w))) for q in basis) < 5 * 4 * EPS
+    exact = [Fraction(x) for x in v]  # v - Σ (q·v) q in exact arithmetic, the q as they are
+    for q in basis:
+        c = _exact_dot(q, v)
+        exact = [a - c * Fraction(b) for a, b in zip(exact, q)]
+    assert max(abs(float(a - Fraction(b))) for a, b in zip(exact, w)) < 5 * 4 * EPS

@@ -4,6 +4,8 @@
 ``gram_schmidt(vectors, ctx, rng, ...)``    the vectors made orthonormal to ``against`` and to
                                             each other, in order; a vector that collapses into
                                             the span before it is replaced by a random one
+``project_out(v, basis, ctx)``              one sweep: ``v`` less its components along an
+                                            orthonormal basis (the step ``gram_schmidt`` repeats)
 ==========================================  ================================================
 
 The contract (what every caller may rely on):
@@ -88,6 +90,19 @@ def gram_schmidt(vectors: Sequence[Sequence[Scalar]], ctx: Context, rng: random.
         else:  # every random vector inside the span of the ones before: no room left
             raise PurePCAError(what)
     return out
+
+
+def project_out(v: Sequence[Scalar], basis: Sequence[Sequence[Scalar]], ctx: Context, *,
+                classical: bool = False) -> list[Scalar]:
+    """One sweep of Gram–Schmidt: ``v`` less its component along each vector of the orthonormal ``basis``
+    (modified: each coefficient from ``v`` as it stands; ``classical``: all from ``v`` as given, a zero
+    one skipped).  A new list; run it twice for orthogonality to working precision.
+
+    >>> from purepca.numeric import FLOAT
+    >>> project_out([3.0, 4.0, 5.0], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]], FLOAT)
+    [0.0, 0.0, 5.0]
+    """
+    return (_classical_sweep if classical else _modified_sweep)(list(v), basis, ctx)
 
 
 def _modified_sweep(v: list[Scalar], basis: Sequence[Sequence[Scalar]], ctx: Context) -> list[Scalar]:
