@@ -68,7 +68,7 @@ MODULES = (
     "solvers", "fitting", "imputation", "missing", "interpretation", "monitoring",
     "probabilistic", "report", "rotations", "kernels", "kernel_pca", "pca", "model_io",
     "linalg/__init__", "linalg/matrix", "linalg/jacobi", "linalg/tridiagonal",
-    "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky", "linalg/stein",
+    "linalg/krylov", "linalg/power", "linalg/eigen", "linalg/cholesky", "linalg/stein", "linalg/gram_schmidt",
 )
 
 #: The sensor profile (``--profile sensor``): a board's streaming fit, scores, T², SPE, their limits

@@ -16,6 +16,7 @@ import tarfile
 import zipfile
 
 import pytest
+from wheels import build, source_tree
 
 from purepca import player
 
@@ -50,40 +51,24 @@ def test_player_page_files_are_declared_for_the_wheel_and_the_sdist() -> None:
 
 @pytest.mark.slow
 def test_player_page_files_are_in_the_built_wheel_and_sdist(tmp_path: pathlib.Path) -> None:
-    try:
-        import setuptools
-    except ImportError:
-        pytest.skip("setuptools is not installed in this environment")
-    if int(setuptools.__version__.split(".")[0]) < 77:
-        pytest.skip(f"setuptools {setuptools.__version__} predates the SPDX license string (needs >= 77)")
-    import shutil
-
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
-        shutil.copy(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "purepca", tree / "purepca", ignore=shutil.ignore_patterns("__pycache__"))
+    tree = source_tree(tmp_path)
     dist = tmp_path / "dist"
-    for build in ("build_wheel", "build_sdist"):  # one process each: a second build in one process wrote nothing
-        code = f"import sys; from setuptools import build_meta; build_meta.{build}(sys.argv[1])"
-        built = subprocess.run([sys.executable, "-c", code, str(dist)], cwd=tree, capture_output=True, text=True,
-                               timeout=300)
-        assert built.returncode == 0, built.stderr[-3000:]
-    (wheel_name,), (sdist_name,) = ([p.name for p in dist.glob(pattern)] for pattern in ("*.whl", "*.tar.gz"))
-    with zipfile.ZipFile(dist / wheel_name) as wheel:
+    wheel_path, _ = build(tree, dist, "wheel")
+    sdist_path, _ = build(tree, dist, "sdist")
+    with zipfile.ZipFile(wheel_path) as wheel:
         names = set(wheel.namelist())
         for page in PAGES:
             assert f"purepca/pages/{page}" in names, page
             assert wheel.read(f"purepca/pages/{page}") == (ROOT / "purepca" / "pages" / page).read_bytes()
         assert "purepca/cli/__init__.py" in names and "purepca/point_labels.py" in names
-    with tarfile.open(dist / sdist_name) as sdist:
+    with tarfile.open(sdist_path) as sdist:
         members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
     for page in PAGES:
         assert f"purepca/pages/{page}" in members, page
     assert "purepca/cli/__init__.py" in members
     # the page from the wheel is the tree's: the wheel's purepca on the path, one page made
     unpacked = tmp_path / "unpacked"
-    zipfile.ZipFile(dist / wheel_name).extractall(unpacked)
+    zipfile.ZipFile(wheel_path).extractall(unpacked)
     make = ("from purepca import player; import sys; "
             "sys.stdout.write(player.player_html(player.jacobi_run([[2.0, 1.0], [1.0, 2.0]])))")
     page = subprocess.run([sys.executable, "-c", make], cwd=unpacked, capture_output=True, text=True, timeout=300,

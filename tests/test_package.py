@@ -10,6 +10,7 @@ import sys
 from decimal import Decimal
 
 import pytest
+from wheels import build, source_tree
 
 import purepca
 from purepca import FLOAT, DecimalContext, PurePCAError, get_context
@@ -180,28 +181,10 @@ def test_installed_metadata_license_and_console_script() -> None:
 def test_the_wheel_installs_offline_into_an_empty_venv_and_gives_a_working_command(tmp_path: pathlib.Path) -> None:
     # issue 10, acceptance 6: build the wheel (no deprecation warning), install it with --no-index, run the command.
     import os
-    import shutil
     import venv
 
-    try:
-        import setuptools
-    except ImportError:
-        pytest.skip("setuptools is not installed in this environment (.ci/test installs it for CPython)")
-    if int(setuptools.__version__.split(".")[0]) < 77:
-        pytest.skip(f"setuptools {setuptools.__version__} predates the SPDX license string (needs >= 77)")
-    tree = tmp_path / "tree"
-    tree.mkdir()
-    for name in ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in"):
-        shutil.copy(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "purepca", tree / "purepca", ignore=shutil.ignore_patterns("__pycache__"))
-    dist = tmp_path / "dist"
-    build = subprocess.run(
-        [sys.executable, "-W", "always", "-c",
-         "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))", str(dist)],
-        cwd=tree, capture_output=True, text=True, timeout=300)
-    assert build.returncode == 0, build.stderr[-3000:]
-    assert "Deprecat" not in build.stdout + build.stderr, (build.stdout + build.stderr)[-3000:]
-    wheel = dist / build.stdout.strip().splitlines()[-1]
+    wheel, output = build(source_tree(tmp_path), tmp_path / "dist", "wheel")
+    assert "Deprecat" not in output, output[-3000:]
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")

@@ -32,7 +32,8 @@ def cholesky(A: Any, *, context: Context = FLOAT) -> list[list[Scalar]]:
     >>> cholesky([[1, 2], [2, 1]])
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: A is not positive definite: pivot 1 is -3.0 (the leading 2 x 2 minor is not positive definite)
+    purepca.errors.PurePCAError: A is not positive definite: pivot 1 is -3.0 (the leading 2 x 2 minor is not
+    positive definite)
     """
     ctx = check_context(context)
     return _cholesky(as_symmetric(A, name="A", context=ctx), ctx)
@@ -115,7 +116,8 @@ def _spd_inverse(A: list[list[Scalar]], ctx: Context, what: str) -> list[list[Sc
     accuracy, which the inverse magnifies); ``what`` names it in the error."""
     eig = _eigh(A, "jacobi", ctx)
     if not eig.values or not eig.values[-1] > 0:
-        raise PurePCAError(f"{what} is singular (smallest eigenvalue {ctx.to_float(eig.values[-1]) if eig.values else 0.0:.3e}); it has no inverse")
+        smallest = ctx.to_float(eig.values[-1]) if eig.values else 0.0
+        raise PurePCAError(f"{what} is singular (smallest eigenvalue {smallest:.3e}); it has no inverse")
     n = len(A)
     V = eig.vectors
     return [[ctx.sum(V[k][i] * V[k][j] / eig.values[k] for k in range(n)) for j in range(n)] for i in range(n)]

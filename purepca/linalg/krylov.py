@@ -50,6 +50,8 @@ from typing import Any, Callable, Optional, Sequence
 from ..errors import ConvergenceError, PurePCAError, float_range
 from ..numeric import FLOAT, Context, Scalar, check_context
 from .eigen import _eigh, choose_eigh_method
+from .gram_schmidt import gaussian_vector as _random_vector
+from .gram_schmidt import gram_schmidt
 from ..params import as_int, as_real, is_int
 from .power import IterationResult, _as_operator, _check_k, _scaled_result
 
@@ -60,39 +62,15 @@ BlockOperator = Callable[[list[list[Scalar]]], list[list[Scalar]]]
 WHICH = ("largest", "magnitude")
 
 
-def _random_vector(rng: random.Random, d: int, ctx: Context) -> list[Scalar]:
-    return [ctx.convert(rng.gauss(0.0, 1.0)) for _ in range(d)]
-
-
 def _orthonormal_block(
     block: list[list[Scalar]], basis: list[list[Scalar]], rng: random.Random, ctx: Context, d: int
 ) -> list[list[Scalar]]:
-    """The block orthogonalised against ``basis`` and within itself (Gram–Schmidt
-    twice); a vector that collapses (the Krylov space became invariant) is
-    replaced by a fresh random one, so the basis keeps growing until it fills
-    the space.  Returns at most ``d - len(basis)`` vectors."""
-    dots = ctx.dots
-    out: list[list[Scalar]] = []
-    limit = ctx.convert(64) * ctx.eps
-    room = d - len(basis)
-    for v in block:
-        if len(out) >= room:
-            break
-        for _attempt in range(6):
-            original = ctx.norm(v)
-            for _pass in range(2):  # classical Gram-Schmidt, twice
-                for vectors in (basis, out):
-                    for c, u in zip(dots(vectors, v), vectors):
-                        if c:
-                            v = [a - c * b for a, b in zip(v, u)]
-            nv = ctx.norm(v)
-            if nv > 0 and nv > limit * original:
-                out.append([x / nv for x in v])
-                break
-            v = _random_vector(rng, d, ctx)
-        else:  # pragma: no cover - six random vectors all inside a proper subspace
-            raise PurePCAError("lanczos: could not extend the basis")
-    return out
+    """The block orthogonalised against ``basis`` and within itself (:func:`~purepca.linalg.gram_schmidt.
+    gram_schmidt`, classical); a vector that collapses (the Krylov space became invariant) is replaced by
+    a fresh random one (six tries), so the basis keeps growing until it fills the space.  Returns at most
+    ``d - len(basis)`` vectors."""
+    return gram_schmidt(block, ctx, rng, against=basis, classical=True, limit=64, attempts=6, room=d - len(basis),
+                        what="lanczos: could not extend the basis")
 
 
 def _combine(Y: Sequence[Sequence[Scalar]], vectors: list[list[Scalar]], ctx: Context) -> list[list[Scalar]]:
@@ -203,7 +181,8 @@ def _basis_size(max_basis: Any, k: int, b: int, d: int) -> int:
     if max_basis is None:
         return min(d, max(2 * k + 2 * b, 20))
     if not is_int(max_basis) or not min(d, k + b) <= max_basis:
-        raise PurePCAError(f"max_basis must be an int of at least min(d, k + block_size) = {min(d, k + b)}, got {max_basis!r}")
+        raise PurePCAError(f"max_basis must be an int of at least min(d, k + block_size) = {min(d, k + b)}, "
+                           f"got {max_basis!r}")
     return min(d, int(max_basis))
 
 
@@ -238,7 +217,7 @@ def _lanczos(
     history: list[Scalar] = []
     worst = ctx.zero
     scale = ctx.zero
-    for restart in range(1, max_restarts + 1):
+    for _restart in range(1, max_restarts + 1):
         while len(basis) < m:
             block = _orthonormal_block([list(w) for w in images[-newest:]], basis, rng, ctx, d)
             block = block[: m - len(basis)]

@@ -38,6 +38,8 @@ from ..errors import ConvergenceError, PurePCAError, float_range
 from ..numeric import FLOAT, Context, Scalar, check_context
 from ..params import as_int, as_real, check_callback, is_int
 from .jacobi import _jacobi_eigh, _scaled_back
+from .gram_schmidt import gaussian_vector as _random_vector
+from .gram_schmidt import gram_schmidt
 from .matrix import _max_abs as max_abs  # rows validated here: the worker
 from .matrix import as_symmetric, as_vector
 
@@ -171,10 +173,6 @@ def _default_tol(tol: Optional[float], ctx: Context) -> Scalar:
     return ctx.convert(as_real(tol, "tol", low=0.0, low_open=True))
 
 
-def _random_vector(rng: random.Random, d: int, ctx: Context) -> list[Scalar]:
-    return [ctx.convert(rng.gauss(0.0, 1.0)) for _ in range(d)]
-
-
 def _axpy(a: Scalar, x: Sequence[Scalar], y: Sequence[Scalar]) -> list[Scalar]:
     """``y + a·x``."""
     return [yi + a * xi for xi, yi in zip(x, y)]
@@ -199,25 +197,10 @@ def _start_vector(start: Any, d: int, ctx: Context) -> list[Scalar]:
 
 
 def _orthonormalize(vectors: list[list[Scalar]], rng: random.Random, ctx: Context) -> list[list[Scalar]]:
-    """Modified Gram–Schmidt, twice ("twice is enough"), replacing vectors
-    that collapse into the span of the earlier ones by fresh random ones."""
-    basis: list[list[Scalar]] = []
-    dot = ctx.dot
-    limit = ctx.convert(16) * ctx.eps
-    for v in vectors:
-        for _attempt in range(4):
-            original = ctx.norm(v)
-            for _pass in range(2):
-                for u in basis:
-                    v = _axpy(-dot(u, v), u, v)
-            nv = ctx.norm(v)
-            if nv > limit * original and nv > 0:
-                basis.append([x / nv for x in v])
-                break
-            v = _random_vector(rng, len(v), ctx)
-        else:  # pragma: no cover - four random vectors all in a span of < d
-            raise PurePCAError("could not extend the basis: the block is larger than the space")
-    return basis
+    """:func:`~purepca.linalg.gram_schmidt.gram_schmidt`, modified, replacing vectors that collapse into
+    the span of the earlier ones by fresh random ones (four tries)."""
+    return gram_schmidt(vectors, ctx, rng, limit=16, attempts=4,
+                        what="could not extend the basis: the block is larger than the space")
 
 
 def _factor(history: list[Scalar], ctx: Context) -> float:
@@ -228,18 +211,9 @@ def _factor(history: list[Scalar], ctx: Context) -> float:
     return float((tail[-1] / tail[0]) ** (1.0 / (len(tail) - 1)))
 
 
-def power_iteration(
-    op: Any,
-    d: Optional[int] = None,
-    k: int = 1,
-    *,
-    tol: Optional[float] = None,
-    max_iter: int = 10_000,
-    seed: int = 0,
-    context: Context = FLOAT,
-    trace: PowerTrace = None,
-    start: Optional[Sequence[Any]] = None,
-) -> IterationResult:
+def power_iteration(op: Any, d: Optional[int] = None, k: int = 1, *, tol: Optional[float] = None,
+                    max_iter: int = 10_000, seed: int = 0, context: Context = FLOAT, trace: PowerTrace = None,
+                    start: Optional[Sequence[Any]] = None) -> IterationResult:
     """The ``k`` eigenpairs of largest magnitude, one at a time, by power iteration.
 
     After each eigenpair ``(λ, u)`` is found, the operator is deflated
@@ -283,13 +257,7 @@ def power_iteration(
         residuals: list[Scalar] = []
         total = 0
         scale = ctx.zero
-
-        def deflated(v: list[Scalar]) -> list[Scalar]:
-            w = apply(v)
-            for lam, u in zip(values, vectors):
-                w = _axpy(-lam * dot(u, v), u, w)
-            return w
-
+        deflated = _deflated(apply, values, vectors, ctx)
         for index in range(k):
             if index == 0 and first is not None:
                 v = first
@@ -303,24 +271,13 @@ def power_iteration(
                 history.append(r)
                 ref = scale if index else abs(lam)
                 if trace is not None:
-                    trace(PowerStep(index + 1, it, math.ldexp(float(lam), e), math.ldexp(float(r), e),
-                                    math.ldexp(float(tol_ * ref), e), tuple(v), ctx.ldexp(lam, e),
-                                    ctx.ldexp(r, e)))
+                    trace(_power_step(index, it, lam, r, tol_ * ref, v, e, ctx))
                 if r <= tol_ * ref or r == 0:
                     break
                 w, nw = _normalized(w, ctx)
                 v = w
             else:
-                factor = _factor(history, ctx)
-                raise ConvergenceError(
-                    f"power_iteration: eigenpair {index + 1} of {k} did not converge in {max_iter} iterations: "
-                    f"residual {float(r):.3e} (tolerance {float(tol_ * ref):.3e}); the residual shrank by "
-                    f"a factor {factor:.6f} per iteration, which estimates |λ_next/λ|: the gap between "
-                    f"this eigenvalue and the next in magnitude is too small for power iteration "
-                    f"(use subspace_iteration or jacobi_eigh)",
-                    iterations=total + max_iter,
-                    residual=float(r),
-                )
+                raise _power_stalled(index, k, max_iter, r, tol_ * ref, _factor(history, ctx), total)
             total += it
             if index == 0:
                 scale = abs(lam)
@@ -328,6 +285,41 @@ def power_iteration(
             vectors.append(v)
             residuals.append(r)
         return _scaled_result(IterationResult(values, vectors, total, residuals), e, ctx)
+
+
+def _deflated(apply: Operator, values: list[Scalar], vectors: list[list[Scalar]], ctx: Context) -> Operator:
+    """Hotelling's deflation of ``apply`` by the eigenpairs found so far (the lists grow as they are
+    found): ``v -> A·v - Σ λ·u·(uᵀv)``."""
+    dot = ctx.dot
+
+    def deflated(v: list[Scalar]) -> list[Scalar]:
+        w = apply(v)
+        for lam, u in zip(values, vectors):
+            w = _axpy(-lam * dot(u, v), u, w)
+        return w
+
+    return deflated
+
+
+def _power_step(index: int, it: int, lam: Scalar, r: Scalar, bound: Scalar, v: list[Scalar], e: int,
+                ctx: Context) -> PowerStep:
+    """The trace's record of one iteration on ``A/2**e``, in the units of ``A``."""
+    return PowerStep(index + 1, it, math.ldexp(float(lam), e), math.ldexp(float(r), e), math.ldexp(float(bound), e),
+                     tuple(v), ctx.ldexp(lam, e), ctx.ldexp(r, e))
+
+
+def _power_stalled(index: int, k: int, max_iter: int, r: Scalar, bound: Scalar, factor: float,
+                   total: int) -> ConvergenceError:
+    """The error of an eigenpair whose residual stayed above ``bound`` for ``max_iter`` iterations."""
+    return ConvergenceError(
+        f"power_iteration: eigenpair {index + 1} of {k} did not converge in {max_iter} iterations: "
+        f"residual {float(r):.3e} (tolerance {float(bound):.3e}); the residual shrank by "
+        f"a factor {factor:.6f} per iteration, which estimates |λ_next/λ|: the gap between "
+        f"this eigenvalue and the next in magnitude is too small for power iteration "
+        f"(use subspace_iteration or jacobi_eigh)",
+        iterations=total + max_iter,
+        residual=float(r),
+    )
 
 
 def subspace_iteration(

@@ -35,7 +35,7 @@ import math
 import numbers
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Tuple, Union
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
@@ -253,6 +253,10 @@ def _verdicts(checks: list[Check]) -> dict[str, Check]:
     return out
 
 
+#: A row of the assessment before its verdict: the quantity, its LRE and a note.
+Row = Tuple[str, float, str]
+
+
 @in_owned_decimal
 def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: str = "svd") -> list[Assessed]:
     """Another implementation's answer for a corpus case, quantity by quantity: the LRE against the
@@ -274,6 +278,33 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     >>> [(a.quantity, round(a.lre, 1), a.verdict) for a in rows]
     [('explained_variance_[0]', 2.7, 'FAIL'), ('explained_variance_[1]', 3.3, 'FAIL')]
     """
+    c, convention = _certified_case(case, convention, method)
+    cert = c.certificate
+    use = cert["conventions"][convention]
+    n, d = c.n_samples, c.n_features
+    # what sums of squares (statsmodels' eigenvals) are divided by: the convention's n - ddof
+    divisor = n - 1 if "n-1" in (use["eigenvalues"], use["scores"].replace("sd ", "")) else n
+    theirs = _extract(answer, d, n, divisor)
+    checks = compare_pca(answer, c.rows, convention=convention, method=method, scale=bool(cert["scaled"]))
+    verdict = _verdicts(checks)
+    rows = [*_eigenvalue_rows(theirs.get("explained_variance_") or [], cert["eigenvalues"][use["eigenvalues"]], d),
+            *_ratio_rows(theirs.get("explained_variance_ratio_") or [], cert["explained_variance_ratio"], d),
+            *_singular_value_rows(theirs.get("singular_values_") or [], cert, use, d),
+            *_component_rows(theirs.get("components_") or [], cert, d),
+            *_mean_rows(theirs.get("mean_") or [], cert["mean"], d),
+            *_score_rows(theirs.get("scores"), cert["scores"][use["scores"]], c.name, n, d),
+            *_supplementary_rows(_get(answer, "supplementary_correlations"), cert, c.name, d)]
+    out = [_assessed(verdict, *row) for row in rows]
+    named = {a.quantity for a in out}
+    for check in checks:  # what the error model checked beside the certified quantities
+        if check.quantity not in named and not check.quantity.startswith("components_["):
+            out.append(Assessed(check.quantity, math.nan, "PASS" if check.passed else "FAIL", check.note))
+    return out
+
+
+def _certified_case(case: Any, convention: Optional[str], method: str) -> tuple[Any, str]:
+    """The case (loaded, or one built by hand held to what :func:`load_case` checks) and the convention
+    to assess under, both checked, with ``method``."""
     from ..certified import CertifiedCase, check_case, load_case
 
     if not isinstance(method, str) or method not in METHODS:
@@ -286,95 +317,99 @@ def assess(case: Any, answer: Any, *, convention: Optional[str] = None, method: 
     else:
         c = load_case(case)
     cert = c.certificate
-    scaled = bool(cert["scaled"])
-    convention = convention if convention is not None else ("prcomp" if scaled else "sklearn")
+    convention = convention if convention is not None else ("prcomp" if cert["scaled"] else "sklearn")
     if convention not in cert["conventions"]:
         known = ", ".join(map(repr, cert["conventions"]))
         if convention in CONVENTIONS:
             raise PurePCAError(f"case {c.name!r} is certified under the conventions {known}, not {convention!r}")
         raise PurePCAError(f"convention must be one of {known} for case {c.name!r}; got {convention!r}")
-    use = cert["conventions"][convention]
-    n, d = c.n_samples, c.n_features
-    rows = c.rows
-    # what sums of squares (statsmodels' eigenvals) are divided by: the convention's n - ddof
-    divisor = n - 1 if "n-1" in (use["eigenvalues"], use["scores"].replace("sd ", "")) else n
-    theirs = _extract(answer, d, n, divisor)
-    checks = compare_pca(answer, rows, convention=convention, method=method, scale=scaled)
-    verdict = _verdicts(checks)
-    values = cert["eigenvalues"][use["eigenvalues"]]
-    top = values[0]
-    out: list[Assessed] = []
+    return c, convention
 
-    def add(name: str, digits: float, note: str = "") -> None:
-        check = verdict.get(name)
-        if check is not None and not check.passed:
-            note = "; ".join(filter(None, [note, check.line()]))
-        out.append(Assessed(name, digits, "-" if check is None else ("PASS" if check.passed else "FAIL"), note))
 
-    given = theirs.get("explained_variance_") or []
-    for i, v in enumerate(given):
-        if i >= d:
-            break
+def _assessed(verdict: dict[str, Check], name: str, digits: float, note: str) -> Assessed:
+    """The row with the error model's verdict of its quantity (``-`` where the model has none); a failed
+    check's line is added to the note."""
+    check = verdict.get(name)
+    if check is not None and not check.passed:
+        note = "; ".join(filter(None, [note, check.line()]))
+    return Assessed(name, digits, "-" if check is None else ("PASS" if check.passed else "FAIL"), note)
+
+
+def _eigenvalue_rows(given: Sequence[float], values: Sequence[str], d: int) -> list[Row]:
+    """The eigenvalues: a certified zero measured against the largest, one above the one before it
+    (not the i-th largest) no digit."""
+    rows: list[Row] = []
+    for i, v in enumerate(given[:d]):
         zero = Decimal(values[i]) == 0
-        if i and v > given[i - 1]:  # an eigenvalue above the one before it is not the i-th largest
-            add(f"explained_variance_[{i}]", 0.0, f"out of order: {v!r} follows {given[i - 1]!r}")
+        if i and v > given[i - 1]:
+            rows.append((f"explained_variance_[{i}]", 0.0, f"out of order: {v!r} follows {given[i - 1]!r}"))
             continue
-        add(f"explained_variance_[{i}]", lre(v, values[i], top if zero else None),
-            "a certified zero: error against the largest" if zero else "")
-    for i, v in enumerate(theirs.get("explained_variance_ratio_") or []):
-        if i < d:
-            ratio = cert["explained_variance_ratio"][i]
-            add(f"explained_variance_ratio_[{i}]", lre(v, ratio, "1" if Decimal(ratio) == 0 else None))
+        rows.append((f"explained_variance_[{i}]", lre(v, values[i], values[0] if zero else None),
+                     "a certified zero: error against the largest" if zero else ""))
+    return rows
+
+
+def _ratio_rows(given: Sequence[float], ratios: Sequence[str], d: int) -> list[Row]:
+    """The explained variance ratios; a certified zero measured against 1."""
+    return [(f"explained_variance_ratio_[{i}]", lre(v, ratios[i], "1" if Decimal(ratios[i]) == 0 else None), "")
+            for i, v in enumerate(given[:d])]
+
+
+def _singular_value_rows(given: Sequence[float], cert: dict[str, Any], use: dict[str, str], d: int) -> list[Row]:
+    """The singular values (of the convention's scaling of the scores); a certified zero against the largest."""
     sv = cert["singular_values"]
     sv = sv if isinstance(sv, list) else sv["sd n-1" if use["scores"] == "sd n-1" else "sd n"]
-    for i, v in enumerate(theirs.get("singular_values_") or []):
-        if i < d:
-            add(f"singular_values_[{i}]", lre(v, sv[i], sv[0] if Decimal(sv[i]) == 0 else None))
-    for i, v in enumerate(theirs.get("components_") or []):
-        if i < d:
-            digits, note = _component_lre(v, cert, i)
-            add(f"components_[{i}]", digits, note)
-    for j, v in enumerate(theirs.get("mean_") or []):
-        if j < d:
-            add(f"mean_[{j}]", lre(v, cert["mean"][j], "1" if Decimal(cert["mean"][j]) == 0 else None))
-    scores = theirs.get("scores")
-    if scores is not None:
-        if len(scores) != n:
-            raise PurePCAError(f"scores: {len(scores)} rows, but case {c.name!r} has {n} samples")
-        widths = {len(row) for row in scores}
-        if len(widths) != 1 or not 0 < len(scores[0]) <= d:
-            raise PurePCAError(f"scores: rows of {' and '.join(map(str, sorted(widths)))} entries; need one "
-                               f"width, one entry per component (at most {d})")
-        certified = cert["scores"][use["scores"]]
-        for i in range(len(scores[0])):
-            if str(i) in certified:
-                add(f"scores[:, {i}]", _scores_lre([row[i] for row in scores], certified[str(i)]))
-    sup = _get(answer, "supplementary_correlations")
-    if sup is not None:
-        if "supplementary" not in cert:
-            raise PurePCAError(f"supplementary_correlations: case {c.name!r} has no supplementary columns")
-        certified_sup = cert["supplementary"]["correlations"]
-        names = cert["supplementary"]["columns"]
-        table = _table(sup, "supplementary_correlations")
-        if len(table) != len(names):
-            raise PurePCAError(f"supplementary_correlations: {len(table)} rows, but case {c.name!r} has "
-                               f"{len(names)} supplementary columns ({', '.join(names)}): one row each")
-        widths = {len(row) for row in table}
-        if len(widths) != 1 or not 0 < len(table[0]) <= d:
-            raise PurePCAError(f"supplementary_correlations: rows of {' and '.join(map(str, sorted(widths)))} "
-                               f"entries; need one width, one entry per component (at most {d})")
-        # up to the sign of each component: one sign for its whole column, the nearer of the two
-        signs = {i: _column_sign([row[i] for row in table], certified_sup[str(i)])
-                 for i in range(len(table[0])) if str(i) in certified_sup}
-        for j, row in enumerate(table):
-            for i, v in enumerate(row):
-                if i in signs:
-                    add(f"supplementary_correlations[{j}][{i}]", lre(signs[i] * v, certified_sup[str(i)][j]))
-    named = {a.quantity for a in out}
-    for check in checks:  # what the error model checked beside the certified quantities
-        if check.quantity not in named and not check.quantity.startswith("components_["):
-            out.append(Assessed(check.quantity, math.nan, "PASS" if check.passed else "FAIL", check.note))
-    return out
+    return [(f"singular_values_[{i}]", lre(v, sv[i], sv[0] if Decimal(sv[i]) == 0 else None), "")
+            for i, v in enumerate(given[:d])]
+
+
+def _component_rows(given: Sequence[Sequence[float]], cert: dict[str, Any], d: int) -> list[Row]:
+    """The components, by direction and length (:func:`_component_lre`)."""
+    return [(f"components_[{i}]", *_component_lre(v, cert, i)) for i, v in enumerate(given[:d])]
+
+
+def _mean_rows(given: Sequence[float], mean: Sequence[str], d: int) -> list[Row]:
+    """The column means; a certified zero measured against 1."""
+    return [(f"mean_[{j}]", lre(v, mean[j], "1" if Decimal(mean[j]) == 0 else None), "")
+            for j, v in enumerate(given[:d])]
+
+
+def _score_rows(scores: Optional[Sequence[Sequence[float]]], certified: dict[str, Any], name: str, n: int,
+                d: int) -> list[Row]:
+    """The columns of scores the certificate holds, up to sign; the table's shape checked first."""
+    if scores is None:
+        return []
+    if len(scores) != n:
+        raise PurePCAError(f"scores: {len(scores)} rows, but case {name!r} has {n} samples")
+    widths = {len(row) for row in scores}
+    if len(widths) != 1 or not 0 < len(scores[0]) <= d:
+        raise PurePCAError(f"scores: rows of {' and '.join(map(str, sorted(widths)))} entries; need one "
+                           f"width, one entry per component (at most {d})")
+    return [(f"scores[:, {i}]", _scores_lre([row[i] for row in scores], certified[str(i)]), "")
+            for i in range(len(scores[0])) if str(i) in certified]
+
+
+def _supplementary_rows(sup: Any, cert: dict[str, Any], name: str, d: int) -> list[Row]:
+    """The supplementary columns' correlations with the components, one sign per component (the nearer
+    of the two for its whole column); the table's shape checked first."""
+    if sup is None:
+        return []
+    if "supplementary" not in cert:
+        raise PurePCAError(f"supplementary_correlations: case {name!r} has no supplementary columns")
+    certified_sup = cert["supplementary"]["correlations"]
+    names = cert["supplementary"]["columns"]
+    table = _table(sup, "supplementary_correlations")
+    if len(table) != len(names):
+        raise PurePCAError(f"supplementary_correlations: {len(table)} rows, but case {name!r} has "
+                           f"{len(names)} supplementary columns ({', '.join(names)}): one row each")
+    widths = {len(row) for row in table}
+    if len(widths) != 1 or not 0 < len(table[0]) <= d:
+        raise PurePCAError(f"supplementary_correlations: rows of {' and '.join(map(str, sorted(widths)))} "
+                           f"entries; need one width, one entry per component (at most {d})")
+    signs = {i: _column_sign([row[i] for row in table], certified_sup[str(i)])
+             for i in range(len(table[0])) if str(i) in certified_sup}
+    return [(f"supplementary_correlations[{j}][{i}]", lre(signs[i] * v, certified_sup[str(i)][j]), "")
+            for j, row in enumerate(table) for i, v in enumerate(row) if i in signs]
 
 
 def assessment_report(rows: list[Assessed], title: str) -> str:

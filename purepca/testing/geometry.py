@@ -88,15 +88,22 @@ def subspace_distance(A: Any, B: Any) -> float:
     if len(QA) != len(QB) or len(QA[0]) != len(QB[0]):
         raise PurePCAError(f"subspace_distance: A is {len(QA)} x {len(QA[0])} and B is {len(QB)} x {len(QB[0])}; "
                            "the spans to compare must have the same dimension, in the same space")
-    M = [[_dot(a, b) for b in QB] for a in QA]  # k x k: cosines
+    M, s = _cosines_and_sine(QA, QB)  # M is k x k
+    c = jacobi_svd(M).values[-1]
+    return math.atan2(s, c)
+
+
+def _cosines_and_sine(QA: list[list[float]], QB: list[list[float]]) -> tuple[list[list[float]], float]:
+    """The cosines ``M = Q_A·Q_Bᵀ`` of two orthonormal bases, and the sine of the largest principal angle seen
+    from B: the largest singular value of the part of B's basis outside span(A), ``Q_B - (Q_B·Q_Aᵀ)·Q_A``,
+    each entry one compensated sum (small angles from differences, not from ``sqrt(1 - c²)``)."""
+    M = [[_dot(a, b) for b in QB] for a in QA]
     outside = []
     for j, b in enumerate(QB):
         coef = [M[i][j] for i in range(len(QA))]
         outside.append([FLOAT.sum([b[t]] + [-c * a[t] for c, a in zip(coef, QA)]) for t in range(len(b))])
-    # Singular values: of the d x k matrix whose columns are the outside parts, and of M.
-    s = jacobi_svd([list(col) for col in zip(*outside)]).values[0]
-    c = jacobi_svd(M).values[-1]
-    return math.atan2(s, c)
+    # the d x kB matrix whose columns are the outside parts
+    return M, jacobi_svd([list(col) for col in zip(*outside)]).values[0]
 
 
 def _line_angle(a: list[float], b: list[float]) -> Optional[float]:
@@ -275,8 +282,10 @@ def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
     ``angle``); ``first_positive``: ``|v[0]| > angle``; ``sum_positive``:
     ``|Σv| > angle·sqrt(d)``; ``none``: never.
 
-    >>> sign_determined([0.8, 0.6], "max_abs_positive", 1e-8), sign_determined([0.7071, 0.7071], "max_abs_positive", 1e-3)
-    (True, False)
+    >>> sign_determined([0.8, 0.6], "max_abs_positive", 1e-8)
+    True
+    >>> sign_determined([0.7071, 0.7071], "max_abs_positive", 1e-3)
+    False
     """
     if rule not in SIGN_RULES:
         raise PurePCAError(f"rule must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
@@ -319,12 +328,7 @@ def angle_inside(B: Any, A: Any) -> float:
     if len(QB) > len(QA) or len(QA[0]) != len(QB[0]):
         raise PurePCAError(f"angle_inside: B is {len(QB)} x {len(QB[0])} and A is {len(QA)} x {len(QA[0])}; "
                            "B must have at most as many rows as A, in the same space")
-    M = [[_dot(a, b) for b in QB] for a in QA]  # kA x kB: cosines
-    outside = []
-    for j, b in enumerate(QB):
-        coef = [M[i][j] for i in range(len(QA))]
-        outside.append([FLOAT.sum([b[t]] + [-c * a[t] for c, a in zip(coef, QA)]) for t in range(len(b))])
-    s = jacobi_svd([list(col) for col in zip(*outside)]).values[0]
+    M, s = _cosines_and_sine(QA, QB)  # M is kA x kB
     c = jacobi_svd(M).values[-1] if len(QA) >= len(QB) else 0.0
     return math.atan2(s, c)
 
@@ -340,7 +344,8 @@ def angle_from(B: Any, O: Any) -> float:
     >>> angle_from([[1.0]], [[0.0, 1.0]])
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: angle_from: B has rows of 1 values and O of 2; both must be vectors of the same space (one value per feature)
+    purepca.errors.PurePCAError: angle_from: B has rows of 1 values and O of 2; both must be vectors of the same
+    space (one value per feature)
     """
     QB = _orthonormal(_rows(B, "B"), "B")
     rows_o = _rows(O, "O")

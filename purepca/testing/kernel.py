@@ -168,7 +168,7 @@ def _fitted_kernel(result: Any) -> dict[str, Any]:
     gamma (the fitted ``gamma_`` where there is one), degree and coef0; empty for a dict or R's lists."""
     if isinstance(result, dict) or not hasattr(result, "kernel") or not hasattr(result, "eigenvalues_"):
         return {}
-    name = getattr(result, "kernel")
+    name = result.kernel
     if not isinstance(name, str) or name not in _KERNELS:
         raise PurePCAError(f"the estimator's kernel is {name!r}; the reference knows {', '.join(map(repr, _KERNELS))}")
     found: dict[str, Any] = {"kernel": name}
@@ -228,7 +228,35 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: Optional[str] = None, gam
     rows = _rows(X, "X")
     n = len(rows)
     r = ref if ref is not None else kernel_reference(rows, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0)
-    # Their answer as μ (raw eigenvalues) and unit eigenvectors (rows of n entries).
+    mu, vecs, scores = _their_answer(result, convention, n)
+    values = r.eigenvalues_
+    k = min(len(mu if mu is not None else vecs or []), len(values))
+    top = values[0] if values else 0.0
+    tol = [(rtol * abs(v) + rtol * _EPS * top) if rtol is not None else _K_KERNEL * r.perturbation for v in values]
+    checks = _eigenvalue_checks(mu[:k] if mu is not None else [], values, tol, convention, n)
+    clusters = _model_clusters(values, tol)
+    allowed_of = _allowed_angles(clusters, values, tol, n)
+    if vecs is not None:
+        checks += _eigenvector_checks(vecs, r.vectors, clusters, allowed_of, k)
+    # Scores: kernlab's rotated (training rows), or transform of the given points.
+    got, P = _their_scores(result, scores, points, rows, convention, n)
+    if got is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want_rows = r.model.transform(P) if points is not None else [
+                [v[i] * math.sqrt(values[j]) for j, v in enumerate(r.vectors)] for i in range(n)]
+        entry = max(max(row) for row in r.entry_error) if r.entry_error else 0.0
+        for j in range(min(k, len(got[0]) if got else 0)):
+            if len([c for c in clusters if j in c][0]) == 1 and values[j] > tol[j]:
+                checks.append(_score_check(j, [g[j] for g in got], [w[j] for w in want_rows], values[j], tol[j],
+                                           allowed_of[j], entry, n))
+    return checks
+
+
+def _their_answer(result: Any, convention: str, n: int) -> tuple[Optional[list[float]], Optional[list[list[float]]],
+                                                                  Optional[list[list[float]]]]:
+    """Their answer as μ (raw eigenvalues), unit eigenvectors (rows of n entries) and kernlab's training
+    scores in scikit-learn's scale (None where the answer does not give them)."""
     if convention == "kernlab" or _get(result, "eig") is not None:
         eig = _get(result, "eig")
         mu = [v * n for v in _vector(eig, "eig")] if eig is not None else None
@@ -249,13 +277,14 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: Optional[str] = None, gam
     if mu is None and vecs is None:
         raise PurePCAError("compare_kernel_pca: the result has neither eigenvalues (eigenvalues_ or eig) nor "
                            "eigenvectors (eigenvectors_ or pcv)")
-    values = r.eigenvalues_
-    k = min(len(mu if mu is not None else vecs or []), len(values))
-    top = values[0] if values else 0.0
-    tol = [(rtol * abs(v) + rtol * _EPS * top) if rtol is not None else _K_KERNEL * r.perturbation for v in values]
+    return mu, vecs, scores
+
+
+def _eigenvalue_checks(mu: list[float], values: list[float], tol: list[float], convention: str,
+                       n: int) -> list[Check]:
+    """One check per given eigenvalue, in the convention's units (kernlab's ``eig`` is μ/n)."""
     checks: list[Check] = []
-    for i in range(k if mu is not None else 0):
-        assert mu is not None
+    for i in range(len(mu)):
         err = abs(mu[i] - values[i])
         ok = err <= tol[i]
         shown = mu[i] if convention == "sklearn" else mu[i] / n
@@ -265,7 +294,13 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: Optional[str] = None, gam
         note = "" if ok else (f"{name}[{i}]: {shown!r} off by {err * scale:.3g} from {want!r} (tolerance "
                               f"{tol[i] * scale:.3g}; {_digits_lost(err, abs(values[i]))} digits lost)")
         checks.append(Check(f"{name}[{i}]", ok, err * scale, tol[i] * scale, _digits_lost(err, abs(values[i])), note))
-    clusters = _model_clusters(values, tol)
+    return checks
+
+
+def _allowed_angles(clusters: list[list[int]], values: list[float], tol: list[float], n: int) -> dict[int, float]:
+    """The angle each eigenvector (each cluster's span) may be off by: the eigenvalues' tolerances over
+    the gap to the rest of the spectrum (Davis–Kahan), the zero eigenvalues of the centred kernel (the
+    constant vector, and any rank deficiency) among the rest."""
     allowed_of: dict[int, float] = {}
     for cluster in clusters:
         worst = 0.0
@@ -274,62 +309,69 @@ def compare_kernel_pca(result: Any, X: Any, *, kernel: Optional[str] = None, gam
                 if j not in cluster:
                     gap = abs(values[i] - values[j])
                     worst = max(worst, _K_ANGLE * (tol[i] + tol[j]) / gap if gap > 0 else math.inf)
-        # The zero eigenvalues of the centred kernel (the constant vector, and any rank deficiency).
         worst = max(worst, _K_ANGLE * tol[cluster[-1]] / values[cluster[-1]] if values[cluster[-1]] > 0 else math.inf)
         allowed = min(math.pi / 2, worst + 8 * _EPS * math.sqrt(n))
         for i in cluster:
             allowed_of[i] = allowed
+    return allowed_of
+
+
+def _eigenvector_checks(vecs: list[list[float]], reference: list[list[float]], clusters: list[list[int]],
+                        allowed_of: dict[int, float], k: int) -> list[Check]:
+    """One check per cluster wholly among the k given eigenvectors: the angle between the spans."""
+    checks: list[Check] = []
+    for cluster in clusters:
         inside = [i for i in cluster if i < k]
-        if vecs is None or not inside or len(inside) < len(cluster):
+        if not inside or len(inside) < len(cluster):
             continue
+        allowed = allowed_of[cluster[0]]
         label = f"eigenvectors_[:, {inside[0]}]" if len(inside) == 1 else f"eigenvectors_[:, {inside[0]}..{inside[-1]}]"
         try:
-            angle = subspace_distance([vecs[i] for i in inside], [r.vectors[i] for i in inside])
+            angle = subspace_distance([vecs[i] for i in inside], [reference[i] for i in inside])
         except PurePCAError as problem:
             checks.append(Check(label, False, math.nan, allowed, "-", f"{label}: {problem}"))
             continue
         ok = angle <= allowed
         checks.append(Check(label, ok, angle, allowed, _digits_lost(angle, 1.0), "" if ok else (
             f"{label}: at an angle of {angle:.3g} rad from the reference (allowed {allowed:.3g})")))
-    # Scores: kernlab's rotated (training rows), or transform of the given points.
-    got = scores
-    P = rows
-    if points is not None:
-        transform = result.get("transform") if isinstance(result, dict) else getattr(result, "transform", None)
-        if transform is None:
-            raise PurePCAError("compare_kernel_pca: points given, but the result has no transform")
-        P = _rows(points, "points")
-        got = _rows(transform(P), "transform(points)")
-        if convention == "kernlab":
-            got = [[x / math.sqrt(n) for x in row] for row in got]
-    if got is not None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            want_rows = r.model.transform(P) if points is not None else [
-                [v[i] * math.sqrt(values[j]) for j, v in enumerate(r.vectors)] for i in range(n)]
-        entry = max(max(row) for row in r.entry_error) if r.entry_error else 0.0
-        for j in range(min(k, len(got[0]) if got else 0)):
-            if len([c for c in clusters if j in c][0]) > 1:
-                continue
-            mu_j = values[j]
-            if not mu_j > tol[j]:
-                continue
-            sgn = 1 if FLOAT.dot([g[j] for g in got], [w[j] for w in want_rows]) >= 0 else -1
-            worst_err, worst_allowed, worst_row = 0.0, 0.0, 0
-            for row, (g, w) in enumerate(zip(got, want_rows)):
-                size = math.sqrt(mu_j) * 4 + abs(w[j])
-                allowed = (_K_KERNEL * entry * math.sqrt(n) / math.sqrt(mu_j) + allowed_of[j] * size
-                           + abs(w[j]) * tol[j] / mu_j + 8 * _EPS * size)
-                e_row = abs(g[j] - sgn * w[j])
-                if e_row / allowed > (worst_err / worst_allowed if worst_allowed else -1.0):
-                    worst_err, worst_allowed, worst_row = e_row, allowed, row
-            err, allowed, row = worst_err, worst_allowed, worst_row
-            ok = err <= allowed
-            label = f"scores[:, {j}]"
-            checks.append(Check(label, ok, err, allowed, _digits_lost(err, math.sqrt(mu_j)), "" if ok else (
-                f"{label}: row {row} off by {err:.3g} (tolerance {allowed:.3g}; "
-                f"{_digits_lost(err, math.sqrt(mu_j))} digits lost)")))
     return checks
+
+
+def _their_scores(result: Any, scores: Optional[list[list[float]]], points: Any, rows: list[list[float]],
+                  convention: str, n: int) -> tuple[Optional[list[list[float]]], list[list[float]]]:
+    """The scores to compare (kernlab's training scores, or ``result.transform(points)``) and the rows
+    they are of."""
+    if points is None:
+        return scores, rows
+    transform = result.get("transform") if isinstance(result, dict) else getattr(result, "transform", None)
+    if transform is None:
+        raise PurePCAError("compare_kernel_pca: points given, but the result has no transform")
+    P = _rows(points, "points")
+    got = _rows(transform(P), "transform(points)")
+    if convention == "kernlab":
+        got = [[x / math.sqrt(n) for x in row] for row in got]
+    return got, P
+
+
+def _score_check(j: int, got: list[float], want: list[float], mu_j: float, tol_j: float, angle: float,
+                 entry: float, n: int) -> Check:
+    """Column j of the scores against the reference's, up to sign, judged by its worst row relative to that
+    row's tolerance (the kernel entries' rounding, the eigenvector's angle, the eigenvalue's tolerance)."""
+    sgn = 1 if FLOAT.dot(got, want) >= 0 else -1
+    worst_err, worst_allowed, worst_row = 0.0, 0.0, 0
+    for row, (g, w) in enumerate(zip(got, want)):
+        size = math.sqrt(mu_j) * 4 + abs(w)
+        allowed = (_K_KERNEL * entry * math.sqrt(n) / math.sqrt(mu_j) + angle * size
+                   + abs(w) * tol_j / mu_j + 8 * _EPS * size)
+        e_row = abs(g - sgn * w)
+        if e_row / allowed > (worst_err / worst_allowed if worst_allowed else -1.0):
+            worst_err, worst_allowed, worst_row = e_row, allowed, row
+    err, allowed, row = worst_err, worst_allowed, worst_row
+    ok = err <= allowed
+    label = f"scores[:, {j}]"
+    return Check(label, ok, err, allowed, _digits_lost(err, math.sqrt(mu_j)), "" if ok else (
+        f"{label}: row {row} off by {err:.3g} (tolerance {allowed:.3g}; "
+        f"{_digits_lost(err, math.sqrt(mu_j))} digits lost)"))
 
 
 def assert_kernel_pca_close(result: Any, X: Any, *, kernel: Optional[str] = None, gamma: Optional[float] = None,
