@@ -166,7 +166,7 @@ def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled
     from ..fitting import ColumnRows, fit_rows
     from ..pca import PCA
 
-    n, d = len(rows), len(rows[0])
+    n = len(rows)
     e = _exponent(rows)
     tiny = min((min(map(abs, filter(None, row)), default=math.inf) for row in rows), default=math.inf)
     tiny = 1.0 if tiny == math.inf else tiny  # (no entry but zeros)
@@ -397,6 +397,22 @@ class _Validated:
         self.rows = rows
 
 
+def _check_arguments(ddof: Any, scale_ddof: Any, n_components: Any, constant_columns: Any, digits: Any) -> None:
+    """``reference``'s arguments, each refused with a message naming it."""
+    for name, value in (("ddof", ddof), ("scale_ddof", scale_ddof)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PurePCAError(f"{name} must be a non-negative int, got {value!r}")
+    if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
+                                     or n_components < 0):
+        raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
+    if not isinstance(constant_columns, str) or constant_columns not in ("error", "unscaled"):
+        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r:.60}")
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)):
+        # checked before it keys the cache (an unhashable or signalling value raised TypeError there); the
+        # fit at N digits names the range
+        raise PurePCAError(f"digits must be None or an int, got {type(digits).__name__} {digits!r:.60}")
+
+
 @in_owned_decimal
 def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
               digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
@@ -427,18 +443,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     ddof_v = conv.ddof if ddof is None else ddof
     scaled = conv.scale if scale is None else bool(scale)
     sddof = ddof_v if scale_ddof is None else scale_ddof
-    for name, value in (("ddof", ddof_v), ("scale_ddof", sddof)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise PurePCAError(f"{name} must be a non-negative int, got {value!r}")
-    if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
-                                     or n_components < 0):
-        raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
-    if not isinstance(constant_columns, str) or constant_columns not in ("error", "unscaled"):
-        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r:.60}")
-    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)):
-        # checked before it keys the cache (an unhashable or signalling value raised TypeError there); the
-        # fit at N digits names the range
-        raise PurePCAError(f"digits must be None or an int, got {type(digits).__name__} {digits!r:.60}")
+    _check_arguments(ddof_v, sddof, n_components, constant_columns, digits)
     const = _constant_columns(rows) if scaled else []
     if const and constant_columns == "error":
         raise PurePCAError(f"column {const[0]} is constant (standard deviation 0) and cannot be scaled to unit "
@@ -469,13 +474,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if const:  # (exact, when the digits path ran, keeps the other columns' numbers)
         comps, unit, mean, scales = _with_constant(comps, unit, mean, scales, const, rows[0], n)
     if scaled and sddof != ddof_v:  # StandardScaler (divisor n - sddof) then PCA (divisor n - ddof)
-        if exact:  # the N-digit values times the exact ratio, rounded once
-            ratio = Fraction(n - sddof, n - ddof_v)
-            unit = [float(Fraction(v) * ratio) for v in exact["explained_variance_"]] + unit[len(
-                exact["explained_variance_"]):]
-        else:
-            factor = (n - sddof) / (n - ddof_v)
-            unit = [v * factor for v in unit]
+        unit = _rescaled(unit, exact, n, ddof_v, sddof)
     k = len(unit) if n_components is None else min(n_components, len(unit))
     spectrum = [_ldexp2(v, e, scaled) for v in unit]
     total = math.fsum(unit)
@@ -495,6 +494,18 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return ref
+
+
+def _rescaled(unit: list[float], exact: dict[str, Any], n: int, ddof: int, scale_ddof: int) -> list[float]:
+    """The variances of columns scaled with divisor ``n - scale_ddof`` (StandardScaler's) in a PCA with
+    divisor ``n - ddof``: times ``(n - scale_ddof)/(n - ddof)``; the N-digit values (``exact``, the digits
+    path) times the exact ratio, rounded once."""
+    if exact:
+        ratio = Fraction(n - scale_ddof, n - ddof)
+        given = exact["explained_variance_"]
+        return [float(Fraction(v) * ratio) for v in given] + unit[len(given):]
+    factor = (n - scale_ddof) / (n - ddof)
+    return [v * factor for v in unit]
 
 
 def _lift_safe(v: float, e: int) -> float:
