@@ -247,7 +247,8 @@ def _starting_basis(Zc: list[list[float]], n: int, ddof: int) -> Optional[list[l
     C loop, and no copy of the columns: the fit's Gram kernel copied them, 19 MB of a 10,000 x 50 verify);
     its error, a few eps of the larger ``|x|²``, is an eigensolver's own backward error: V0 only has to be
     close enough for the refinement, which is computed from the data.  None (then the fit's path) for wide
-    or tiny data or when a vector fails inverse iteration's residual check."""
+    or tiny data, for a covariance with an eigenvalue within ``d·eps·λ_1`` of zero, or when a vector fails
+    inverse iteration's residual check."""
     from ..linalg.stein import eigh_inverse_iteration
 
     d = len(Zc)
@@ -264,7 +265,11 @@ def _starting_basis(Zc: list[list[float]], n: int, ddof: int) -> Optional[list[l
             C[i][j] = C[j][i] = (si + squares[j] - dist(ci, cols[j]) ** 2) / 2 / div
     del cols
     eig = eigh_inverse_iteration(C, FLOAT)
-    return None if eig is None else _polished([list(v) for v in eig.vectors])
+    if eig is None or not min(eig.values) > d * FLOAT.eps * max(eig.values):
+        # (a null space: inverse iteration spans it with an arbitrary basis, QL's rotations keep the data's
+        # exact zeros exact, a zero column's zero variance and axis among them)
+        return None
+    return _polished([list(v) for v in eig.vectors])
 
 
 def _polished(V: list[list[float]]) -> Optional[list[list[float]]]:
