@@ -106,3 +106,14 @@ def test_reference_on_the_fits_path_against_mpmath(monkeypatch: pytest.MonkeyPat
     ulps, angle = _errors(reference(X), values, vectors)
     clear_cache()
     assert ulps <= 4 and angle <= 1e-14, (ulps, angle)
+
+
+def test_starting_basis_leaves_a_null_space_to_the_fit() -> None:
+    # A zero column: inverse iteration would span the null space with an arbitrary basis; QL keeps the zeros.
+    X = [[0.0, x, 2 * x + 1.0] for x in (0.5, 1.5, 2.0, 4.0, 7.0)]
+    n = len(X)
+    means = [math.fsum(c) / n for c in zip(*X)]
+    cols = [[x - m for x in c] for c, m in zip(zip(*X), means)]
+    assert answer._starting_basis(cols, n, 1) is None
+    ref = reference(X)
+    assert ref.spectrum[1:] == [0.0, 0.0] and ref.components_[0][0] == 0.0
