@@ -14,6 +14,14 @@ alike.  ``reference()`` and ``compare_pca(ref=)`` are CPU seconds (``time.proces
 scikit-learn's ``PCA(svd_solver="full")`` (or purepca's own fit without it); ``verify`` is the CPU time and
 peak resident memory (``VmHWM`` where /proc has it, else ``ru_maxrss``) of ``python -m purepca verify``
 on a 10,000 x 50 CSV and a JSON answer.
+
+Measured at ed95840 beside 1d257ef (CPython 3.11.7, 2 cores shared with other work, medians of 3):
+
+| measurement | ed95840 | 1d257ef | ratio |
+|---|---|---|---|
+| reference() of 500 x 200, CPU s | 7.29 s | 11.81 s | 0.62 |
+| compare_pca(ref=) of 500 x 200, CPU s | 0.24 s | 1.20 s | 0.20 |
+| verify of 10,000 x 50: CPU s, peak MB | 5.51 s, 71 MB | 8.64 s, 135 MB | 0.64, 0.53 |
 """
 
 from __future__ import annotations
