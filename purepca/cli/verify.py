@@ -25,7 +25,8 @@ def verify_report(checks: list[Check], title: str) -> str:
     """The PASS/FAIL table of ``purepca verify``.
 
     >>> from purepca.testing import Check
-    >>> print(verify_report([Check("explained_variance_[0]", True, 1e-16, 1e-12, "0.7")], "t"))  # doctest: +NORMALIZE_WHITESPACE
+    >>> checks = [Check("explained_variance_[0]", True, 1e-16, 1e-12, "0.7")]
+    >>> print(verify_report(checks, "t"))  # doctest: +NORMALIZE_WHITESPACE
     t
     <BLANKLINE>
     quantity                 result  error      tolerance  digits lost  error/allowed

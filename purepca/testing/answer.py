@@ -8,8 +8,12 @@ compared in range) and the column scales.
 
 Two ways to compute it:
 
-* ``digits=None`` (the default): in floats, refined.  purepca's fit gives
-  the components; the centred (corrected two-pass) and, when asked, scaled
+* ``digits=None`` (the default): in floats, refined.  A basis V comes from
+  the covariance's eigenvectors (Householder, QL for the values, inverse
+  iteration for the vectors; purepca's fit for wide data), made orthonormal
+  to about eps by one polar step (``V - (VVᵀ - I)·V/2``: without it, V's
+  few eps off orthonormal moved the eigenvalues by up to 22 ulps); the
+  centred (corrected two-pass) and, when asked, scaled
   data are multiplied by them with compensated dot products (``W = Z·V``,
   each entry to about one rounding), and the Rayleigh–Ritz matrix
   ``H = WᵀW/(n - ddof)`` is diagonalised by Jacobi, whose relative
@@ -116,8 +120,9 @@ def _fingerprint(rows: list[list[float]]) -> str:
     """``fingerprint`` of rows already checked (lists of floats)."""
     h = hashlib.blake2b(digest_size=20)
     h.update(struct.pack("<qq", len(rows), len(rows[0]) if rows else 0))
-    for row in rows:
-        h.update(struct.pack(f"<{len(row)}d", *row))
+    for k in range(0, len(rows), 256):  # (256 rows a call: the same bytes as one row a call, a third of the time)
+        chunk = rows[k:k + 256]
+        h.update(struct.pack(f"<{sum(map(len, chunk))}d", *itertools.chain.from_iterable(chunk)))
     return h.hexdigest()
 
 
@@ -144,7 +149,7 @@ def _clusters_and_gaps(spectrum: list[float]) -> tuple[list[list[int]], list[flo
 
 
 def _exponent(rows: list[list[float]]) -> int:
-    top = max((abs(x) for row in rows for x in row), default=0.0)
+    top = max((max(map(abs, row), default=0.0) for row in rows), default=0.0)
     return math.frexp(top)[1] if top > 0 else 0
 
 
@@ -161,23 +166,26 @@ def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled
     from ..fitting import ColumnRows, fit_rows
     from ..pca import PCA
 
-    n, d = len(rows), len(rows[0])
+    n = len(rows)
     e = _exponent(rows)
-    tiny = min((abs(x) for row in rows for x in row if x != 0), default=1.0)
+    tiny = min((min(map(abs, filter(None, row)), default=math.inf) for row in rows), default=math.inf)
+    tiny = 1.0 if tiny == math.inf else tiny  # (no entry but zeros)
     if math.ldexp(tiny, -e) < 2.0 ** -960 or n - ddof <= 0:
         return None  # scaling would round the smallest entries (or no divisor): the digits path
     fsum = math.fsum
-    ldexp = math.ldexp
+    sub = operator.sub
     # One copy of the data made, column by column (a 10,000 x 50 verify peaked at 138 MB with five copies, at
     # 102 MB with three): the scaled column and its deviations are generators, so only the corrected
-    # deviations ((x - m) - c0, the same floats as before) are stored.
+    # deviations ((x - m) - c0, the same floats as before) are stored (and one scaled column at a time).
     Zc: list[list[float]] = []
     means = []
     for c in zip(*rows):
-        m = fsum(ldexp(x, -e) for x in c) / n
-        c0 = fsum(ldexp(x, -e) - m for x in c) / n  # the corrected two-pass mean: what the rounded mean left
-        Zc.append([(ldexp(x, -e) - m) - c0 for x in c] if c0 else [ldexp(x, -e) - m for x in c])
+        col = list(map(math.ldexp, c, itertools.repeat(-e)))
+        m = fsum(col) / n
+        c0 = fsum(map(sub, col, itertools.repeat(m))) / n  # the corrected two-pass mean: what the rounded mean left
+        Zc.append([(x - m) - c0 for x in col] if c0 else list(map(sub, col, itertools.repeat(m))))
         means.append(m + c0)
+        del col
     scales: Optional[list[float]] = None
     if scaled:
         sds = [math.sqrt(fsum(x * x for x in c) / (n - scale_ddof)) if n - scale_ddof > 0 else 0.0 for c in Zc]
@@ -186,12 +194,15 @@ def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled
         for j, s in enumerate(sds):  # (column by column: one copy alive)
             Zc[j] = [x / s for x in Zc[j]]
         scales = sds
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        # The fit's worker on the columns as they are (validated here: PCA.fit's door copied them, 27 MB of a
-        # 10,000 x 50 verify): the same components, bit for bit.
-        V0 = fit_rows(PCA(None, center=False, scale=False, ddof=ddof, solver="auto")._settings(),
-                      ColumnRows(Zc), None, None, None).components_
+    V0 = _starting_basis(Zc, n, ddof)
+    if V0 is None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # The fit's worker on the columns as they are (validated here: PCA.fit's door copied them, 27 MB of
+            # a 10,000 x 50 verify): the same components, bit for bit.
+            fitted = fit_rows(PCA(None, center=False, scale=False, ddof=ddof, solver="auto")._settings(),
+                              ColumnRows(Zc), None, None, None).components_
+        V0 = _polished(fitted) or fitted
     Z = list(zip(*Zc))  # the rows (tuples of the same float objects)
     del Zc
     # Rayleigh–Ritz with compensated products: W = Z·V0ᵀ, H = WᵀW/(n - ddof).
@@ -220,6 +231,64 @@ def _float_reference(rows: list[list[float]], convention: str, ddof: int, scaled
     comps = apply_sign_rule(comps, CONVENTIONS[convention].sign)
     return comps, values, [math.ldexp(m, e) for m in means], (
         [math.ldexp(s, e) for s in scales] if scales is not None else None), e
+
+
+#: The starting basis is used when its rows are orthonormal to this before the polish (the polish leaves
+#: ``O(‖E‖²)``); beyond it (never seen), the fit's QL path.
+_POLISHABLE = 1e-6
+
+
+def _starting_basis(Zc: list[list[float]], n: int, ddof: int) -> Optional[list[list[float]]]:
+    """The rows V0 the Rayleigh–Ritz step refines, for a covariance path (n >= d >= 2): the eigenvectors of
+    the covariance by Householder, QL for the values and inverse iteration for the vectors
+    (:func:`~purepca.linalg.stein.eigh_inverse_iteration`, as the fit's Gram path takes them: half the
+    time of accumulating QL's rotations, 2.5 s of 5 s at d = 200), then :func:`_polished`.  The covariance
+    is formed by polarization, ``x·y = (|x|² + |y|² - |x - y|²)/2`` with ``|x - y|`` from ``math.dist`` (one
+    C loop, and no copy of the columns: the fit's Gram kernel copied them, 19 MB of a 10,000 x 50 verify);
+    its error, a few eps of the larger ``|x|²``, is an eigensolver's own backward error: V0 only has to be
+    close enough for the refinement, which is computed from the data.  None (then the fit's path) for wide
+    or tiny data, for a covariance with an eigenvalue within ``d·eps·λ_1`` of zero, or when a vector fails
+    inverse iteration's residual check."""
+    from ..linalg.stein import eigh_inverse_iteration
+
+    d = len(Zc)
+    if n < d or d < 2:
+        return None
+    div = float(n - ddof)
+    squares = [math.fsum(map(operator.mul, c, c)) for c in Zc]
+    dist = math.dist
+    cols = [tuple(c) for c in Zc]  # (pointers: math.dist converts a list on every call, thrice its own time)
+    C = [[0.0] * d for _ in range(d)]
+    for i, (ci, si) in enumerate(zip(cols, squares)):
+        C[i][i] = si / div
+        for j in range(i + 1, d):
+            C[i][j] = C[j][i] = (si + squares[j] - dist(ci, cols[j]) ** 2) / 2 / div
+    del cols
+    eig = eigh_inverse_iteration(C, FLOAT)
+    if eig is None or not min(eig.values) > d * FLOAT.eps * max(eig.values):
+        # (a null space: inverse iteration spans it with an arbitrary basis, QL's rotations keep the data's
+        # exact zeros exact, a zero column's zero variance and axis among them)
+        return None
+    return _polished([list(v) for v in eig.vectors])
+
+
+def _polished(V: list[list[float]]) -> Optional[list[list[float]]]:
+    """The rows ``V`` made orthonormal to about eps by one step of the polar iteration: with
+    ``E = V·Vᵀ - I`` (compensated dots), ``V - E·V/2`` is orthonormal to ``O(‖E‖²)`` plus its own rounding.
+    The refinement needs that: ``H = V·C·Vᵀ`` has the covariance's eigenvalues only when V is orthonormal,
+    and an ``‖E‖`` of a few eps (QL's rotations, inverse iteration's vectors of close eigenvalues) moved
+    them by as many eps relative.  None when ``‖E‖`` exceeds :data:`_POLISHABLE`."""
+    r = len(V)
+    dots = FLOAT.dots
+    E = [[0.0] * r for _ in range(r)]
+    for i in range(r):
+        for j, g in enumerate(dots(V[i:], V[i]), start=i):
+            E[i][j] = E[j][i] = g - 1.0 if i == j else g
+    if max(abs(x) for row in E for x in row) > _POLISHABLE:
+        return None
+    cols = [list(c) for c in zip(*V)]
+    # (E·V's entries are about ‖E‖ in size: plain sums keep them to far below eps of V's.)
+    return [[v - 0.5 * sum(map(operator.mul, e, c)) for v, c in zip(row, cols)] for row, e in zip(V, E)]
 
 
 def _combine(cols: list[list[float]], y: list[float]) -> list[float]:
@@ -333,6 +402,22 @@ class _Validated:
         self.rows = rows
 
 
+def _check_arguments(ddof: Any, scale_ddof: Any, n_components: Any, constant_columns: Any, digits: Any) -> None:
+    """``reference``'s arguments, each refused with a message naming it."""
+    for name, value in (("ddof", ddof), ("scale_ddof", scale_ddof)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise PurePCAError(f"{name} must be a non-negative int, got {value!r}")
+    if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
+                                     or n_components < 0):
+        raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
+    if not isinstance(constant_columns, str) or constant_columns not in ("error", "unscaled"):
+        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r:.60}")
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)):
+        # checked before it keys the cache (an unhashable or signalling value raised TypeError there); the
+        # fit at N digits names the range
+        raise PurePCAError(f"digits must be None or an int, got {type(digits).__name__} {digits!r:.60}")
+
+
 @in_owned_decimal
 def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int] = None,
               digits: Optional[int] = None, scale: Optional[bool] = None, ddof: Optional[int] = None,
@@ -363,18 +448,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     ddof_v = conv.ddof if ddof is None else ddof
     scaled = conv.scale if scale is None else bool(scale)
     sddof = ddof_v if scale_ddof is None else scale_ddof
-    for name, value in (("ddof", ddof_v), ("scale_ddof", sddof)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise PurePCAError(f"{name} must be a non-negative int, got {value!r}")
-    if n_components is not None and (isinstance(n_components, bool) or not isinstance(n_components, int)
-                                     or n_components < 0):
-        raise PurePCAError(f"n_components must be None or a non-negative int, got {n_components!r}")
-    if not isinstance(constant_columns, str) or constant_columns not in ("error", "unscaled"):
-        raise PurePCAError(f"constant_columns must be 'error' or 'unscaled'; got {constant_columns!r:.60}")
-    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)):
-        # checked before it keys the cache (an unhashable or signalling value raised TypeError there); the
-        # fit at N digits names the range
-        raise PurePCAError(f"digits must be None or an int, got {type(digits).__name__} {digits!r:.60}")
+    _check_arguments(ddof_v, sddof, n_components, constant_columns, digits)
     const = _constant_columns(rows) if scaled else []
     if const and constant_columns == "error":
         raise PurePCAError(f"column {const[0]} is constant (standard deviation 0) and cannot be scaled to unit "
@@ -405,13 +479,7 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     if const:  # (exact, when the digits path ran, keeps the other columns' numbers)
         comps, unit, mean, scales = _with_constant(comps, unit, mean, scales, const, rows[0], n)
     if scaled and sddof != ddof_v:  # StandardScaler (divisor n - sddof) then PCA (divisor n - ddof)
-        if exact:  # the N-digit values times the exact ratio, rounded once
-            ratio = Fraction(n - sddof, n - ddof_v)
-            unit = [float(Fraction(v) * ratio) for v in exact["explained_variance_"]] + unit[len(
-                exact["explained_variance_"]):]
-        else:
-            factor = (n - sddof) / (n - ddof_v)
-            unit = [v * factor for v in unit]
+        unit = _rescaled(unit, exact, n, ddof_v, sddof)
     k = len(unit) if n_components is None else min(n_components, len(unit))
     spectrum = [_ldexp2(v, e, scaled) for v in unit]
     total = math.fsum(unit)
@@ -431,6 +499,18 @@ def reference(X: Any, *, convention: str = "sklearn", n_components: Optional[int
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return ref
+
+
+def _rescaled(unit: list[float], exact: dict[str, Any], n: int, ddof: int, scale_ddof: int) -> list[float]:
+    """The variances of columns scaled with divisor ``n - scale_ddof`` (StandardScaler's) in a PCA with
+    divisor ``n - ddof``: times ``(n - scale_ddof)/(n - ddof)``; the N-digit values (``exact``, the digits
+    path) times the exact ratio, rounded once."""
+    if exact:
+        ratio = Fraction(n - scale_ddof, n - ddof)
+        given = exact["explained_variance_"]
+        return [float(Fraction(v) * ratio) for v in given] + unit[len(given):]
+    factor = (n - scale_ddof) / (n - ddof)
+    return [v * factor for v in unit]
 
 
 def _lift_safe(v: float, e: int) -> float:

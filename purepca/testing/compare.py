@@ -63,13 +63,13 @@ non-zero components, is checked by orthogonality to them.
 from __future__ import annotations
 
 import math
-import operator
 import struct
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
+from ..linalg.matrix import as_matrix
 from ..params import _show, as_int, as_real
 from ..numeric import FLOAT
 from .geometry import (_dot, _line_angle, _rows, _sign_determined as sign_determined, angle_from, angle_inside,
@@ -287,14 +287,7 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
         return getattr(result, name, None)
 
     if get("eigenvalues") is not None and get("eigenvectors") is not None:  # numpy.linalg.eigh
-        w = _vector(get("eigenvalues"), "eigenvalues")
-        v = _rows(get("eigenvectors"), "eigenvectors")
-        if len(v) != d or len(v[0]) != len(w):
-            raise PurePCAError(f"eigenvectors: {len(v)} x {len(v[0])}, but numpy's eigh gives one column per "
-                               f"eigenvalue ({len(w)}) and one row per column of X ({d}): expected {d} x {len(w)}")
-        order = sorted(range(len(w)), key=lambda i: -w[i])
-        return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order],
-                "given as": "eigh"}
+        return _from_eigh(get("eigenvalues"), get("eigenvectors"), d)
     if get("eigenvals") is not None and get("loadings") is not None:  # statsmodels
         loadings = _rows(get("loadings"), "loadings")
         return {"explained_variance_": [v / divisor for v in _vector(get("eigenvals"), "eigenvals")],
@@ -340,6 +333,24 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
         transform = result["transform"]
     if transform is not None and callable(transform):
         out["transform"] = transform
+    _check_shapes(out, d)
+    return out
+
+
+def _from_eigh(eigenvalues: Any, eigenvectors: Any, d: int) -> dict[str, Any]:
+    """numpy's ``eigh`` result (values ascending, vectors as columns) as purepca's attributes, descending."""
+    w = _vector(eigenvalues, "eigenvalues")
+    v = _rows(eigenvectors, "eigenvectors")
+    if len(v) != d or len(v[0]) != len(w):
+        raise PurePCAError(f"eigenvectors: {len(v)} x {len(v[0])}, but numpy's eigh gives one column per "
+                           f"eigenvalue ({len(w)}) and one row per column of X ({d}): expected {d} x {len(w)}")
+    order = sorted(range(len(w)), key=lambda i: -w[i])
+    return {"explained_variance_": [w[i] for i in order], "components_": [[row[i] for row in v] for i in order],
+            "given as": "eigh"}
+
+
+def _check_shapes(out: dict[str, Any], d: int) -> None:
+    """Refuse an answer with nothing to compare, or with a shape no PCA of d columns has."""
     if "components_" not in out and "explained_variance_" not in out:
         raise PurePCAError("assert_pca_close: the result has neither components_ (or rotation) nor "
                            "explained_variance_ (or sdev); nothing to compare")
@@ -354,7 +365,6 @@ def _extract(result: Any, d: int, n: int, divisor: int) -> dict[str, Any]:
         if value is not None and len(value) > d:
             shown = "sdev" if name == "explained_variance_" and out.get("variance given as") == "sdev" else name
             raise PurePCAError(f"{shown}: {len(value)} entries, but a PCA of X's {d} columns has at most {d}")
-    return out
 
 
 def _ulp_in_units(v: float, lift: int) -> float:
@@ -525,7 +535,8 @@ def iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, m
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise PurePCAError(f"{name} must be an int >= {low}, got {_show(value)}")
         if value > _COUNT_MAX:
-            raise PurePCAError(f"{name} must be an int >= {low} and <= 2**53 (a count a float holds), got {_show(value)}")
+            raise PurePCAError(f"{name} must be an int >= {low} and <= 2**53 (a count a float holds), "
+                               f"got {_show(value)}")
     eps = as_real(eps, "eps", low=0.0, low_open=True)
     residual = as_real(residual, "residual", low=0.0)
     run = _run_arguments(method, tol, n_iter, n_oversamples, None)
@@ -559,7 +570,8 @@ def _iterative_residuals(unit: Sequence[float], d: int, eps: float = _EPS64, *, 
             if ell < len(unit) and unit[ell] > 0:
                 # tan θ_i <= (σ_j/σ_i)^(2q+1)·‖Ω₂Ω₁⁺‖ for any j > i, Ω₁ the j x l top block of the Gaussian test
                 # matrix (‖Ω₁⁺‖ ~ sqrt(l)/(l - j + 1)); the Ritz step spreads it over the whole spectrum (λ_1).
-                best = min(min(1.0, math.sqrt(max(unit[j], 0.0) / lam)) ** (2 * steps + 1) * math.sqrt(ell) / (ell - j + 1)
+                best = min(min(1.0, math.sqrt(max(unit[j], 0.0) / lam)) ** (2 * steps + 1) * math.sqrt(ell)
+                           / (ell - j + 1)
                            for j in range(i + 1, ell + 1))
                 R += _K_RAND * math.sqrt(d) * top * best
         if residual > 0:
@@ -621,7 +633,6 @@ def _float32_terms(ref: Reference, n: int, d: int, size: int, magnitudes: Option
                   for a, b, s in zip(mean, ref.mean_, spread)]
         given = n / div * math.fsum(x * x for x in deltas)
         centring = [min(c, given) for c in centring]
-    comps = ref.all_components or ref.components_
     out = []
     for i in range(size):
         lam = max(ref.unit_spectrum[i], 0.0) if i < len(ref.unit_spectrum) else 0.0
@@ -677,27 +688,29 @@ def _angle_allowed(cluster: list[int], unit: list[float], tol: list[float], floo
     return min(math.pi / 2, worst + floor)
 
 
-def _svd_angle_allowed(cluster: list[int], unit: list[float], extra: list[float], eps: float) -> float:
+def _svd_angle_allowed(cluster: list[int], unit: list[float], extra: list[float], eps: float,
+                       roots: Optional[list[float]] = None) -> float:
     """The angle a backward-stable SVD of the centred data may leave between a component (or the span of
     a cluster) and the exact one, from its own gaps: a perturbation ``E`` of the data with ``‖E‖ ~ eps·σ_1``
     turns ``v_i`` towards ``v_j`` by ``(σ_i·e_ji + σ_j·e_ij)/(σ_i² - σ_j²) ~ eps·σ_1/|σ_i - σ_j|``; summed
     in squares over j (with no growth in n or d: measured up to 5,000 x 200), plus a unit vector's own
     rounding and what the ``extra`` allowances (centring, a rounded result) do to each pair, as in the other
-    models."""
+    models.  ``roots``: the square roots of ``unit`` (computed here when not given)."""
     top = math.sqrt(max(max(unit), 0.0))
+    if roots is None:
+        roots = [math.sqrt(max(u, 0.0)) for u in unit]
+    members = set(cluster)
+    others = [j for j in range(len(unit)) if j not in members]
     worst = 0.0
     for i in cluster:
-        root_i = math.sqrt(max(unit[i], 0.0))
+        root_i = roots[i]
+        gaps = [abs(root_i - roots[j]) for j in others]
+        if not all(gap > 0 for gap in gaps):
+            return math.pi / 2
         squares = 0.0
-        pairs = 0.0
-        for j in range(len(unit)):
-            if j in cluster:
-                continue
-            gap = abs(root_i - math.sqrt(max(unit[j], 0.0)))
-            if not gap > 0:
-                return math.pi / 2
+        for gap in gaps:  # (summed in order, as before: the same bits on every interpreter)
             squares += (top / gap) ** 2
-            pairs = max(pairs, _K_ANGLE * (extra[i] + extra[j]) / abs(unit[i] - unit[j]))
+        pairs = max([0.0] + [_K_ANGLE * (extra[i] + extra[j]) / abs(unit[i] - unit[j]) for j in others])
         worst = max(worst, _K_SVD_ANGLE * eps * math.sqrt(squares) + pairs)
     return min(math.pi / 2, worst + _F_SVD_ANGLE * eps)
 
@@ -733,7 +746,8 @@ def _precision_checks(r: Reference, unit: list[float], tol: list[float], k: int,
                       f"precision: binary32 cannot hold these data: their {where}; a binary32 answer cannot be "
                       "checked (compare a float64 answer, or scale the data first)")]
     why = (f"binary32's tolerance follows the data: entries up to {max(mags):.3g} are read and centred with "
-           f"{_ulp32(max(mags)):.3g} steps, against a spread of {math.sqrt(max(_times_power(unit[0], 2 * lift), 0.0)):.3g}"
+           f"{_ulp32(max(mags)):.3g} steps, against a spread of "
+           f"{math.sqrt(max(_times_power(unit[0], 2 * lift), 0.0)):.3g}"
            if unit else "")
     if unit and k and not unit[0] > tol[0]:
         out.append(Check("precision", False, _times_power(tol[0], 2 * lift), _times_power(unit[0], 2 * lift), "-",
@@ -773,14 +787,25 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
     """What a set of components must be besides close in angle: unit vectors, orthogonal to working
     precision (``max|VVᵀ - I|/eps``), and, from a method that diagonalises a formed covariance, eigenvectors
     of it to working precision (the backward error ``‖Cv - ρv‖/(eps·‖C‖)``, ρ the Rayleigh quotient)."""
-    out: list[Check] = []
     d = len(comps[0]) if comps else 0
     norms = [_norm_of(v) for v in comps]
-    cluster_of = [0] * sum(len(c) for c in clusters)
-    for number, members in enumerate(clusters):
-        for i in members:
-            cluster_of[i] = number
     flat = rtol is not None
+    out = _length_checks(norms, d, eps, method, rtol, allowed)
+    if len(comps) > 1 and all(s == s and s > 0 and math.isfinite(s) for s in norms):
+        out += _orthogonality_check(comps, norms, unit, eps, method, flat, allowed, clusters)
+    if method == "covariance" and not flat and unit and max(unit) > 0:
+        out += _backward_error_checks(comps, norms, r, unit, eps, centring, rows)
+    if allowed_r and not flat and unit and max(unit) > 0:
+        out += _residual_checks(comps, norms, r, unit, lift, eps, allowed_r, rows)
+    return out
+
+
+def _length_checks(norms: list[float], d: int, eps: float, method: str, rtol: Optional[float],
+                   allowed: list[float]) -> list[Check]:
+    """A failed Check per component that is not a unit vector (beyond its rounding, or the answer's printed
+    digits, or an iterative method's accuracy)."""
+    flat = rtol is not None
+    out: list[Check] = []
     length_allowed = _K_UNIT * (1 + math.sqrt(d)) * eps
     if rtol is not None:  # printed numbers: each entry rounded to rtol of itself
         length_allowed += 2 * rtol * math.sqrt(d)
@@ -792,80 +817,112 @@ def _component_checks(comps: list[list[float]], r: Reference, unit: list[float],
             out.append(Check(f"length of components_[{i}]", False, err, length_allowed, "-",
                              f"length of components_[{i}]: {size:.17g}, not 1 (off by {err:.3g}, tolerance "
                              f"{length_allowed:.3g}); components are unit vectors"))
-    if len(comps) > 1 and all(s == s and s > 0 and math.isfinite(s) for s in norms):
-        units = [[x / s for x in v] for v, s in zip(comps, norms)]
-        base = _K_ORTHO * eps * max(1.0, d)  # LAPACK's ratio ‖I - VVᵀ‖/(d·eps): scipy's eigh of 214 x 13 reached 8.4
-        worst, pair, limit = -1.0, (0, 1), base
-        # A plain dot of unit vectors is within 1.01·d·eps of the exact one: a pair whose plain cosine is that
-        # far below its allowance passes for certain; the others are computed with compensated sums.
-        plain_error = 1.01 * d * _EPS64
-        mul = operator.mul
-        top_unit = max(unit) if unit else 0.0
-        widest = 2 * max(allowed or [0.0])
-        for i in range(len(units)):
-            ui = units[i]
-            for j in range(i + 1, len(units)):
-                # Vectors of one cluster of eigenvalues the method cannot tell apart are a basis of its span,
-                # compared as one: scipy's eigh (MRRR) left two null vectors of 15 x 19 data 1,639 eps apart.
-                same = i < len(cluster_of) and j < len(cluster_of) and cluster_of[i] == cluster_of[j]
-                allowed_ij = base + (2 * allowed[i] if same and i < len(allowed) else 0.0)
-                # A close pair: an eigensolver's backward error eps·‖C‖ turns each towards the other by
-                # eps·λ_1/gap (scipy's eigh, MRRR, left 40.39 and 40.28 of λ_1 = 328 407 eps apart).
-                if j < len(unit) and unit[i] != unit[j]:
-                    allowed_ij += eps * top_unit / abs(unit[i] - unit[j])
-                elif j < len(unit):
-                    allowed_ij = math.inf
-                if method in _ITERATIVE or flat:  # an iterative method's vectors are as orthogonal as accurate
-                    allowed_ij += widest
-                c = abs(sum(map(mul, ui, units[j])))
-                if c + plain_error <= allowed_ij and c / allowed_ij <= worst / limit:
-                    continue
-                c = abs(FLOAT.dot(ui, units[j]))
-                if c / allowed_ij > worst / limit:
-                    worst, pair, limit = c, (i, j), allowed_ij
-        if not worst <= limit:
-            out.append(Check("orthogonality", False, worst / eps, limit / eps, "-",
-                             f"orthogonality: components_[{pair[0]}] and components_[{pair[1]}] have a dot product "
-                             f"of {worst:.3g} = {worst / eps:.3g} eps (allowed {limit / eps:.3g} eps: 10·d, and eps·λ_1/gap "
-                             "for a close pair; a correct eigensolver's max|VVᵀ - I|/(d·eps) stayed below 8.4); the "
-                             "components are not orthonormal"))
-    if method == "covariance" and not flat and unit and max(unit) > 0:
-        basis = r.all_components or r.components_
-        top = max(unit)
-        for i, v in enumerate(comps):
-            size = norms[i]
-            if not (size == size and size > 0 and math.isfinite(size)):
+    return out
+
+
+def _orthogonality_check(comps: list[list[float]], norms: list[float], unit: list[float], eps: float, method: str,
+                         flat: bool, allowed: list[float], clusters: list[list[int]]) -> list[Check]:
+    """A failed Check for the pair of components furthest from orthogonal beyond its allowance (LAPACK's
+    ``max|VVᵀ - I|/(d·eps)``, widened for a close pair and within a cluster)."""
+    out: list[Check] = []
+    d = len(comps[0])
+    cluster_of = [0] * sum(len(c) for c in clusters)
+    for number, members in enumerate(clusters):
+        for i in members:
+            cluster_of[i] = number
+    units = [[x / s for x in v] for v, s in zip(comps, norms)]
+    base = _K_ORTHO * eps * max(1.0, d)  # LAPACK's ratio ‖I - VVᵀ‖/(d·eps): scipy's eigh of 214 x 13 reached 8.4
+    worst, pair, limit = -1.0, (0, 1), base
+    # A screen: the cosine by polarization, ``(|u|² + |w|² - |u - w|²)/2`` with ``|u - w|`` from math.dist
+    # (one C loop: a quarter of a plain dot's time, 0.2 s of a 500 x 200 comparison) and the squares by
+    # fsum.  For unit vectors (|u - w|² <= 4) it is within about 13·eps of the exact cosine (the
+    # differences rounded, the distance to an ulp, its square, the squares and the sums rounded): a pair
+    # 64·eps below its allowance passes for certain; the others are computed with compensated sums.
+    plain_error = 64 * _EPS64
+    tuples = [tuple(u) for u in units]
+    squares = [math.fsum(x * x for x in u) for u in units]
+    dist = math.dist
+    top_unit = max(unit) if unit else 0.0
+    widest = 2 * max(allowed or [0.0])
+    for i, ui in enumerate(units):
+        for j in range(i + 1, len(units)):
+            # Vectors of one cluster of eigenvalues the method cannot tell apart are a basis of its span,
+            # compared as one: scipy's eigh (MRRR) left two null vectors of 15 x 19 data 1,639 eps apart.
+            same = i < len(cluster_of) and j < len(cluster_of) and cluster_of[i] == cluster_of[j]
+            allowed_ij = base + (2 * allowed[i] if same and i < len(allowed) else 0.0)
+            # A close pair: an eigensolver's backward error eps·‖C‖ turns each towards the other by
+            # eps·λ_1/gap (scipy's eigh, MRRR, left 40.39 and 40.28 of λ_1 = 328 407 eps apart).
+            if j < len(unit) and unit[i] != unit[j]:
+                allowed_ij += eps * top_unit / abs(unit[i] - unit[j])
+            elif j < len(unit):
+                allowed_ij = math.inf
+            if method in _ITERATIVE or flat:  # an iterative method's vectors are as orthogonal as accurate
+                allowed_ij += widest
+            c = abs(squares[i] + squares[j] - dist(tuples[i], tuples[j]) ** 2) / 2
+            if c + plain_error <= allowed_ij and c / allowed_ij <= worst / limit:
                 continue
-            ratio = _backward_error(v, size, basis, unit) / (eps * top)
-            # The covariance they formed differs from the exact one by what centring with a rounded mean adds.
-            limit = (_K_BACKWARD * max(1.0, d / 2)
-                     + (centring[i] if i < len(centring) else centring[-1]) / (eps * top))
-            if not ratio <= limit:
-                cause = _formed_cause(v, size, rows, r, eps, limit) if rows is not None else None
-                out.append(Check(f"backward error of components_[{i}]", False, ratio, limit, "-",
-                                 f"backward error of components_[{i}]: ‖Cv - ρv‖ = {ratio:.3g} eps·‖C‖ (allowed "
-                                 f"{limit:.3g}, 3·d: a correct eigensolver of a formed covariance stayed below 2.2·d, plus "
-                                 "what centring with a rounded mean adds); "
-                                 + (cause or "it is not an eigenvector of the covariance to working precision")))
-    if allowed_r and not flat and unit and max(unit) > 0:
-        basis = r.all_components or r.components_
-        top = max(unit)
-        for i, v in enumerate(comps):
-            size = norms[i]
-            if i >= len(allowed_r) or not (size == size and size > 0 and math.isfinite(size)):
-                continue
-            measured = _backward_error(v, size, basis, unit)
-            ok = measured <= allowed_r[i]
-            note = ""
-            if not ok:
-                cause = _formed_cause(v, size, rows, r, eps, allowed_r[i] / (eps * top)) if rows is not None else None
-                note = (f"residual of components_[{i}]: ‖Cv - ρv‖ = {measured / (eps * top):.3g} eps·‖C‖ against the "
-                        f"exact covariance, where a run of this iterative method reaches {allowed_r[i] / (eps * top):.3g} "
-                        f"(error/allowed {measured / allowed_r[i]:.3g}; from the data's spectrum and the run declared, "
-                        "never from the answer); " + (cause or "the pair has not converged, or is not of these data"))
-            out.append(Check(f"residual of components_[{i}]", ok, _times_power(measured, 2 * lift),
-                             _times_power(allowed_r[i], 2 * lift), _digits_lost(measured, top * eps / eps, eps),
-                             note))
+            c = abs(FLOAT.dot(ui, units[j]))
+            if c / allowed_ij > worst / limit:
+                worst, pair, limit = c, (i, j), allowed_ij
+    if not worst <= limit:
+        out.append(Check("orthogonality", False, worst / eps, limit / eps, "-",
+                         f"orthogonality: components_[{pair[0]}] and components_[{pair[1]}] have a dot product "
+                         f"of {worst:.3g} = {worst / eps:.3g} eps (allowed {limit / eps:.3g} eps: 10·d, and "
+                         "eps·λ_1/gap "
+                         "for a close pair; a correct eigensolver's max|VVᵀ - I|/(d·eps) stayed below 8.4); the "
+                         "components are not orthonormal"))
+    return out
+
+
+def _backward_error_checks(comps: list[list[float]], norms: list[float], r: Reference, unit: list[float],
+                           eps: float, centring: list[float], rows: Optional[list[list[float]]]) -> list[Check]:
+    """A failed Check per component that is not an eigenvector of the covariance to working precision (the
+    backward error of a method that diagonalises a formed covariance)."""
+    out: list[Check] = []
+    d = len(comps[0]) if comps else 0
+    basis = r.all_components or r.components_
+    top = max(unit)
+    for i, v in enumerate(comps):
+        size = norms[i]
+        if not (size == size and size > 0 and math.isfinite(size)):
+            continue
+        ratio = _backward_error(v, size, basis, unit) / (eps * top)
+        # The covariance they formed differs from the exact one by what centring with a rounded mean adds.
+        limit = (_K_BACKWARD * max(1.0, d / 2)
+                 + (centring[i] if i < len(centring) else centring[-1]) / (eps * top))
+        if not ratio <= limit:
+            cause = _formed_cause(v, size, rows, r, eps, limit) if rows is not None else None
+            out.append(Check(f"backward error of components_[{i}]", False, ratio, limit, "-",
+                             f"backward error of components_[{i}]: ‖Cv - ρv‖ = {ratio:.3g} eps·‖C‖ (allowed "
+                             f"{limit:.3g}, 3·d: a correct eigensolver of a formed covariance stayed below 2.2·d, plus "
+                             "what centring with a rounded mean adds); "
+                             + (cause or "it is not an eigenvector of the covariance to working precision")))
+    return out
+
+
+def _residual_checks(comps: list[list[float]], norms: list[float], r: Reference, unit: list[float], lift: int,
+                     eps: float, allowed_r: list[float], rows: Optional[list[list[float]]]) -> list[Check]:
+    """A Check per component of an iterative answer: its residual against the exact covariance, within
+    what a converged run of that method reaches."""
+    out: list[Check] = []
+    basis = r.all_components or r.components_
+    top = max(unit)
+    for i, v in enumerate(comps):
+        size = norms[i]
+        if i >= len(allowed_r) or not (size == size and size > 0 and math.isfinite(size)):
+            continue
+        measured = _backward_error(v, size, basis, unit)
+        ok = measured <= allowed_r[i]
+        note = ""
+        if not ok:
+            cause = _formed_cause(v, size, rows, r, eps, allowed_r[i] / (eps * top)) if rows is not None else None
+            note = (f"residual of components_[{i}]: ‖Cv - ρv‖ = {measured / (eps * top):.3g} eps·‖C‖ against the "
+                    f"exact covariance, where a run of this iterative method reaches {allowed_r[i] / (eps * top):.3g} "
+                    f"(error/allowed {measured / allowed_r[i]:.3g}; from the data's spectrum and the run declared, "
+                    "never from the answer); " + (cause or "the pair has not converged, or is not of these data"))
+        out.append(Check(f"residual of components_[{i}]", ok, _times_power(measured, 2 * lift),
+                         _times_power(allowed_r[i], 2 * lift), _digits_lost(measured, top * eps / eps, eps),
+                         note))
     return out
 
 
@@ -926,6 +983,12 @@ def _scale_hint(values: list[float], rows: list[list[float]], r: Reference, conv
     finite = [v for v in values if v == v and math.isfinite(v)]
     if not finite or len(finite) != len(values):
         return None
+    if not r.scaled:  # the other is a correlation PCA: its variances sum to d·(n - scale_ddof)/(n - ddof)
+        ddof_v = CONVENTIONS[convention].ddof if ddof is None else ddof
+        sddof = ddof_v if scale_ddof is None else scale_ddof
+        n, d = len(rows), len(rows[0])
+        if n > max(ddof_v, sddof) and math.fsum(values) > 2 * d * (n - sddof) / (n - ddof_v):
+            return None  # (they cannot all be within 1e-6 of its: no second reference computed to say so)
     try:
         other = reference(rows, convention=convention, scale=not r.scaled, ddof=ddof, scale_ddof=scale_ddof)
     except PurePCAError:
@@ -1011,18 +1074,40 @@ def _run_arguments(method: str, tol: Any, n_iter: Any, n_oversamples: Any, batch
     return out
 
 
-def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
-                rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
-                ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
-                points: Any = None, whiten: Optional[bool] = None,
-                constant_columns: str = "error", tol: Optional[float] = None, n_iter: Optional[int] = None,
-                n_oversamples: Optional[int] = None, batch_size: Optional[int] = None) -> list[Check]:
-    """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
+def _data_rows(X: Any) -> list[list[float]]:
+    """``X`` validated as rows of floats, as :func:`~purepca.testing.geometry._rows` gives them, but a list of
+    float rows as it is (no copy: a comparison only reads the data, and the copy was 19 MB of a 10,000 x 50
+    verify, alive beside the reference's work)."""
+    return [row if all(type(x) is float for x in row) else [float(x) for x in row]
+            for row in as_matrix(X, name="X", copy=False)]
 
-    >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
-    >>> [(c.quantity, c.passed) for c in compare_pca({"explained_variance_": [2.7169129481821, 0.2]}, X)]
-    [('explained_variance_[0]', True), ('explained_variance_[1]', False)]
-    """
+
+@dataclass
+class _Model:
+    """One comparison's frame, what every check reads: the reference and the answer (in the reference's units
+    of ``4**lift``), and the error model's allowances."""
+
+    r: Reference
+    theirs: dict[str, Any]
+    rows: list[list[float]]
+    n: int
+    d: int
+    k: int
+    eps: float
+    lift: int
+    unit: list[float]
+    spectrum: list[float]
+    tols: list[float]
+    allowed_r: list[float]
+    centring: list[float]
+    extra: Optional[list[float]]
+    eps_angle: float
+    magnitudes: Optional[list[float]]
+
+
+def _checked_arguments(method: Any, convention: Any, scale: Any, residual: Any, rtol: Any, tol: Any, n_iter: Any,
+                       n_oversamples: Any, batch_size: Any) -> tuple[float, Optional[float], dict[str, Any]]:
+    """compare_pca's arguments checked before any work: (residual, rtol, the run declared)."""
     if method not in METHODS:
         raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
     if not isinstance(convention, str) or convention not in CONVENTIONS:
@@ -1030,22 +1115,32 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
                            f"got {_show(convention)}")
     if scale is not None and type(scale).__name__ not in ("bool", "bool_"):
         raise PurePCAError(f"scale must be None, True or False, got {_show(scale)}")
-    residual = as_real(residual, "residual", low=0.0)  # the arguments first, before any work
+    residual = as_real(residual, "residual", low=0.0)
     rtol = None if rtol is None else as_real(rtol, "rtol", low=0.0, low_open=True)
     run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)
-    rows = _rows(X, "X")
+    return residual, rtol, run
+
+
+def _reference_of(rows: list[list[float]], ref: Optional[Reference], convention: str, scale: Optional[bool],
+                  ddof: Optional[int], scale_ddof: Optional[int], constant_columns: str) -> Reference:
+    """The reference given (checked to be of these data) or computed."""
     n, d = len(rows), len(rows[0])
     if ref is not None and not isinstance(ref, Reference):
         raise PurePCAError(f"ref must be a Reference (purepca.testing.reference(X)), got {type(ref).__name__}")
     if ref is not None and ref.data and ref.data != _fingerprint(rows):
         raise PurePCAError(f"ref is the reference of other data ({ref.n_samples} rows, {len(ref.mean_)} columns), "
                            f"not of X ({n} x {d}): pass reference(X)")
-    r = ref if ref is not None else reference(_Validated(rows), convention=convention, scale=scale, ddof=ddof,
-                                              scale_ddof=scale_ddof, constant_columns=constant_columns)
+    return ref if ref is not None else reference(_Validated(rows), convention=convention, scale=scale, ddof=ddof,
+                                                   scale_ddof=scale_ddof, constant_columns=constant_columns)
+
+
+def _model(result: Any, rows: list[list[float]], r: Reference, method: str, residual: float,
+           rtol: Optional[float], run: dict[str, Any]) -> _Model:
+    """The answer read (:func:`_extract`) and the error model's allowances for it on these data."""
+    n, d = len(rows), len(rows[0])
     theirs = _extract(result, d, n, n - r.ddof)
     f32 = _is_float32(result)
     eps = _EPS32 if (f32 or method == "float32") else _EPS64
-    comps_all = r.all_components or r.components_
     e = r.exponent
     lift = 0 if r.scaled else e
     k = len(theirs.get("components_") or theirs.get("explained_variance_") or [])
@@ -1079,11 +1174,19 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
     extra = ([c + u for c, u in zip(centring, rounded)] if method in ("svd", "incremental") and rtol is None
              else None)
     eps_angle = eps * (_merges(n, d, run["batch_size"]) if method == "incremental" else 1.0)
+    return _Model(r, theirs, rows, n, d, k, eps, lift, unit, spectrum, tols, allowed_r, centring, extra, eps_angle,
+                  low.get("magnitudes"))
+
+
+def _count_checks(m: _Model) -> list[Check]:
+    """Failed Checks for more components than the data have (then only as many are compared: ``m.k`` is cut),
+    or more components than variances."""
+    theirs, unit, k = m.theirs, m.unit, m.k
     checks: list[Check] = []
     if k > len(unit):
         checks.append(Check("n_components", False, float(k), float(len(unit)), "-",
                             f"n_components: {k} components, but X has at most {len(unit)}"))
-        k = len(unit)
+        m.k = len(unit)
     given_comps = theirs.get("components_")
     given_values = theirs.get("explained_variance_")
     # More variances than components is how R's prcomp(rank. = k) and statsmodels report (every sdev or
@@ -1093,10 +1196,60 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         checks.append(Check("n_components", False, float(len(given_comps)), float(len(given_values)), "-",
                             f"n_components: {len(given_comps)} components but {len(given_values)} values of {what}; "
                             "each component has its variance"))
-    checks += _order_checks((given_values or [])[:k], unit, tols, lift)
-    if eps == _EPS32 and rtol is None:
-        checks += _precision_checks(r, unit, tols, k, lift, low.get("magnitudes"))
-    # Eigenvalues.
+    return checks
+
+
+def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str = "svd",
+                rtol: Optional[float] = None, residual: float = 0.0, scale: Optional[bool] = None,
+                ddof: Optional[int] = None, scale_ddof: Optional[int] = None, ref: Optional[Reference] = None,
+                points: Any = None, whiten: Optional[bool] = None,
+                constant_columns: str = "error", tol: Optional[float] = None, n_iter: Optional[int] = None,
+                n_oversamples: Optional[int] = None, batch_size: Optional[int] = None) -> list[Check]:
+    """Every comparison :func:`assert_pca_close` makes, passed or not, as :class:`Check` rows.
+
+    >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
+    >>> [(c.quantity, c.passed) for c in compare_pca({"explained_variance_": [2.7169129481821, 0.2]}, X)]
+    [('explained_variance_[0]', True), ('explained_variance_[1]', False)]
+    """
+    residual, rtol, run = _checked_arguments(method, convention, scale, residual, rtol, tol, n_iter, n_oversamples,
+                                             batch_size)  # the arguments first, before any work
+    rows = _data_rows(X)
+    r = _reference_of(rows, ref, convention, scale, ddof, scale_ddof, constant_columns)
+    m = _model(result, rows, r, method, residual, rtol, run)
+    checks = _count_checks(m)
+    given_values = m.theirs.get("explained_variance_")
+    checks += _order_checks((given_values or [])[:m.k], m.unit, m.tols, m.lift)
+    if m.eps == _EPS32 and rtol is None:
+        checks += _precision_checks(r, m.unit, m.tols, m.k, m.lift, m.magnitudes)
+    checks += _variance_checks(m)
+    if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
+        values = (given_values or [])[:m.k]
+        hint = _divisor_hint(values, m.unit, m.tols, m.n, r.ddof, m.lift, r.scaled)
+        if hint is None and rtol is None:
+            hint = _scale_hint(values, rows, r, convention, ddof, scale_ddof, m.theirs)
+        if hint is not None:
+            checks.append(hint)
+    checks += _ratio_checks(m) + _singular_value_checks(m) + _mean_checks(m, scale_ddof) + _noise_checks(m)
+    found, clusters, allowed_of, flips = _angle_checks(m, rtol, convention)
+    checks += found
+    comps, k = m.theirs.get("components_"), m.k
+    if comps is not None:
+        checks += _component_checks(comps[:k], r, m.unit, m.lift, m.eps, method, rtol,
+                                    [allowed_of[i] for i in range(min(k, len(m.unit)))], m.centring, clusters,
+                                    m.allowed_r, rows)
+    checks += _score_checks(m.theirs, r, rows, points, whiten, clusters, allowed_of, flips, m.tols, m.eps,
+                            min(k, len(r.unit_spectrum)))
+    if m.eps == _EPS64 and rtol is None and any(not c.passed for c in checks):
+        hint32 = _float32_hint(m.theirs)
+        if hint32 is not None:
+            checks.append(hint32)
+    return checks
+
+
+def _variance_checks(m: _Model) -> list[Check]:
+    """A Check per variance given: within the model's tolerance of the reference's (in units of 4**lift)."""
+    theirs, unit, spectrum, tols, lift, eps, k = m.theirs, m.unit, m.spectrum, m.tols, m.lift, m.eps, m.k
+    checks: list[Check] = []
     values = (theirs.get("explained_variance_") or [])[:k]
     for i, value in enumerate(values):
         want = spectrum[i]
@@ -1114,15 +1267,16 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         # error and tolerance both in the data's units (the tolerance was reported in 4**lift's)
         checks.append(Check(f"explained_variance_[{i}]", ok, real_err, _times_power(tols[i], 2 * lift),
                             _digits_lost(err, abs(unit[i]), eps), note))
-    if any(not c.passed for c in checks if c.quantity.startswith("explained_variance_")):
-        hint = _divisor_hint(values, unit, tols, n, r.ddof, lift, r.scaled)
-        if hint is None and rtol is None:
-            hint = _scale_hint(values, rows, r, convention, ddof, scale_ddof, theirs)
-        if hint is not None:
-            checks.append(hint)
+    return checks
+
+
+def _ratio_checks(m: _Model) -> list[Check]:
+    """A Check per explained-variance ratio given: the ratio's own rounding plus what the variances' tolerances
+    do to it."""
+    theirs, unit, tols, eps, k = m.theirs, m.unit, m.tols, m.eps, m.k
     total = math.fsum(unit)
     tol_total = math.fsum(tols)
-    # Ratios, singular values, mean, noise variance.
+    checks: list[Check] = []
     for i, a in enumerate((theirs.get("explained_variance_ratio_") or [])[:k]):
         if not total > 0:
             continue
@@ -1133,6 +1287,14 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         note = "" if ok else (f"explained_variance_ratio_[{i}]: {a!r} off by {err:.3g} from {b!r} (tolerance "
                               f"{allowed:.3g}; {_digits_lost(err, b, eps)} digits lost)")
         checks.append(Check(f"explained_variance_ratio_[{i}]", ok, err, allowed, _digits_lost(err, b, eps), note))
+    return checks
+
+
+def _singular_value_checks(m: _Model) -> list[Check]:
+    """A Check per singular value given: ``sqrt(λ·(n - ddof))`` within what the variance's tolerance allows."""
+    r, theirs, unit, tols, lift, eps, k = m.r, m.theirs, m.unit, m.tols, m.lift, m.eps, m.k
+    n = m.n
+    checks: list[Check] = []
     div = n - r.ddof
     for i, a in enumerate((theirs.get("singular_values_") or [])[:k]):
         lam = max(unit[i], 0.0)
@@ -1146,6 +1308,14 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
                               f"(tolerance {_times_power(allowed, lift):.3g}; {_digits_lost(err, b, eps)} digits lost)")
         checks.append(Check(f"singular_values_[{i}]", ok, real, _times_power(allowed, lift), _digits_lost(err, b, eps),
                             note))
+    return checks
+
+
+def _mean_checks(m: _Model, scale_ddof: Optional[int]) -> list[Check]:
+    """A Check per column of the mean given: a sum's rounding growth times the column's magnitude."""
+    r, theirs, eps = m.r, m.theirs, m.eps
+    n, d, rows = m.n, m.d, m.rows
+    checks: list[Check] = []
     mean = theirs.get("mean_")
     if mean is not None:
         pipeline = r.scaled and scale_ddof is not None  # their PCA saw scaled columns: its mean is ~0
@@ -1162,6 +1332,15 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             note = "" if ok else (f"mean_[{j}]: {a!r} off by {err:.3g} from {b!r} (tolerance {allowed:.3g}; "
                                   f"{_digits_lost(err, abs(b), eps)} digits lost)")
             checks.append(Check(f"mean_[{j}]", ok, err, allowed, _digits_lost(err, abs(b), eps), note))
+    return checks
+
+
+def _noise_checks(m: _Model) -> list[Check]:
+    """The noise variance given: the mean of the variances left out, within their tolerances."""
+    r, theirs, unit, tols, lift, eps, k = m.r, m.theirs, m.unit, m.tols, m.lift, m.eps, m.k
+    total = math.fsum(unit)
+    tol_total = math.fsum(tols)
+    checks: list[Check] = []
     noise = theirs.get("noise_variance_")
     if noise is not None and k:
         rest = len(unit) - k
@@ -1175,17 +1354,31 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
         note = "" if ok else (f"noise_variance_: {noise!r} off by {real:.3g} from {want!r} (tolerance "
                               f"{math.ldexp(allowed, 2 * lift) if 2 * lift < 1000 else math.inf:.3g}; "
                               f"{_digits_lost(err, abs(b), eps)} digits lost)")
-        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift), _digits_lost(err, abs(b), eps),
+        checks.append(Check("noise_variance_", ok, real, _times_power(allowed, 2 * lift),
+                            _digits_lost(err, abs(b), eps),
                             note))
+    return checks
+
+
+def _angle_checks(m: _Model, rtol: Optional[float], convention: str
+                  ) -> tuple[list[Check], list[list[int]], dict[int, float], dict[int, int]]:
+    """A Check per component (or cluster of eigenvalues the method cannot tell apart: its span): the angle to
+    the reference's, and its sign where the convention determines it; with the clusters, each component's
+    allowed angle and its sign against the reference's (for the scores)."""
+    r, theirs, unit, tols, eps, k = m.r, m.theirs, m.unit, m.tols, m.eps, m.k
+    checks: list[Check] = []
     # Components, cluster by cluster of eigenvalues the method cannot tell apart.
     clusters = _model_clusters(unit, tols)
     floor = 2 * eps  # the reference's own angle error is a few eps
-    open_null = len(unit) < d  # wide data: the null space is larger than the reference's span
     comps = theirs.get("components_")
+    comps_all = r.all_components or r.components_
+    extra, eps_angle, allowed_r = m.extra, m.eps_angle, m.allowed_r
+    open_null = len(unit) < m.d  # wide data: the null space is larger than the reference's span
     allowed_of: dict[int, float] = {}
     flips: dict[int, int] = {}
+    roots = [math.sqrt(max(u, 0.0)) for u in unit]  # (once, not once per cluster)
     for cluster in clusters:
-        allowed = (_svd_angle_allowed(cluster, unit, extra, eps_angle) if extra is not None
+        allowed = (_svd_angle_allowed(cluster, unit, extra, eps_angle, roots) if extra is not None
                    else _angle_allowed(cluster, unit, tols, floor, _K_ANGLE32 if eps == _EPS32 and rtol is None
                                        else _K_ANGLE))
         if allowed_r:  # Davis–Kahan: sin θ <= ‖r‖/gap, the gap from the cluster to the rest of the spectrum
@@ -1211,7 +1404,8 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             elif len(inside) == len(cluster):
                 line = _line_angle(mine[0], comps_all[cluster[0]]) if len(cluster) == 1 else None
                 angle = line if line is not None else subspace_distance(mine, [comps_all[i] for i in cluster])
-                what = "" if len(cluster) == 1 else " (eigenvalues the method cannot tell apart: compared as a subspace)"
+                what = ("" if len(cluster) == 1
+                        else " (eigenvalues the method cannot tell apart: compared as a subspace)")
             else:
                 angle = angle_inside(mine, [comps_all[i] for i in cluster])
                 what = (f" (the kept part of the cluster {cluster[0]}..{cluster[-1]} of eigenvalues the method cannot "
@@ -1229,22 +1423,13 @@ def compare_pca(result: Any, X: Any, *, convention: str = "sklearn", method: str
             flips[i] = -1 if _dot(comps[i], comps_all[i]) < 0 else 1
             if sign_determined(comps_all[i], r.sign_rule, allowed) and flips[i] < 0:
                 eigh_hint = ("; numpy's eigh (LAPACK) fixes no sign: for an np.linalg.eigh answer pass "
-                             "convention=\"numpy\"" if theirs.get("given as") == "eigh" and convention != "numpy" else "")
+                             "convention=\"numpy\"" if theirs.get("given as") == "eigh" and convention != "numpy"
+                             else "")
                 checks.append(Check(label, False, angle, allowed, lost, f"{label}: the sign is flipped; convention "
                                     f"{convention!r} ({r.sign_rule}) determines it{eigh_hint}"))
                 continue
         checks.append(Check(label, True, angle, allowed, lost))
-    if comps is not None:
-        checks += _component_checks(comps[:k], r, unit, lift, eps, method, rtol,
-                                    [allowed_of[i] for i in range(min(k, len(unit)))], centring, clusters,
-                                    allowed_r, rows)
-    checks += _score_checks(theirs, r, rows, points, whiten, clusters, allowed_of, flips, tols, eps,
-                            min(k, len(r.unit_spectrum)))
-    if eps == _EPS64 and rtol is None and any(not c.passed for c in checks):
-        hint32 = _float32_hint(theirs)
-        if hint32 is not None:
-            checks.append(hint32)
-    return checks
+    return checks, clusters, allowed_of, flips
 
 
 def _score_checks(theirs: dict[str, Any], r: Reference, rows: list[list[float]], points: Any,
@@ -1363,12 +1548,13 @@ def assert_pca_close(result: Any, X: Any, *, convention: str = "sklearn", method
     >>> X = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.5], [3.0, 2.0]]
     >>> good = {"explained_variance_": reference(X).explained_variance_, "components_": reference(X).components_}
     >>> assert_pca_close(good, X)
-    >>> bad = dict(good, explained_variance_=[good["explained_variance_"][0] * (1 + 1e-6), good["explained_variance_"][1]])
+    >>> values = good["explained_variance_"]
+    >>> bad = dict(good, explained_variance_=[values[0] * (1 + 1e-6), values[1]])
     >>> assert_pca_close(bad, X)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     AssertionError: PCA differs from the reference (convention sklearn, method svd):
-      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (tolerance ..., error/allowed ...; 9.7 digits lost)
+      explained_variance_[0]: 2.7169156650950... off by 2.72e-06 from 2.71691294818210... (...; 9.7 digits lost)
     1 of 4 checks out; largest error/allowed ... (explained_variance_[0])
     """
     __tracebackhide__ = True  # pytest shows the failures, not this function's source and docstring
