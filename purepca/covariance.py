@@ -179,7 +179,8 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
 _fast_centring = fast.centring
 
 
-def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scalar, list[Scalar], Scalar, Scalar, Scalar, int]:
+def _centre_column(col: Sequence[Scalar], n: Scalar,
+                   ctx: Context) -> tuple[Scalar, list[Scalar], Scalar, Scalar, Scalar, int]:
     """One column centred: ``(hi, c, spread, Σc, lo, e)``, the deviations ``c = x - hi`` scaled by
     ``2**-e`` (floats only: a power of two that keeps their squares inside the float range),
     ``spread`` their largest size (before scaling) and ``lo`` the mean's correction.
@@ -338,7 +339,8 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
             for i, row in enumerate(out):
                 j = first_non_finite(row)
                 if j is not None:
-                    raise PurePCAError(f"X: row {i}, column {j} minus its mean is beyond the float range; rescale the data")
+                    raise PurePCAError(f"X: row {i}, column {j} minus its mean is beyond the float range; "
+                                       "rescale the data")
         return out
 
 
@@ -424,7 +426,8 @@ def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[l
         sd = [ctx.sqrt(v) for v, _ in scaled]
         if not any(e for _, e in scaled):
             return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
-        return [[(ctx.ldexp(x, -e) - ctx.ldexp(m, -e)) / s for x, m, s, (_, e) in zip(row, mu, sd, scaled)] for row in M]
+        return [[(ctx.ldexp(x, -e) - ctx.ldexp(m, -e)) / s for x, m, s, (_, e) in zip(row, mu, sd, scaled)]
+                for row in M]
 
 
 def covariance_matrix(

@@ -40,7 +40,6 @@ How a fit of rows goes (:func:`fit_rows`):
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -61,7 +60,6 @@ from .selection import broken_stick, components_for_fraction, infer_dimension, k
 from .solvers import (
     ACCURACY_TARGET,
     SOLVER_TABLE,
-    Gram,
     Problem,
     Solver,
     Spectrum,
@@ -499,7 +497,8 @@ def _warn_losses(losses: list[float], solver: str, k: int) -> None:
     lost = "all" if not math.isfinite(worst) or worst >= 1 else f"about {max(1, round(math.log10(worst / 2.2e-16)))}"
     what = []
     if bad:
-        what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ") + ", ".join(str(i + 1) for i in bad))
+        what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ")
+                    + ", ".join(str(i + 1) for i in bad))
     if noise:
         what.append("noise_variance_")
     size = "inf" if not math.isfinite(worst) else f"{worst:.1e}"
@@ -712,7 +711,8 @@ def finish(s: Settings, o: Solved) -> PCAState:
     f = ctx.to_float
     return PCAState(
         ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
-        mean=mean, mean_hi=list(o.hi), mean_lo=list(o.lo), sd=sd, components=comps[:k], variance=spectrum[:k], ratios=ratios[:k],
+        mean=mean, mean_hi=list(o.hi), mean_lo=list(o.lo), sd=sd, components=comps[:k], variance=spectrum[:k],
+        ratios=ratios[:k],
         singular=singular, roots=roots, noise=noise,
         # The discarded eigenvalues (for the SPE limit), when the solver found them all.
         rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,

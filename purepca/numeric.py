@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import decimal
-import itertools
 import math
 import operator
 import struct
@@ -275,7 +274,8 @@ class FloatContext(Context):
     #: ``math.fsum`` (the kernel room's ``fsum`` where bound: the same bits).
     sum = staticmethod(fast.fsum or math.fsum)  # type: ignore[assignment]
     #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound).
-    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
+    dot: Callable[[Sequence[float], Sequence[float]], float] = \
+        staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
     to_float = staticmethod(float)  # type: ignore[assignment]
     #: Float operators need no context of their own.
     local = staticmethod(contextlib.nullcontext)
@@ -344,8 +344,8 @@ class FloatContext(Context):
         try:
             return float(_check_real(x, "float"))
         except OverflowError:  # an int or Fraction past the float range
-            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range (largest {sys.float_info.max:.6g})") \
-                from None
+            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range "
+                               f"(largest {sys.float_info.max:.6g})") from None
 
     def scale_exponent(self, largest: Scalar) -> int:
         """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
@@ -750,7 +750,8 @@ def _single_value(x: Any) -> float:
         if x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"):
             raise PurePCAError(f"binary32: expected a real number, got {type(x).__name__} {short_repr(x)}")
         try:
-            # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction compares in numpy bools)
+            # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction
+            # compares in numpy bools)
             exact = Fraction(int(x)) if hasattr(type(x), "__index__") else Fraction(x)
         except (TypeError, ValueError, OverflowError):  # numpy's NaN and infinities, other reals
             exact = None

@@ -260,7 +260,8 @@ class PCA(Estimator):
         if any(isinstance(v, int) and not isinstance(v, bool) for v in values):  # only an int can be too long to print
             self._check_printable()
         if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
-            raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
+            raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; "
+                               f"got {self.convention!r}")
         conv = CONVENTIONS[self.convention]
         ddof = conv.ddof if self.ddof is None else self.ddof
         if isinstance(ddof, bool) or not isinstance(ddof, numbers.Integral) or ddof < 0:
@@ -428,7 +429,8 @@ class PCA(Estimator):
             )
         if moments.n and len(M[0]) != moments.d:
             raise PurePCAError(
-                f"X has {len(M[0])} features, but PCA is expecting {moments.d} features as input (what partial_fit has seen)"
+                f"X has {len(M[0])} features, but PCA is expecting {moments.d} features as input "
+                "(what partial_fit has seen)"
             )
         trial = Moments(context=ctx)
         trial.merge(moments)
@@ -525,7 +527,8 @@ class PCA(Estimator):
         state = self._fitted_state()
         M = as_matrix(X, name="X", context=state.ctx, copy=False)
         if len(M[0]) != state.n_features_in_:
-            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {state.n_features_in_} features as input")
+            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {state.n_features_in_} "
+                               "features as input")
         names = self._feature_names(X)
         fitted = state.feature_names_in_
         if names is not None and fitted is not None and names != fitted:
@@ -800,9 +803,9 @@ class PCA(Estimator):
         ``dist`` and ``cos2``: its distance to the centre and ``coord²/dist²``; ``v_test``:
         ``coord/sqrt(λ)·sqrt(n_l·(N - 1)/(N - n_l))``, N the number of rows (the sum of the sample
         weights) and n_l the category's, a standard normal under random allocation (Lebart's
-        test value; 0 for a category that holds every row); ``eta2``: for each component the correlation ratio, the share of the
-        coordinates' variance that lies between the categories.  The formulas are FactoMineR's
-        ``PCA.R`` (``fct.eta2`` and the ``quali.sup`` block).
+        test value; 0 for a category that holds every row); ``eta2``: for each component the
+        correlation ratio, the share of the coordinates' variance that lies between the categories.
+        The formulas are FactoMineR's ``PCA.R`` (``fct.eta2`` and the ``quali.sup`` block).
 
         >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0], [5.0, 4.5], [0.5, 1.5]]
         >>> pca = PCA(convention="factominer", scale=True).fit(X)
@@ -918,7 +921,8 @@ class PCA(Estimator):
         except (OverflowError, ValueError):  # fsum: an intermediate overflow
             error = math.inf
         if not math.isfinite(error):
-            raise PurePCAError("X: the reconstruction error (a mean of squared distances) is beyond the float range; rescale the data")
+            raise PurePCAError("X: the reconstruction error (a mean of squared distances) is beyond the float "
+                               "range; rescale the data")
         return error
 
     def get_feature_names_out(self, input_features: Any = None) -> list[str]:

@@ -39,7 +39,6 @@ ones first.
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Union
 
@@ -429,7 +428,8 @@ class _JacobiLog:
             return None, None
         return tuple(map(tuple, self.M)), tuple(map(tuple, self.V))
 
-    def rotation(self, sweep: int, p: int, q: int, apq: Scalar, t: Scalar, c: Scalar, s: Scalar, threshold: Scalar) -> None:
+    def rotation(self, sweep: int, p: int, q: int, apq: Scalar, t: Scalar, c: Scalar, s: Scalar,
+                 threshold: Scalar) -> None:
         ctx = self.ctx
         self.off2 = self.off2 - ctx.two * apq * apq
         if self.off2 <= self.base2 * ctx.convert(0.0625):

@@ -24,13 +24,12 @@ A matrix is a ``list`` of rows, each a ``list`` of numbers; a vector is a
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
 from ..fast import float_rows as _fast_float_rows
@@ -75,11 +74,13 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
     if isinstance(value, complex) or (
         isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real)
     ):
-        raise PurePCAError(f"{name}: {where} is complex ({value!r}). Complex data not supported; expected a real number")
+        raise PurePCAError(f"{name}: {where} is complex ({value!r}). Complex data not supported; "
+                           "expected a real number")
     if not isinstance(value, (numbers.Real, Decimal)):
         raise PurePCATypeError(
             f"{name}: {where} is a {type(value).__name__} ({_describe(value)}); expected a real number "
-            f"(float() argument must be a string or a real number, not {type(value).__name__!r}; strings are refused here too)"
+            f"(float() argument must be a string or a real number, not {type(value).__name__!r}; "
+            "strings are refused here too)"
         )
     if isinstance(value, Decimal):
         finite = value.is_finite()
@@ -174,7 +175,8 @@ def as_matrix(
             width = len(converted)
             if width == 0:
                 raise PurePCAError(
-                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) while a minimum of 1 is required."
+                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) "
+                    "while a minimum of 1 is required."
                 )
         elif len(converted) != width:
             plural = "" if len(converted) == 1 else "s"
@@ -349,7 +351,8 @@ def matvec(A: Sequence[Sequence[Scalar]], x: Sequence[Scalar], context: Context 
         return context.dots(M, v)
 
 
-def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> list[list[Scalar]]:
+def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]],
+           context: Context = FLOAT) -> list[list[Scalar]]:
     """``A @ B``; every entry is a compensated dot product.
 
     >>> matmul([[1, 2, 3]], [[1], [1], [1]])
