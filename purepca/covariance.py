@@ -243,25 +243,21 @@ def _constant_columns(c: Centred) -> int:
 def _cross_products(
     c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0, rows: Optional[int] = None
 ) -> list[list[Scalar]]:
-    """``Σ (x - x̄)(x - x̄)ᵀ`` (divided by ``divisor`` when given) from centred
-    columns, with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``.
-
-    The division comes *before* the power-of-two scaling is undone, so a
-    covariance that fits in a float never overflows on the way.  ``gram``
-    computes the inner products (default ``ctx.gram``; a parallel one may
-    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).  ``rows``: how many
-    rows the columns have (the fit knows; else counted from the first column).
-    """
-    n = ctx.convert(len(c.cols[0]) if rows is None else rows)
-    d = len(c.cols)
+    """``Σ (x - x̄)(x - x̄)ᵀ`` of centred columns with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``,
+    divided by ``divisor`` (when given) before the columns' powers of two and ``2**-shift`` are undone
+    (a covariance inside the float range never overflows on the way).  The inner products are ``ctx.dot``'s
+    (or ``gram``'s: a kernel's, a parallel one); ``rows``: the columns' length, where the fit knows it."""
+    cols, dot = c.cols, ctx.dot
+    n = ctx.convert(len(cols[0]) if rows is None else rows)
+    d = len(cols)
     sums, exps = c.sums, c.exps
-    G = (gram or ctx.gram)(c.cols)
+    G = None if gram is None else gram(cols)
     S = [[ctx.zero] * d for _ in range(d)]
     for i in range(d):
         si, ei = sums[i], exps[i]
         row = S[i]
         for j in range(i, d):
-            v = G[i][j] - si * sums[j] / n
+            v = (dot(cols[i], cols[j]) if G is None else G[i][j]) - si * sums[j] / n
             if divisor is not None:
                 v = v / divisor
             if ei or exps[j] or shift:

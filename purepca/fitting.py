@@ -281,26 +281,12 @@ class ColumnRows:
 
 
 _fast_columns = fast.columns
+_fast_gram = fast.gram
 
 
 def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequence[Sequence[Scalar]]:
     """The columns on the rows that count: those of positive weight (all rows when unweighted)."""
     return cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
-
-
-def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-             w: Optional[list[float]], cw: Optional[list[float]], lazy: bool = True) -> _Prepared:
-    """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
-    if w is not None or cw is not None:
-        assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
-        return _prepare_weighted(s, M, cols, w, cw)
-    ctx = s.ctx
-    div = _divisor(len(cols[0]), s.ddof, ctx)
-    c = centre(cols, s.center, ctx, lazy)
-    e = _scale_exponent(c, ctx)
-    raw_sd = column_sd(c, div, e, ctx) if s.scale else None
-    sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
-    return _Prepared(c, sd=sd, raw_sd=raw_sd, e=e, div=div, hi=c.hi, lo=c.lo, scales=sd, scaled=sd is not None)
 
 
 def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]],
@@ -324,30 +310,6 @@ def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequenc
     return _Prepared(c, sd=None, raw_sd=None, e=_scale_exponent(c, ctx), div=wd.div, hi=wd.hi, lo=wd.lo,
                      scales=wd.scales, scaled=wd.sd is not None, weighted=True,
                      weights_div=_unscale(wd.div, -wd.shift, ctx))
-
-
-def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-           w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int,
-           forms: bool) -> tuple[_Prepared, Spectrum, list[float]]:
-    """The data prepared (centred, scaled), the spectrum on the path ``row`` (of
-    :data:`~purepca.solvers.SOLVER_TABLE`) and the estimated losses of a formed matrix: the fit forms
-    the covariance where the path reads it, then solves."""
-    ctx = s.ctx
-    # (A path that forms the covariance may take a Gram of the columns that needs no deviations
-    # made: lazy; where the solver reads the rows, they are made now.)
-    p = _prepare(s, M, cols, w, cw, lazy=forms)
-    # The sums of products: compensated dot products (the kernel room may take faster ones whose error
-    # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
-    gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
-    def covariance() -> list[list[Scalar]]:
-        return prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n)
-
-    C = covariance() if forms else None
-    problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
-                      lambda: C if C is not None else covariance(), lambda: p.rows(ctx))
-    found = solved(row, problem)  # a registered solver's answer checked
-    constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
-    return p, found, _path_losses(found, n, d - constant, s.center, ctx)
 
 
 def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = None) -> None:
@@ -388,17 +350,11 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
         raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
                            "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
                            "'broken_stick'")
-    # Integer sample weights are frequencies: the fit is that of the rows repeated (zero weights
-    # dropped), so the shape (how many components exist) is that of W rows.  Other weights count
-    # the rows they give a positive weight.  Where that shape is larger than the rows given, the
-    # eigenvalues past theirs are zeros, with axes completing the basis (_complete).
+    # Integer sample weights are frequencies: the shape (how many components exist) is that of the
+    # rows repeated; other weights count the rows of positive weight (_frequency_rows, _complete).
     shape = n if w is None else _frequency_rows(w)
-    solver = s.choose_solver(n, d)
-    row = _solver_row(solver)
-    forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
-    check_k(s, shape, d, solver, row)
     with ctx.local():
-        p, found, losses, solver = _spectrum(s, M, cols, w, cw, row, n, d, shape, forms)
+        p, found, losses, solver = _solve(s, M, cols, w, cw, n, d, shape)
     # "The values differ" is judged on the rows that count (weight 0 drops a row).
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
         raise PurePCAError(f"X: {UNDERFLOW}")
@@ -415,29 +371,50 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
                              rest=rest, spectrum_exp=p.e if p.weighted else None, feature_names=feature_names))
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
-    if s.solver != "auto" and row.formed and losses:
+    if s.solver != "auto" and _solver_row(s.solver).formed and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state
 
 
-def _spectrum(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-              w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int, shape: int,
-              forms: bool) -> tuple[_Prepared, Spectrum, list[float], str]:
-    """The data prepared, the spectrum on the path ``row``, its estimated losses and the path that gave it: where a
-    formed matrix lost the digits of the small eigenvalues that the data hold (the covariance and Gram
-    paths square the condition), ``"auto"`` takes the SVD of the data instead.  Weighted rows that
-    stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
+def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+           w: Optional[list[float]], cw: Optional[list[float]], n: int, d: int,
+           shape: int) -> tuple[_Prepared, Spectrum, list[float], str]:
+    """The path's spectrum of the data centred and scaled, the estimated losses of a formed matrix and
+    the path that gave it: where a formed matrix lost the digits the data hold, ``"auto"`` takes the
+    SVD of the data.  Weighted rows that stand for more (or fewer) rows: ``min(shape, d)`` values."""
     ctx = s.ctx
-    p, found, losses = _solve(s, M, cols, w, cw, row, n, d, forms)
-    solver = row.name
+    solver = s.choose_solver(n, d)
+    check_k(s, shape, d, solver)
+    row = _solver_row(solver)
+    forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
+    if w is not None or cw is not None:
+        assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
+        p = _prepare_weighted(s, M, cols, w, cw)
+    else:  # (lazy where the covariance is formed: the kernel room may leave the deviations unmade)
+        div = _divisor(n, s.ddof, ctx)
+        c = centre(cols, s.center, ctx, lazy=forms)
+        e = _scale_exponent(c, ctx)
+        raw_sd = column_sd(c, div, e, ctx) if s.scale else None
+        sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
+        p = _Prepared(c, sd=sd, raw_sd=raw_sd, e=e, div=div, hi=c.hi, lo=c.lo, scales=sd, scaled=sd is not None)
+    # The sums of products: compensated dot products (a kernel's faster Gram within what the eigensolver
+    # adds, numeric.GramWork, where bound), in n_jobs processes where asked.
+    gram = parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None
+    gram = gram or (ctx.fast_gram if _fast_gram is not None else None)  # None: the reference's dot products
+    C = prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if forms else None
+    problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram or ctx.gram,
+                      lambda: prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if C is None else C,
+                      lambda: p.rows(ctx))
+    found = solved(row, problem)  # a registered solver's answer checked
+    constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
+    losses = _path_losses(found, n, d - constant, s.center, ctx)
     if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):
-        found = solve_svd(p.rows(ctx), p.div, ctx)
-        solver, losses = "svd", []
-    if min(shape, d) < len(found.values):
-        r = min(shape, d)
+        found, solver, losses = solve_svd(p.rows(ctx), p.div, ctx), "svd", []
+    r = min(shape, d)
+    if r < len(found.values):
         found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
-    elif min(shape, d) > len(found.values) == min(n, d):
-        found = _complete(found, min(shape, d), s.wanted(), d, ctx)
+    elif r > len(found.values) == min(n, d):
+        found = _complete(found, r, s.wanted(), d, ctx)
     return p, found, losses, solver
 
 
