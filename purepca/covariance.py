@@ -28,6 +28,16 @@ rounded mean is off by up to half an ulp of the offset, which would add
 order.  Columns whose centred values are near overflow or underflow are
 scaled by a power of two before squaring and unscaled after.
 
+A fit centres with :func:`_centred_columns`, one column at a time
+(:func:`_centre_column`: ``hi``, the deviations, their largest size, their sum, ``lo`` and the
+column's power of two), and forms the covariance with :func:`_cross_products`:
+
+>>> c = _centred_columns([[1.0, 2.0, 6.0]], FLOAT)
+>>> c.hi, c.lo, [list(col) for col in c.cols], c.sums
+([3.0], [0.0], [[-2.0, -1.0, 3.0]], [0.0])
+>>> _centre_column([1.0, 2.0, 6.0], 3.0, FLOAT)
+(3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
+
 >>> covariance_matrix([[1, 2], [2, 4], [3, 7]])
 [[1.0, 2.5], [2.5, 6.333333333333333]]
 >>> big = [[1e12 + x, 1e12 - x] for x in (1, 2, 3)]
@@ -100,9 +110,8 @@ class Centred:
 
 
 def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
-    """``fsum(col)/n``; a constant column's value itself (``fsum(col)/n`` may be an ulp away: a false
-    spread); where the sum overflows (values near the largest float), that of the values scaled down
-    by a power of two, exactly."""
+    """``fsum(col)/n``; a constant column's value itself (not an ulp away); where the sum overflows,
+    that of the values scaled down by a power of two."""
     first = col[0]
     if col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col):  # two probes first
         return first
@@ -115,8 +124,7 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
 
 def _mean_correction(col: Sequence[Scalar], m: Scalar, n: Scalar, ctx: Context) -> Optional[Scalar]:
     """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n``, the residual summed exactly and rounded once
-    (the rounded deviations' sum would carry their rounding into ``lo``); None where the residual's
-    partial sums overflow."""
+    (None where its partial sums overflow)."""
     try:
         return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
     except OverflowError:
@@ -154,17 +162,8 @@ def _largest(values: Sequence[float]) -> float:
 
 
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
-    """Centre each column about its rounded mean ``hi`` (:func:`_centre_column`), with ``lo`` the
-    exactly rounded correction (``hi + lo`` the mean to about twice the working precision),
-    scaled by a power of two where its spread is near overflow or underflow.
-
-    With ``lazy`` (a fit that forms the Gram of the columns) the kernel room may leave deviations
-    unmade (:mod:`purepca.fast`'s ``centring``: its contract is stated there).
-
-    >>> c = _centred_columns([[1.0, 2.0, 6.0]], FLOAT)
-    >>> c.hi, c.lo, [list(col) for col in c.cols], c.sums
-    ([3.0], [0.0], [[-2.0, -1.0, 3.0]], [0.0])
-    """
+    """Each column centred about its mean ``hi + lo`` (:func:`_centre_column`); with ``lazy`` the kernel
+    room may leave deviations unmade (:mod:`purepca.fast`'s ``centring`` states its contract)."""
     if _fast_centring is not None and ctx is FLOAT:
         got = _fast_centring(cols, lazy, _reference_column, _float_correction)
         if got is not None:
@@ -181,13 +180,8 @@ _fast_centring = fast.centring
 
 def _centre_column(col: Sequence[Scalar], n: Scalar,
                    ctx: Context) -> tuple[Scalar, list[Scalar], Scalar, Scalar, Scalar, int]:
-    """One column centred: ``(hi, c, spread, Σc, lo, e)``, the deviations ``c = x - hi`` scaled by
-    ``2**-e`` (floats only: a power of two that keeps their squares inside the float range),
-    ``spread`` their largest size (before scaling) and ``lo`` the mean's correction.
-
-    >>> _centre_column([1.0, 2.0, 6.0], 3.0, FLOAT)
-    (3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
-    """
+    """``(hi, c, spread, Σc, lo, e)``: the deviations ``c = x - hi`` scaled by ``2**-e`` (floats: their
+    squares kept inside the float range), ``spread`` their largest size before scaling."""
     m = _column_mean(col, n, ctx)
     exact = _mean_correction(col, m, n, ctx)  # (used where the deviations need no scaling)
     c = [x - m for x in col]
@@ -195,20 +189,15 @@ def _centre_column(col: Sequence[Scalar], n: Scalar,
     spread: Scalar = ctx.zero
     if ctx.needs_scaling:
         spread = max(max(c), -min(c))
-        if spread == math.inf:
-            # The differences themselves overflow (a spread beyond the
-            # float range): take them from the rows scaled by 1/4, exactly.
-            m4 = ctx.ldexp(m, -2)
+        if spread == math.inf:  # the differences overflow: take them from the rows scaled by 1/4, exactly
+            m4, e = ctx.ldexp(m, -2), 2
             c = [ctx.ldexp(x, -2) - m4 for x in col]
-            e = 2
             spread = max(max(c), -min(c))
         e2 = ctx.scale_exponent(spread)
         if e2:
             c = [ctx.ldexp(x, -e2) for x in c]
         e += e2
-    s = ctx.sum(c)
-    # Where the values are near the ends of the range (e != 0) or the exact residual overflows, the
-    # deviations' sum s gives lo.
+    s = ctx.sum(c)  # (it gives lo near the ends of the range, e != 0, or where the exact residual overflows)
     return m, c, spread, s, exact if exact is not None and not e else ctx.ldexp(s, e) / n, e
 
 

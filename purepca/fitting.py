@@ -35,6 +35,12 @@ How a fit of rows goes (:func:`fit_rows`):
 >>> state = fit_rows(Settings(), as_matrix(toy_data()))
 >>> state.n_components_, [round(v, 7) for v in state.explained_variance_]
 (2, [1.2840277, 0.0490834])
+
+A singular value is ``sqrt(λ·div)``, or ``sqrt(λ)·sqrt(div)`` where the product leaves the float
+range (weights summing to 1e308: a singular value of 1e155 came out inf):
+
+>>> _root_of_product(4.0, 9.0, FLOAT), _root_of_product(2.0 ** 600, 2.0 ** 700, FLOAT) == 2.0 ** 650
+(6.0, True)
 """
 
 from __future__ import annotations
@@ -319,13 +325,11 @@ def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = No
     if s.wanted() is not None and nc > limit:
         raise PurePCAError(f"n_components={nc} must be at most min(n_samples, n_features) = min({n}, {d}) = {limit}")
     if nc == "mle" and n < d:
-        raise PurePCAError(
-            f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
-        )
+        raise PurePCAError(f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples "
+                           f"and {d} features")
     if (row or _solver_row(solver)).top_k and not (s.wanted() is not None and nc >= 1):
-        raise PurePCAError(
-            f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
-        )
+        raise PurePCAError(f"solver={solver!r} computes only the top k components: n_components must be an int "
+                           f">= 1, got {nc!r}")
 
 
 def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[list[float]] = None,
@@ -661,10 +665,8 @@ def finish(s: Settings, o: Solved) -> PCAState:
     scaled = sd is not None if o.scaled is None else o.scaled
     with ctx.local():
         if not total > 0:
-            raise PurePCAError(
-                "X: every feature is constant (total variance 0), or varies by so little (below about "
-                "1e-154) that its variance underflows a float; there are no principal components"
-            )
+            raise PurePCAError("X: every feature is constant (total variance 0), or varies by so little (below "
+                               "about 1e-154) that its variance underflows a float; there are no principal components")
         ratios = [v / total for v in spectrum]
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
@@ -689,19 +691,13 @@ def finish(s: Settings, o: Solved) -> PCAState:
     return PCAState(
         ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
         mean=mean, mean_hi=list(o.hi), mean_lo=list(o.lo), sd=sd, components=comps[:k], variance=spectrum[:k],
-        ratios=ratios[:k],
-        singular=singular, roots=roots, noise=noise,
-        # The discarded eigenvalues (for the SPE limit), when the solver found them all.
-        rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,
-        solver_=solver, n_samples_=n, n_features_in_=d,
-        components_=[[f(x) for x in v] for v in comps[:k]],
-        explained_variance_=[f(v) for v in spectrum[:k]],
-        explained_variance_ratio_=[f(v) for v in ratios[:k]],
-        singular_values_=[f(v) for v in singular],
-        mean_=[f(m) for m in mean],
-        scale_=[f(v) for v in sd] if sd is not None else None,
-        noise_variance_=f(noise), feature_names_in_=o.feature_names,
-    )
+        ratios=ratios[:k], singular=singular, roots=roots, noise=noise,
+        rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,  # (all found: for the SPE limit)
+        solver_=solver, n_samples_=n, n_features_in_=d, components_=[[f(x) for x in v] for v in comps[:k]],
+        explained_variance_=[f(v) for v in spectrum[:k]], explained_variance_ratio_=[f(v) for v in ratios[:k]],
+        singular_values_=[f(v) for v in singular], mean_=[f(m) for m in mean],
+        scale_=[f(v) for v in sd] if sd is not None else None, noise_variance_=f(noise),
+        feature_names_in_=o.feature_names)
 
 
 def _unscaled_sd(sd: list[Scalar], scale_exp: int, ctx: Context) -> list[Scalar]:
@@ -728,12 +724,7 @@ def _noise(ctx: Context, spectrum: list[Scalar], k: int, r: int, total: Scalar, 
 
 
 def _root_of_product(v: Scalar, div: Scalar, ctx: Context) -> Scalar:
-    """``sqrt(v·div)``, or ``sqrt(v)·sqrt(div)`` where the product leaves the float range (weights
-    summing to 1e308: a singular value of 1e155 came out inf).
-
-    >>> _root_of_product(4.0, 9.0, FLOAT), _root_of_product(2.0 ** 600, 2.0 ** 700, FLOAT) == 2.0 ** 650
-    (6.0, True)
-    """
+    """``sqrt(v·div)``, or ``sqrt(v)·sqrt(div)`` where the product leaves the float range."""
     product = v * div
     if isinstance(product, float) and (product == math.inf or (product == 0.0 and v != 0.0 and div != 0.0)):
         return ctx.sqrt(v) * ctx.sqrt(div)

@@ -223,36 +223,14 @@ class PCA(Estimator):
     _rows: Optional[Union[list[list[Scalar]], ColumnRows]] = None  # ColumnRows: the rows kept as columns (PyPy)
     _cache: Optional[dict[str, Any]] = None
 
-    def __init__(
-        self,
-        n_components: Union[None, int, float, str] = None,
-        *,
-        center: bool = True,
-        scale: Optional[bool] = None,
-        ddof: Optional[int] = None,
-        whiten: bool = False,
-        solver: str = "auto",
-        sign: Optional[str] = None,
-        convention: str = "sklearn",
-        precision: Optional[int] = None,
-        seed: int = 0,
-        n_jobs: Optional[int] = None,
-        missing: str = "error",
-        parallel_quantile: float = 0.95,
-    ) -> None:
-        self.n_components = n_components
-        self.center = center
-        self.scale = scale
-        self.ddof = ddof
-        self.whiten = whiten
-        self.solver = solver
-        self.sign = sign
-        self.convention = convention
-        self.precision = precision
-        self.seed = seed
-        self.n_jobs = n_jobs
-        self.missing = missing
-        self.parallel_quantile = parallel_quantile
+    def __init__(self, n_components: Union[None, int, float, str] = None, *, center: bool = True,
+                 scale: Optional[bool] = None, ddof: Optional[int] = None, whiten: bool = False, solver: str = "auto",
+                 sign: Optional[str] = None, convention: str = "sklearn", precision: Optional[int] = None,
+                 seed: int = 0, n_jobs: Optional[int] = None, missing: str = "error",
+                 parallel_quantile: float = 0.95) -> None:
+        self.n_components, self.center, self.scale, self.ddof, self.whiten = n_components, center, scale, ddof, whiten
+        self.solver, self.sign, self.convention, self.precision = solver, sign, convention, precision
+        self.seed, self.n_jobs, self.missing, self.parallel_quantile = seed, n_jobs, missing, parallel_quantile
 
     def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
@@ -321,20 +299,10 @@ class PCA(Estimator):
         vars(self).update(_state=state, _rows=rows, _cache={} if cache is None else cache)
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None, column_weight: Any = None) -> "PCA":
-        """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.
-
-        Computes the means, the spectrum and the axes, and nothing more: the
-        training scores come from :meth:`fit_transform`, or from ``x`` when
-        it is first asked for.
-
-        ``sample_weight`` (one per row, >= 0) are frequencies: the means and
-        variances are weighted and the divisor is ``Σw - ddof``, so integer
-        weights give the fit of the rows repeated (FactoMineR's ``row.w``,
-        which it normalises to sum to 1, is the same analysis with
-        ``ddof=0``).  ``column_weight`` (one per column, >= 0) multiplies each
-        column's share of every squared distance (FactoMineR's ``col.w``): the
-        column is divided by ``sqrt(c_j)`` more, which ``scale_`` includes.
-        See :mod:`purepca.weights`.
+        """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.  The training scores
+        come from :meth:`fit_transform` (or ``x``, when first asked for).  ``sample_weight`` (one per row,
+        >= 0; frequencies: divisor ``Σw - ddof``) and ``column_weight`` (one per column, >= 0; each
+        column's share of every squared distance): see :mod:`purepca.weights`.
 
         >>> PCA().fit([[0, 0], [1, 1], [2, 2.5]]).n_components_
         2

@@ -34,6 +34,12 @@ ones first.
 [3.0, 1.0]
 >>> [round(x, 12) for x in r.vectors[0]]
 [0.707106781187, 0.707106781187]
+
+The rows ``a`` and ``b`` turned by the rotation with sine ``s`` and ``τ``
+(:func:`_rotate_pair`; Numerical Recipes §11.1):
+
+>>> _rotate_pair([1.0, 0.0], [0.0, 1.0], 1.0, 1.0)
+([0.0, -1.0], [1.0, 0.0])
 """
 
 from __future__ import annotations
@@ -285,10 +291,7 @@ def _jacobi_eigh(
     if n <= 1:
         return EighResult([row[0] for row in M], V, 0, 0)
     scale = ctx.scale_exponent(max((max(map(abs, row), default=0) for row in M), default=0)) if ctx.needs_scaling else 0
-    if scale:
-        M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
-    else:
-        M = [list(row) for row in M]
+    M = [[ctx.ldexp(x, -scale) for x in row] if scale else list(row) for row in M]
     tol_ = ctx.eps if tol is None else ctx.convert(tol)
     floor = None if atol is None else ctx.ldexp(ctx.convert(atol), -scale)
     if floor is not None:
@@ -327,22 +330,15 @@ def _unscaled(trace: Callable[[JacobiStep], None], scale: int, ctx: Context) -> 
 
 
 def _rotate_pair(a: list[Scalar], b: list[Scalar], s: Scalar, tau: Scalar) -> tuple[list[Scalar], list[Scalar]]:
-    """The rows ``a`` and ``b`` turned by the rotation with sine ``s`` and ``tau = s/(1 + c)``:
-    ``a - s·(b + tau·a)`` and ``b + s·(a - tau·b)`` (Rutishauser's form of ``c·a - s·b`` and
-    ``s·a + c·b``, which rounds less; Numerical Recipes §11.1).
-
-    >>> _rotate_pair([1.0, 0.0], [0.0, 1.0], 1.0, 1.0)
-    ([0.0, -1.0], [1.0, 0.0])
-    """
+    """``a - s·(b + tau·a)`` and ``b + s·(a - tau·b)``: Rutishauser's ``c·a - s·b`` and ``s·a + c·b``."""
     return ([g - s * (k + g * tau) for g, k in zip(a, b)],
             [k + s * (g - k * tau) for g, k in zip(a, b)])
 
 
 def _rotate(M: list[list[Scalar]], V: list[list[Scalar]], p: int, q: int, s: Scalar, tau: Scalar, app: Scalar,
             aqq: Scalar, zero: Scalar) -> list[Scalar]:
-    """Apply the rotation (``s``, ``tau = s/(1 + c)``) in the plane (p, q) to rows and columns p and q of
-    ``M`` (whose new diagonal entries are ``app`` and ``aqq``, the (p, q) entry zero) and to rows p and
-    q of ``V``; return the new row p of M."""
+    """The rotation (``s``, ``tau``) in the plane (p, q) applied to rows and columns p, q of ``M`` (new
+    diagonal ``app``, ``aqq``; ``a_pq`` zero) and to rows p, q of ``V``; the new row p of M."""
     newp, newq = _rotate_pair(M[p], M[q], s, tau)
     M[p], M[q] = newp, newq
     newp[p] = app

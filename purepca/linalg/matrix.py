@@ -3,6 +3,16 @@
 A matrix is a ``list`` of rows, each a ``list`` of numbers; a vector is a
 ``list`` of numbers.  Nothing here knows about statistics.
 
+``as_matrix`` takes a list or tuple of rows, a generator of rows, a numpy
+array, a data frame, a scipy sparse matrix, or anything iterable row by row
+whose rows are iterables of real numbers (``int``, ``float``, ``Fraction``,
+``Decimal``, numpy scalars).  The result never shares a list with the input
+(with ``copy=False``, for a caller that only reads it, a list of float rows
+may come back as it is).  ``row_offset`` is added to the row numbers in
+messages (chunks).  Empty input, zero columns, ragged rows, strings, booleans,
+``None``, complex numbers, NaN and infinities raise :class:`PurePCAError`
+naming the first offending row and column.
+
 =========================  ===============================================
 ``as_matrix(data)``        validate any 2-D input into fresh lists
 ``as_vector(data)``        the same for 1-D input
@@ -116,21 +126,15 @@ _FLOATS_ONLY = {float}
 
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
     kind = type(row)
-    # Lists and tuples skip the abstract-base-class check (slow per row).
-    if kind is not list and kind is not tuple and (isinstance(row, (str, bytes)) or not isinstance(row, Iterable)):
-        raise PurePCAError(
-            f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
-            "expected a 2-D input with one row per sample"
-        )
-    if kind is not list and kind is not tuple and isinstance(row, (AbstractSet, Mapping)):
-        raise PurePCAError(
-            f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of columns; "
-            "expected a sequence of numbers (a list or tuple)"
-        )
+    if kind is not list and kind is not tuple:  # (lists and tuples skip the abstract-base-class checks: slow per row)
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise PurePCAError(f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
+                               "expected a 2-D input with one row per sample")
+        if isinstance(row, (AbstractSet, Mapping)):
+            raise PurePCAError(f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of "
+                               "columns; expected a sequence of numbers (a list or tuple)")
     values = list(row)
-    if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:
-        # Fast path for the common case: a list of Python floats.  A finite
-        # sum proves every entry finite; otherwise check one by one.
+    if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:  # Python floats: a finite sum proves them finite
         total = sum(values)
         if total - total == 0.0:
             return values
@@ -140,17 +144,8 @@ def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
 def as_matrix(
     data: Any, *, name: str = "X", context: Context = FLOAT, row_offset: int = 0, copy: bool = True
 ) -> list[list[Scalar]]:
-    """Validate a 2-D input into a fresh list of lists of numbers.
-
-    ``data`` may be a list or tuple of rows, a generator of rows, a numpy
-    array, a data frame, a scipy sparse matrix, or anything iterable row by
-    row whose rows are iterables of real numbers (``int``, ``float``,
-    ``Fraction``, ``Decimal``, numpy scalars).  The result never shares a list
-    with the input (``copy=False``, for a caller that only reads it: a list of
-    float rows may come back as it is).  ``row_offset`` is added to the row
-    numbers in messages (chunks).  Empty input, zero columns, ragged rows,
-    strings, booleans, ``None``, complex numbers, NaN and infinities raise
-    :class:`PurePCAError` naming the first offending row and column.
+    """Validate a 2-D input (rows of real numbers: see the module's docstring) into fresh lists, or
+    raise :class:`PurePCAError` naming the first offending row and column.
 
     >>> as_matrix([[1, 2.5], (3, 4)])
     [[1.0, 2.5], [3.0, 4.0]]
