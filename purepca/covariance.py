@@ -485,8 +485,11 @@ FACTOMINER_SD_FLOOR = 1e-16
 def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
     """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
     with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
-    if center:
-        return _centred_columns(cols, ctx, lazy=lazy)
+    return _centred_columns(cols, ctx, lazy=lazy) if center else _uncentred(cols, ctx)
+
+
+def _uncentred(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
+    """The columns as they are (``center=False``), scaled by powers of two near the ends of the range."""
     zeros = [ctx.zero] * len(cols)
     scaled, exps = _power_scaled(cols, ctx, copy=True)
     return Centred(zeros, list(zeros), scaled, list(zeros), exps)

@@ -54,7 +54,8 @@ from typing import Any, Optional, Sequence, Union
 from .conventions import CONVENTIONS, _apply_sign_rule
 from .covariance import FACTOMINER_SD_FLOOR as FACTOMINER_SD_FLOOR
 from .covariance import UNDERFLOW, Centred, _constant_columns, _divisor, _power_scaled
-from .covariance import _scale_exponent, centre, column_sd, data_matrix, prepared_covariance, scales
+from .covariance import _centred_columns, _scale_exponent, _uncentred, column_sd, data_matrix
+from .covariance import prepared_covariance, scales
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
 from .moments import Moments
@@ -70,7 +71,9 @@ from .solvers import (
     Solver,
     Spectrum,
     _OWN_ROWS,
+    _checked_spectrum,
     _choose_solver,
+    _is_own,
     _path_losses,
     _report_degenerate,
     _solver_row,
@@ -359,16 +362,13 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     shape = n if w is None else _frequency_rows(w)
     with ctx.local():
         p, found, losses, solver = _solve(s, M, cols, w, cw, n, d, shape)
-    # "The values differ" is judged on the rows that count (weight 0 drops a row).
-    if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
+    if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):  # (the rows that count)
         raise PurePCAError(f"X: {UNDERFLOW}")
-    rest = None
-    if _solver_row(solver).top_k and len(found.values) < min(n, d):
-        # The variance the top k leave, from the data themselves (not the total less the kept).
-        rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx)
-    parallel_sd = None
-    if s.n_components == "parallel" and p.sd is None:
-        parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
+    # The variance a top k leave, measured on the data themselves (not the total less the kept).
+    top_k = _solver_row(solver).top_k and len(found.values) < min(n, d)
+    rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx) if top_k else None
+    parallel = s.n_components == "parallel" and p.sd is None
+    parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)] if parallel else None
     # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
     state = finish(s, Solved(shape, d, solver, found, p.hi, p.lo, p.scales, scale_exp=0 if p.weighted else p.e,
                              div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd,
@@ -396,7 +396,7 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
         p = _prepare_weighted(s, M, cols, w, cw)
     else:  # (lazy where the covariance is formed: the kernel room may leave the deviations unmade)
         div = _divisor(n, s.ddof, ctx)
-        c = centre(cols, s.center, ctx, lazy=forms)
+        c = _centred_columns(cols, ctx, lazy=forms) if s.center else _uncentred(cols, ctx)
         e = _scale_exponent(c, ctx)
         raw_sd = column_sd(c, div, e, ctx) if s.scale else None
         sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
@@ -409,7 +409,7 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
     problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram or ctx.gram,
                       lambda: prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if C is None else C,
                       lambda: p.rows(ctx))
-    found = solved(row, problem)  # a registered solver's answer checked
+    found = row.run(problem) if _is_own(row) else _checked_spectrum(row.run(problem), row, problem)  # (trusted)
     constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
     losses = _path_losses(found, n, d - constant, s.center, ctx)
     if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):

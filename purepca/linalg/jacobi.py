@@ -363,8 +363,7 @@ def _cyclic_jacobi(
     n = len(M)
     sqrt = ctx.sqrt
     zero = ctx.zero
-    # Where a diagonal entry is zero the relative test cannot pass; there an
-    # entry below tol·eps·‖A‖_F counts as zero (far below the backward error).
+    # Where a diagonal entry is zero the relative test cannot pass: there an entry below tol·eps·‖A‖_F is zero.
     if floor is None:
         floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
@@ -372,10 +371,9 @@ def _cyclic_jacobi(
     rotations = 0
     log = None if trace is None else _JacobiLog(trace, M, V, ctx)
     for sweep in range(1, max_sweeps + 1):
-        if sweep <= 3 and pivot == "threshold":
-            threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
-        else:
-            threshold = zero
+        early = sweep <= 3 and pivot == "threshold"
+        threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n)) \
+            if early else zero
         busy = False
         for p in range(n - 1):
             Mp = M[p]
