@@ -280,10 +280,8 @@ def _not_converged(M: list[list[Scalar]], max_sweeps: int, ctx: Context) -> Conv
     )
 
 
-def _jacobi_eigh(
-    M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace,
-    pivot: str = "threshold", atol: Optional[float] = None,
-) -> EighResult:
+def _jacobi_eigh(M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace,
+                 pivot: str = "threshold", atol: Optional[float] = None) -> EighResult:
     """The worker behind :func:`jacobi_eigh`: M validated (and ours to change),
     inside ``ctx.local()``; ``atol`` (in the input's units) replaces the relative test."""
     n = len(M)
@@ -296,8 +294,7 @@ def _jacobi_eigh(
     floor = None if atol is None else ctx.ldexp(ctx.convert(atol), -scale)
     if floor is not None:
         tol_ = ctx.zero  # the absolute rule alone: |a_pq| <= atol
-    if scale and trace is not None:
-        trace = _unscaled(trace, scale, ctx)
+    trace = _unscaled(trace, scale, ctx) if scale and trace is not None else trace  # (in the input's units)
     if pivot == "classical":
         sweeps, rotations = _classical_jacobi(M, V, tol_, max_sweeps, ctx, trace, floor)
     elif (_fast_jacobi is not None and trace is None and isinstance(ctx, FloatContext) and pivot == "threshold"

@@ -169,15 +169,11 @@ def as_matrix(
         if width < 0:
             width = len(converted)
             if width == 0:
-                raise PurePCAError(
-                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) "
-                    "while a minimum of 1 is required."
-                )
+                raise PurePCAError(f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) "
+                                   "while a minimum of 1 is required.")
         elif len(converted) != width:
-            plural = "" if len(converted) == 1 else "s"
-            raise PurePCAError(
-                f"{name}: row {i} has {len(converted)} value{plural}, expected {width} (the length of row {row_offset})"
-            )
+            raise PurePCAError(f"{name}: row {i} has {len(converted)} value{'' if len(converted) == 1 else 's'}, "
+                               f"expected {width} (the length of row {row_offset})")
         rows.append(converted)
     if not rows:
         raise PurePCAError(f"{name}: empty input; need at least one row")
