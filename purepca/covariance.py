@@ -234,9 +234,9 @@ def _cross_products(
 ) -> list[list[Scalar]]:
     """``Σ (x - x̄)(x - x̄)ᵀ`` of centred columns with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``,
     divided by ``divisor`` (when given) before the columns' powers of two and ``2**-shift`` are undone
-    (a covariance inside the float range never overflows on the way).  The inner products are ``ctx.dot``'s
+    (a covariance inside the float range never overflows on the way).  The inner products are ``ctx.dots``'
     (or ``gram``'s: a kernel's, a parallel one); ``rows``: the columns' length, where the fit knows it."""
-    cols, dot = c.cols, ctx.dot
+    cols = c.cols
     n = ctx.convert(len(cols[0]) if rows is None else rows)
     d = len(cols)
     sums, exps = c.sums, c.exps
@@ -245,8 +245,9 @@ def _cross_products(
     for i in range(d):
         si, ei = sums[i], exps[i]
         row = S[i]
+        dots = ctx.dots(cols[i:], cols[i]) if G is None else G[i][i:]  # column i's products with i, i + 1, ...
         for j in range(i, d):
-            v = (dot(cols[i], cols[j]) if G is None else G[i][j]) - si * sums[j] / n
+            v = dots[j - i] - si * sums[j] / n
             if divisor is not None:
                 v = v / divisor
             if ei or exps[j] or shift:

@@ -308,8 +308,7 @@ class FloatContext(Context):
         return "FLOAT"
 
     def dots(self, vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
-        """``[u·v for u in vectors]``, each a compensated dot (the kernel room's ``dots`` where
-        bound: one C-level loop per product, the same bits).
+        """``[u·v for u in vectors]``, each a compensated dot (the kernel room's ``dots`` where bound).
 
         >>> FLOAT.dots([[1e16, 1.0, -1e16], [3.0, 4.0, 0.0]], [1.0, 1.0, 1.0])
         [1.0, 7.0]
