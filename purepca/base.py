@@ -84,7 +84,7 @@ class Estimator:
         >>> PCA().set_params(colour="red")
         Traceback (most recent call last):
         ...
-        purepca.errors.PurePCAError: invalid parameter 'colour' for PCA; valid parameters: n_components, center, scale, ddof, whiten, solver, sign, convention, precision, seed, n_jobs, missing, parallel_quantile
+        purepca.errors.PurePCAError: invalid parameter 'colour' for PCA; valid parameters: n_components, ...
         """
         name = type(self).__name__
         for key in params:
@@ -150,7 +150,8 @@ class Estimator:
         if transform is None:
             return self
         if transform not in ("default", "pandas", "polars"):
-            raise PurePCAError(f"set_output: transform must be 'default', 'pandas', 'polars' or None; got {transform!r}")
+            raise PurePCAError(f"set_output: transform must be 'default', 'pandas', 'polars' or None; "
+                               f"got {transform!r}")
         if transform != "default" and importlib.util.find_spec(transform) is None:
             raise PurePCAError(f"set_output(transform={transform!r}) needs {transform}, which is not installed")
         self._sklearn_output_config = {"transform": transform}

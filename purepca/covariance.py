@@ -28,6 +28,16 @@ rounded mean is off by up to half an ulp of the offset, which would add
 order.  Columns whose centred values are near overflow or underflow are
 scaled by a power of two before squaring and unscaled after.
 
+A fit centres with :func:`_centred_columns`, one column at a time
+(:func:`_centre_column`: ``hi``, the deviations, their largest size, their sum, ``lo`` and the
+column's power of two), and forms the covariance with :func:`_cross_products`:
+
+>>> c = _centred_columns([[1.0, 2.0, 6.0]], FLOAT)
+>>> c.hi, c.lo, [list(col) for col in c.cols], c.sums
+([3.0], [0.0], [[-2.0, -1.0, 3.0]], [0.0])
+>>> _centre_column([1.0, 2.0, 6.0], 3.0, FLOAT)
+(3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
+
 >>> covariance_matrix([[1, 2], [2, 4], [3, 7]])
 [[1.0, 2.5], [2.5, 6.333333333333333]]
 >>> big = [[1e12 + x, 1e12 - x] for x in (1, 2, 3)]
@@ -100,9 +110,8 @@ class Centred:
 
 
 def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
-    """``fsum(col)/n``; a constant column's value itself (``fsum(col)/n`` may be an ulp away: a false
-    spread); where the sum overflows (values near the largest float), that of the values scaled down
-    by a power of two, exactly."""
+    """``fsum(col)/n``; a constant column's value itself (not an ulp away); where the sum overflows,
+    that of the values scaled down by a power of two."""
     first = col[0]
     if col[-1] == first and col[len(col) // 2] == first and col.count(first) == len(col):  # two probes first
         return first
@@ -115,8 +124,7 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
 
 def _mean_correction(col: Sequence[Scalar], m: Scalar, n: Scalar, ctx: Context) -> Optional[Scalar]:
     """``lo`` of the mean ``hi + lo``: ``(Σx - n·hi)/n``, the residual summed exactly and rounded once
-    (the rounded deviations' sum would carry their rounding into ``lo``); None where the residual's
-    partial sums overflow."""
+    (None where its partial sums overflow)."""
     try:
         return ctx.sum(itertools.chain(col, itertools.repeat(-m, len(col)))) / n
     except OverflowError:
@@ -154,17 +162,8 @@ def _largest(values: Sequence[float]) -> float:
 
 
 def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
-    """Centre each column about its rounded mean ``hi`` (:func:`_centre_column`), with ``lo`` the
-    exactly rounded correction (``hi + lo`` the mean to about twice the working precision),
-    scaled by a power of two where its spread is near overflow or underflow.
-
-    With ``lazy`` (a fit that forms the Gram of the columns) the kernel room may leave deviations
-    unmade (:mod:`purepca.fast`'s ``centring``: its contract is stated there).
-
-    >>> c = _centred_columns([[1.0, 2.0, 6.0]], FLOAT)
-    >>> c.hi, c.lo, [list(col) for col in c.cols], c.sums
-    ([3.0], [0.0], [[-2.0, -1.0, 3.0]], [0.0])
-    """
+    """Each column centred about its mean ``hi + lo`` (:func:`_centre_column`); with ``lazy`` the kernel
+    room may leave deviations unmade (:mod:`purepca.fast`'s ``centring`` states its contract)."""
     if _fast_centring is not None and ctx is FLOAT:
         got = _fast_centring(cols, lazy, _reference_column, _float_correction)
         if got is not None:
@@ -179,14 +178,10 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
 _fast_centring = fast.centring
 
 
-def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scalar, list[Scalar], Scalar, Scalar, Scalar, int]:
-    """One column centred: ``(hi, c, spread, Σc, lo, e)``, the deviations ``c = x - hi`` scaled by
-    ``2**-e`` (floats only: a power of two that keeps their squares inside the float range),
-    ``spread`` their largest size (before scaling) and ``lo`` the mean's correction.
-
-    >>> _centre_column([1.0, 2.0, 6.0], 3.0, FLOAT)
-    (3.0, [-2.0, -1.0, 3.0], 3.0, 0.0, 0.0, 0)
-    """
+def _centre_column(col: Sequence[Scalar], n: Scalar,
+                   ctx: Context) -> tuple[Scalar, list[Scalar], Scalar, Scalar, Scalar, int]:
+    """``(hi, c, spread, Σc, lo, e)``: the deviations ``c = x - hi`` scaled by ``2**-e`` (floats: their
+    squares kept inside the float range), ``spread`` their largest size before scaling."""
     m = _column_mean(col, n, ctx)
     exact = _mean_correction(col, m, n, ctx)  # (used where the deviations need no scaling)
     c = [x - m for x in col]
@@ -194,20 +189,15 @@ def _centre_column(col: Sequence[Scalar], n: Scalar, ctx: Context) -> tuple[Scal
     spread: Scalar = ctx.zero
     if ctx.needs_scaling:
         spread = max(max(c), -min(c))
-        if spread == math.inf:
-            # The differences themselves overflow (a spread beyond the
-            # float range): take them from the rows scaled by 1/4, exactly.
-            m4 = ctx.ldexp(m, -2)
+        if spread == math.inf:  # the differences overflow: take them from the rows scaled by 1/4, exactly
+            m4, e = ctx.ldexp(m, -2), 2
             c = [ctx.ldexp(x, -2) - m4 for x in col]
-            e = 2
             spread = max(max(c), -min(c))
         e2 = ctx.scale_exponent(spread)
         if e2:
             c = [ctx.ldexp(x, -e2) for x in c]
         e += e2
-    s = ctx.sum(c)
-    # Where the values are near the ends of the range (e != 0) or the exact residual overflows, the
-    # deviations' sum s gives lo.
+    s = ctx.sum(c)  # (it gives lo near the ends of the range, e != 0, or where the exact residual overflows)
     return m, c, spread, s, exact if exact is not None and not e else ctx.ldexp(s, e) / n, e
 
 
@@ -242,25 +232,22 @@ def _constant_columns(c: Centred) -> int:
 def _cross_products(
     c: Centred, ctx: Context, divisor: Optional[Scalar], gram: Any = None, shift: int = 0, rows: Optional[int] = None
 ) -> list[list[Scalar]]:
-    """``Σ (x - x̄)(x - x̄)ᵀ`` (divided by ``divisor`` when given) from centred
-    columns, with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``.
-
-    The division comes *before* the power-of-two scaling is undone, so a
-    covariance that fits in a float never overflows on the way.  ``gram``
-    computes the inner products (default ``ctx.gram``; a parallel one may
-    be passed).  With ``shift`` the result is divided by ``2**shift`` (exactly).  ``rows``: how many
-    rows the columns have (the fit knows; else counted from the first column).
-    """
-    n = ctx.convert(len(c.cols[0]) if rows is None else rows)
-    d = len(c.cols)
+    """``Σ (x - x̄)(x - x̄)ᵀ`` of centred columns with the Chan–Golub–LeVeque correction ``- Σc_i·Σc_j/n``,
+    divided by ``divisor`` (when given) before the columns' powers of two and ``2**-shift`` are undone
+    (a covariance inside the float range never overflows on the way).  The inner products are ``ctx.dots``'
+    (or ``gram``'s: a kernel's, a parallel one); ``rows``: the columns' length, where the fit knows it."""
+    cols = c.cols
+    n = ctx.convert(len(cols[0]) if rows is None else rows)
+    d = len(cols)
     sums, exps = c.sums, c.exps
-    G = (gram or ctx.gram)(c.cols)
+    G = None if gram is None else gram(cols)
     S = [[ctx.zero] * d for _ in range(d)]
     for i in range(d):
         si, ei = sums[i], exps[i]
         row = S[i]
+        dots = ctx.dots(cols[i:], cols[i]) if G is None else G[i][i:]  # column i's products with i, i + 1, ...
         for j in range(i, d):
-            v = G[i][j] - si * sums[j] / n
+            v = dots[j - i] - si * sums[j] / n
             if divisor is not None:
                 v = v / divisor
             if ei or exps[j] or shift:
@@ -338,7 +325,8 @@ def center(X: Any, means: Optional[Sequence[float]] = None, *, context: Context 
             for i, row in enumerate(out):
                 j = first_non_finite(row)
                 if j is not None:
-                    raise PurePCAError(f"X: row {i}, column {j} minus its mean is beyond the float range; rescale the data")
+                    raise PurePCAError(f"X: row {i}, column {j} minus its mean is beyond the float range; "
+                                       "rescale the data")
         return out
 
 
@@ -424,7 +412,8 @@ def standardize(X: Any, ddof: Number = 1, *, context: Context = FLOAT) -> list[l
         sd = [ctx.sqrt(v) for v, _ in scaled]
         if not any(e for _, e in scaled):
             return [[(x - m) / s for x, m, s in zip(row, mu, sd)] for row in M]
-        return [[(ctx.ldexp(x, -e) - ctx.ldexp(m, -e)) / s for x, m, s, (_, e) in zip(row, mu, sd, scaled)] for row in M]
+        return [[(ctx.ldexp(x, -e) - ctx.ldexp(m, -e)) / s for x, m, s, (_, e) in zip(row, mu, sd, scaled)]
+                for row in M]
 
 
 def covariance_matrix(
@@ -497,8 +486,11 @@ FACTOMINER_SD_FLOOR = 1e-16
 def centre(cols: Sequence[Sequence[Scalar]], center: bool, ctx: Context, lazy: bool = True) -> Centred:
     """The columns centred about their means (``center=True``) or as they are, scaled by powers of two;
     with ``lazy`` (a solver that forms the Gram of the columns) the deviations may be left unmade."""
-    if center:
-        return _centred_columns(cols, ctx, lazy=lazy)
+    return _centred_columns(cols, ctx, lazy=lazy) if center else _uncentred(cols, ctx)
+
+
+def _uncentred(cols: Sequence[Sequence[Scalar]], ctx: Context) -> Centred:
+    """The columns as they are (``center=False``), scaled by powers of two near the ends of the range."""
     zeros = [ctx.zero] * len(cols)
     scaled, exps = _power_scaled(cols, ctx, copy=True)
     return Centred(zeros, list(zeros), scaled, list(zeros), exps)

@@ -35,12 +35,17 @@ How a fit of rows goes (:func:`fit_rows`):
 >>> state = fit_rows(Settings(), as_matrix(toy_data()))
 >>> state.n_components_, [round(v, 7) for v in state.explained_variance_]
 (2, [1.2840277, 0.0490834])
+
+A singular value is ``sqrt(λ·div)``, or ``sqrt(λ)·sqrt(div)`` where the product leaves the float
+range (weights summing to 1e308: a singular value of 1e155 came out inf):
+
+>>> _root_of_product(4.0, 9.0, FLOAT), _root_of_product(2.0 ** 600, 2.0 ** 700, FLOAT) == 2.0 ** 650
+(6.0, True)
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -49,7 +54,8 @@ from typing import Any, Optional, Sequence, Union
 from .conventions import CONVENTIONS, _apply_sign_rule
 from .covariance import FACTOMINER_SD_FLOOR as FACTOMINER_SD_FLOOR
 from .covariance import UNDERFLOW, Centred, _constant_columns, _divisor, _power_scaled
-from .covariance import _scale_exponent, centre, column_sd, data_matrix, prepared_covariance, scales
+from .covariance import _centred_columns, _scale_exponent, _uncentred, column_sd, data_matrix
+from .covariance import prepared_covariance, scales
 from .errors import AccuracyWarning, PurePCAError, user_stacklevel
 from . import fast
 from .moments import Moments
@@ -61,12 +67,13 @@ from .selection import broken_stick, components_for_fraction, infer_dimension, k
 from .solvers import (
     ACCURACY_TARGET,
     SOLVER_TABLE,
-    Gram,
     Problem,
     Solver,
     Spectrum,
     _OWN_ROWS,
+    _checked_spectrum,
     _choose_solver,
+    _is_own,
     _path_losses,
     _report_degenerate,
     _solver_row,
@@ -283,26 +290,12 @@ class ColumnRows:
 
 
 _fast_columns = fast.columns
+_fast_gram = fast.gram
 
 
 def _counted(cols: Sequence[Sequence[Scalar]], w: Optional[list[float]]) -> Sequence[Sequence[Scalar]]:
     """The columns on the rows that count: those of positive weight (all rows when unweighted)."""
     return cols if w is None else [[x for x, wi in zip(col, w) if wi > 0] for col in cols]
-
-
-def _prepare(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-             w: Optional[list[float]], cw: Optional[list[float]], lazy: bool = True) -> _Prepared:
-    """Centre and scale the validated rows ``M`` (``cols`` their columns), weighted or not."""
-    if w is not None or cw is not None:
-        assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
-        return _prepare_weighted(s, M, cols, w, cw)
-    ctx = s.ctx
-    div = _divisor(len(cols[0]), s.ddof, ctx)
-    c = centre(cols, s.center, ctx, lazy)
-    e = _scale_exponent(c, ctx)
-    raw_sd = column_sd(c, div, e, ctx) if s.scale else None
-    sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
-    return _Prepared(c, sd=sd, raw_sd=raw_sd, e=e, div=div, hi=c.hi, lo=c.lo, scales=sd, scaled=sd is not None)
 
 
 def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequence[Scalar]],
@@ -328,30 +321,6 @@ def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequenc
                      weights_div=_unscale(wd.div, -wd.shift, ctx))
 
 
-def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-           w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int,
-           forms: bool) -> tuple[_Prepared, Spectrum, list[float]]:
-    """The data prepared (centred, scaled), the spectrum on the path ``row`` (of
-    :data:`~purepca.solvers.SOLVER_TABLE`) and the estimated losses of a formed matrix: the fit forms
-    the covariance where the path reads it, then solves."""
-    ctx = s.ctx
-    # (A path that forms the covariance may take a Gram of the columns that needs no deviations
-    # made: lazy; where the solver reads the rows, they are made now.)
-    p = _prepare(s, M, cols, w, cw, lazy=forms)
-    # The sums of products: compensated dot products (the kernel room may take faster ones whose error
-    # is below what the eigensolver adds: numeric.GramWork), in n_jobs processes where asked.
-    gram = (parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None) or ctx.fast_gram
-    def covariance() -> list[list[Scalar]]:
-        return prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n)
-
-    C = covariance() if forms else None
-    problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram,
-                      lambda: C if C is not None else covariance(), lambda: p.rows(ctx))
-    found = solved(row, problem)  # a registered solver's answer checked
-    constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
-    return p, found, _path_losses(found, n, d - constant, s.center, ctx)
-
-
 def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = None) -> None:
     """Refuse an ``n_components`` the data's shape or the solver (``row``, else looked up) cannot give."""
     nc = s.n_components
@@ -359,13 +328,11 @@ def check_k(s: Settings, n: int, d: int, solver: str, row: Optional[Solver] = No
     if s.wanted() is not None and nc > limit:
         raise PurePCAError(f"n_components={nc} must be at most min(n_samples, n_features) = min({n}, {d}) = {limit}")
     if nc == "mle" and n < d:
-        raise PurePCAError(
-            f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples and {d} features"
-        )
+        raise PurePCAError(f"n_components='mle' is only supported if n_samples >= n_features; got {n} samples "
+                           f"and {d} features")
     if (row or _solver_row(solver)).top_k and not (s.wanted() is not None and nc >= 1):
-        raise PurePCAError(
-            f"solver={solver!r} computes only the top k components: n_components must be an int >= 1, got {nc!r}"
-        )
+        raise PurePCAError(f"solver={solver!r} computes only the top k components: n_components must be an int "
+                           f">= 1, got {nc!r}")
 
 
 def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[list[float]] = None,
@@ -390,56 +357,68 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
         raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
                            "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
                            "'broken_stick'")
-    # Integer sample weights are frequencies: the fit is that of the rows repeated (zero weights
-    # dropped), so the shape (how many components exist) is that of W rows.  Other weights count
-    # the rows they give a positive weight.  Where that shape is larger than the rows given, the
-    # eigenvalues past theirs are zeros, with axes completing the basis (_complete).
+    # Integer sample weights are frequencies: the shape (how many components exist) is that of the
+    # rows repeated; other weights count the rows of positive weight (_frequency_rows, _complete).
     shape = n if w is None else _frequency_rows(w)
-    solver = s.choose_solver(n, d)
-    row = _solver_row(solver)
-    forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
-    check_k(s, shape, d, solver, row)
     with ctx.local():
-        p, found, losses, solver = _spectrum(s, M, cols, w, cw, row, n, d, shape, forms)
-    # "The values differ" is judged on the rows that count (weight 0 drops a row).
-    if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):
+        p, found, losses, solver = _solve(s, M, cols, w, cw, n, d, shape)
+    if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):  # (the rows that count)
         raise PurePCAError(f"X: {UNDERFLOW}")
-    rest = None
-    if _solver_row(solver).top_k and len(found.values) < min(n, d):
-        # The variance the top k leave, from the data themselves (not the total less the kept).
-        rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx)
-    parallel_sd = None
-    if s.n_components == "parallel" and p.sd is None:
-        parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
+    # The variance a top k leave, measured on the data themselves (not the total less the kept).
+    top_k = _solver_row(solver).top_k and len(found.values) < min(n, d)
+    rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx) if top_k else None
+    parallel = s.n_components == "parallel" and p.sd is None
+    parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)] if parallel else None
     # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
     state = finish(s, Solved(shape, d, solver, found, p.hi, p.lo, p.scales, scale_exp=0 if p.weighted else p.e,
                              div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd,
                              rest=rest, spectrum_exp=p.e if p.weighted else None, feature_names=feature_names))
     if p.weighted:
         state = state.replace(sample_weight=w, column_weight=cw, n_samples_=n)
-    if s.solver != "auto" and row.formed and losses:
+    if s.solver != "auto" and _solver_row(s.solver).formed and losses:
         _warn_losses(losses, solver, state.n_components_)
     return state
 
 
-def _spectrum(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
-              w: Optional[list[float]], cw: Optional[list[float]], row: Solver, n: int, d: int, shape: int,
-              forms: bool) -> tuple[_Prepared, Spectrum, list[float], str]:
-    """The data prepared, the spectrum on the path ``row``, its estimated losses and the path that gave it: where a
-    formed matrix lost the digits of the small eigenvalues that the data hold (the covariance and Gram
-    paths square the condition), ``"auto"`` takes the SVD of the data instead.  Weighted rows that
-    stand for more (or fewer) rows than given: the spectrum completed (or cut) to ``min(shape, d)``."""
+def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
+           w: Optional[list[float]], cw: Optional[list[float]], n: int, d: int,
+           shape: int) -> tuple[_Prepared, Spectrum, list[float], str]:
+    """The path's spectrum of the data centred and scaled, the estimated losses of a formed matrix and
+    the path that gave it: where a formed matrix lost the digits the data hold, ``"auto"`` takes the
+    SVD of the data.  Weighted rows that stand for more (or fewer) rows: ``min(shape, d)`` values."""
     ctx = s.ctx
-    p, found, losses = _solve(s, M, cols, w, cw, row, n, d, forms)
-    solver = row.name
+    solver = s.choose_solver(n, d)
+    check_k(s, shape, d, solver)
+    row = _solver_row(solver)
+    forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
+    if w is not None or cw is not None:
+        assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
+        p = _prepare_weighted(s, M, cols, w, cw)
+    else:  # (lazy where the covariance is formed: the kernel room may leave the deviations unmade)
+        div = _divisor(n, s.ddof, ctx)
+        c = _centred_columns(cols, ctx, lazy=forms) if s.center else _uncentred(cols, ctx)
+        e = _scale_exponent(c, ctx)
+        raw_sd = column_sd(c, div, e, ctx) if s.scale else None
+        sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
+        p = _Prepared(c, sd=sd, raw_sd=raw_sd, e=e, div=div, hi=c.hi, lo=c.lo, scales=sd, scaled=sd is not None)
+    # The sums of products: compensated dot products (a kernel's faster Gram within what the eigensolver
+    # adds, numeric.GramWork, where bound), in n_jobs processes where asked.
+    gram = parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None
+    gram = gram or (ctx.fast_gram if _fast_gram is not None else None)  # None: the reference's dot products
+    C = prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if forms else None
+    problem = Problem(ctx, n, d, s.wanted() or 0, p.div, s.seed, s.jobs, gram or ctx.gram,
+                      lambda: prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if C is None else C,
+                      lambda: p.rows(ctx))
+    found = row.run(problem) if _is_own(row) else _checked_spectrum(row.run(problem), row, problem)  # (trusted)
+    constant = _constant_columns(p.c) if p.c.constant is None else p.c.constant  # deviations all zero
+    losses = _path_losses(found, n, d - constant, s.center, ctx)
     if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):
-        found = solve_svd(p.rows(ctx), p.div, ctx)
-        solver, losses = "svd", []
-    if min(shape, d) < len(found.values):
-        r = min(shape, d)
+        found, solver, losses = solve_svd(p.rows(ctx), p.div, ctx), "svd", []
+    r = min(shape, d)
+    if r < len(found.values):
         found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
-    elif min(shape, d) > len(found.values) == min(n, d):
-        found = _complete(found, min(shape, d), s.wanted(), d, ctx)
+    elif r > len(found.values) == min(n, d):
+        found = _complete(found, r, s.wanted(), d, ctx)
     return p, found, losses, solver
 
 
@@ -499,7 +478,8 @@ def _warn_losses(losses: list[float], solver: str, k: int) -> None:
     lost = "all" if not math.isfinite(worst) or worst >= 1 else f"about {max(1, round(math.log10(worst / 2.2e-16)))}"
     what = []
     if bad:
-        what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ") + ", ".join(str(i + 1) for i in bad))
+        what.append("the eigenvalues of component" + ("s " if len(bad) > 1 else " ")
+                    + ", ".join(str(i + 1) for i in bad))
     if noise:
         what.append("noise_variance_")
     size = "inf" if not math.isfinite(worst) else f"{worst:.1e}"
@@ -685,10 +665,8 @@ def finish(s: Settings, o: Solved) -> PCAState:
     scaled = sd is not None if o.scaled is None else o.scaled
     with ctx.local():
         if not total > 0:
-            raise PurePCAError(
-                "X: every feature is constant (total variance 0), or varies by so little (below about "
-                "1e-154) that its variance underflows a float; there are no principal components"
-            )
+            raise PurePCAError("X: every feature is constant (total variance 0), or varies by so little (below "
+                               "about 1e-154) that its variance underflows a float; there are no principal components")
         ratios = [v / total for v in spectrum]
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
@@ -712,19 +690,14 @@ def finish(s: Settings, o: Solved) -> PCAState:
     f = ctx.to_float
     return PCAState(
         ctx=ctx, convention=s.convention, sign=s.sign, ddof=s.ddof, div=f(div), center=s.center, scaled=scaled,
-        mean=mean, mean_hi=list(o.hi), mean_lo=list(o.lo), sd=sd, components=comps[:k], variance=spectrum[:k], ratios=ratios[:k],
-        singular=singular, roots=roots, noise=noise,
-        # The discarded eigenvalues (for the SPE limit), when the solver found them all.
-        rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,
-        solver_=solver, n_samples_=n, n_features_in_=d,
-        components_=[[f(x) for x in v] for v in comps[:k]],
-        explained_variance_=[f(v) for v in spectrum[:k]],
-        explained_variance_ratio_=[f(v) for v in ratios[:k]],
-        singular_values_=[f(v) for v in singular],
-        mean_=[f(m) for m in mean],
-        scale_=[f(v) for v in sd] if sd is not None else None,
-        noise_variance_=f(noise), feature_names_in_=o.feature_names,
-    )
+        mean=mean, mean_hi=list(o.hi), mean_lo=list(o.lo), sd=sd, components=comps[:k], variance=spectrum[:k],
+        ratios=ratios[:k], singular=singular, roots=roots, noise=noise,
+        rest=[f(v) for v in spectrum[k:]] if len(spectrum) == r else None,  # (all found: for the SPE limit)
+        solver_=solver, n_samples_=n, n_features_in_=d, components_=[[f(x) for x in v] for v in comps[:k]],
+        explained_variance_=[f(v) for v in spectrum[:k]], explained_variance_ratio_=[f(v) for v in ratios[:k]],
+        singular_values_=[f(v) for v in singular], mean_=[f(m) for m in mean],
+        scale_=[f(v) for v in sd] if sd is not None else None, noise_variance_=f(noise),
+        feature_names_in_=o.feature_names)
 
 
 def _unscaled_sd(sd: list[Scalar], scale_exp: int, ctx: Context) -> list[Scalar]:
@@ -751,12 +724,7 @@ def _noise(ctx: Context, spectrum: list[Scalar], k: int, r: int, total: Scalar, 
 
 
 def _root_of_product(v: Scalar, div: Scalar, ctx: Context) -> Scalar:
-    """``sqrt(v·div)``, or ``sqrt(v)·sqrt(div)`` where the product leaves the float range (weights
-    summing to 1e308: a singular value of 1e155 came out inf).
-
-    >>> _root_of_product(4.0, 9.0, FLOAT), _root_of_product(2.0 ** 600, 2.0 ** 700, FLOAT) == 2.0 ** 650
-    (6.0, True)
-    """
+    """``sqrt(v·div)``, or ``sqrt(v)·sqrt(div)`` where the product leaves the float range."""
     product = v * div
     if isinstance(product, float) and (product == math.inf or (product == 0.0 and v != 0.0 and div != 0.0)):
         return ctx.sqrt(v) * ctx.sqrt(div)

@@ -29,13 +29,28 @@ Rules the algorithms follow so that both contexts work:
 >>> with ctx.local():
 ...     print(ctx.sqrt(ctx.two))
 1.41421356237309504880168872421
+>>> FLOAT.convert("3")
+Traceback (most recent call last):
+...
+purepca.errors.PurePCAError: float: expected a real number (not NaN) for x, got '3'
+
+The reference norm of floats, :func:`_hypot` (``FLOAT.norm``'s where no kernel is bound), sums the
+squares exactly (``fsum``), rounds once and takes the square root, scaled by a power of two where
+the squares would overflow or underflow: within about one ulp, and the same bits on every
+interpreter (``math.hypot`` changed its algorithm in CPython 3.10; PyPy keeps 3.9's):
+
+>>> _hypot(3.0, 4.0), _hypot(3e300, 4e300), _hypot(3 * 2.0 ** -1000, 4 * 2.0 ** -1000) == 5 * 2.0 ** -1000
+(5.0, 5e+300, True)
+>>> _hypot(), _hypot(-0.0), _hypot(1.0, math.inf, math.nan), _hypot(1.7e308, 1.7e308)
+(0.0, 0.0, inf, inf)
+>>> FLOAT.norm([3 * 2.0**600, 4 * 2.0**600]) == 5 * 2.0**600
+True
 """
 
 from __future__ import annotations
 
 import contextlib
 import decimal
-import itertools
 import math
 import operator
 import struct
@@ -203,16 +218,8 @@ def _fsum_dot(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 def _hypot(*v: float) -> float:
-    """``sqrt(Σx²)`` of floats: the squares summed exactly (``fsum``) and rounded once, then the
-    square root, after scaling by a power of two where the squares would overflow or underflow.
-    Within about one ulp, and the same bits on every interpreter (``math.hypot`` changed its
-    algorithm in CPython 3.10, and PyPy keeps 3.9's).
-
-    >>> _hypot(3.0, 4.0), _hypot(3e300, 4e300), _hypot(3 * 2.0 ** -1000, 4 * 2.0 ** -1000) == 5 * 2.0 ** -1000
-    (5.0, 5e+300, True)
-    >>> _hypot(), _hypot(-0.0), _hypot(1.0, math.inf, math.nan), _hypot(1.7e308, 1.7e308)
-    (0.0, 0.0, inf, inf)
-    """
+    """``sqrt(Σx²)`` of floats: ``fsum`` of the squares, rounded once, then ``sqrt``, scaled by a power
+    of two where the squares would overflow or underflow (see the module's docstring)."""
     big = max(map(abs, v), default=0.0)
     if not 0.0 < big < math.inf:  # zero, inf or NaN: as math.hypot answers them
         return math.inf if any(math.isinf(x) for x in v) else big + 0.0
@@ -275,7 +282,8 @@ class FloatContext(Context):
     #: ``math.fsum`` (the kernel room's ``fsum`` where bound: the same bits).
     sum = staticmethod(fast.fsum or math.fsum)  # type: ignore[assignment]
     #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound).
-    dot: Callable[[Sequence[float], Sequence[float]], float] = staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
+    dot: Callable[[Sequence[float], Sequence[float]], float] = \
+        staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
     to_float = staticmethod(float)  # type: ignore[assignment]
     #: Float operators need no context of their own.
     local = staticmethod(contextlib.nullcontext)
@@ -300,8 +308,7 @@ class FloatContext(Context):
         return "FLOAT"
 
     def dots(self, vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
-        """``[u·v for u in vectors]``, each a compensated dot (the kernel room's ``dots`` where
-        bound: one C-level loop per product, the same bits).
+        """``[u·v for u in vectors]``, each a compensated dot (the kernel room's ``dots`` where bound).
 
         >>> FLOAT.dots([[1e16, 1.0, -1e16], [3.0, 4.0, 0.0]], [1.0, 1.0, 1.0])
         [1.0, 7.0]
@@ -312,11 +319,7 @@ class FloatContext(Context):
         return [dot(u, v) for u in vectors]
 
     def norm(self, v: Sequence[Scalar]) -> Scalar:
-        """Euclidean norm, safe against overflow and underflow (:func:`float_hypot`).
-
-        >>> FLOAT.norm([3 * 2.0**600, 4 * 2.0**600]) == 5 * 2.0**600
-        True
-        """
+        """Euclidean norm, safe against overflow and underflow (:func:`float_hypot`)."""
         return float_hypot(*v)
 
     def pi(self) -> float:
@@ -328,14 +331,10 @@ class FloatContext(Context):
         return math.pi
 
     def convert(self, x: Any) -> float:
-        """Return ``x`` as a float.
+        """Return ``x`` as a float (a :class:`PurePCAError` for what is not a real number).
 
         >>> FLOAT.convert(3)
         3.0
-        >>> FLOAT.convert("3")
-        Traceback (most recent call last):
-        ...
-        purepca.errors.PurePCAError: float: expected a real number (not NaN) for x, got '3'
         """
         if type(x) is float and x == x:
             return x
@@ -344,8 +343,8 @@ class FloatContext(Context):
         try:
             return float(_check_real(x, "float"))
         except OverflowError:  # an int or Fraction past the float range
-            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range (largest {sys.float_info.max:.6g})") \
-                from None
+            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range "
+                               f"(largest {sys.float_info.max:.6g})") from None
 
     def scale_exponent(self, largest: Scalar) -> int:
         """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].
@@ -750,7 +749,8 @@ def _single_value(x: Any) -> float:
         if x is None or isinstance(x, (str, bytes, complex)) or not hasattr(x, "__float__"):
             raise PurePCAError(f"binary32: expected a real number, got {type(x).__name__} {short_repr(x)}")
         try:
-            # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction compares in numpy bools)
+            # int, Fraction, Decimal, numpy scalars: exactly (numpy's integers as ints: their Fraction
+            # compares in numpy bools)
             exact = Fraction(int(x)) if hasattr(type(x), "__index__") else Fraction(x)
         except (TypeError, ValueError, OverflowError):  # numpy's NaN and infinities, other reals
             exact = None

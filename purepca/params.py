@@ -55,7 +55,8 @@ def as_int(value: Any, name: str, *, low: Optional[int] = None, high: Optional[i
     """
     for bound_name, bound in (("low", low), ("high", high)):
         if bound is not None and not is_int(bound):
-            raise PurePCAError(f"as_int: {bound_name} (the bound for {name}) must be None or an int, got {_show(bound)}")
+            raise PurePCAError(f"as_int: {bound_name} (the bound for {name}) must be None or an int, "
+                               f"got {_show(bound)}")
     if low == 1 and high is None:
         wanted = "a positive int"
     elif low == 0 and high is None:
@@ -102,7 +103,8 @@ def as_real(
             or (not isinstance(limit, int) and not math.isfinite(limit))
         ):
             raise PurePCAError(
-                f"as_real: {bound_name} (the bound for {name}) must be None or a finite real number, got {_show(limit)}")
+                f"as_real: {bound_name} (the bound for {name}) must be None or a finite real number, "
+                f"got {_show(limit)}")
     bound = ""
     if low is not None:
         bound = f" {'>' if low_open else '>='} {low}"

@@ -223,36 +223,14 @@ class PCA(Estimator):
     _rows: Optional[Union[list[list[Scalar]], ColumnRows]] = None  # ColumnRows: the rows kept as columns (PyPy)
     _cache: Optional[dict[str, Any]] = None
 
-    def __init__(
-        self,
-        n_components: Union[None, int, float, str] = None,
-        *,
-        center: bool = True,
-        scale: Optional[bool] = None,
-        ddof: Optional[int] = None,
-        whiten: bool = False,
-        solver: str = "auto",
-        sign: Optional[str] = None,
-        convention: str = "sklearn",
-        precision: Optional[int] = None,
-        seed: int = 0,
-        n_jobs: Optional[int] = None,
-        missing: str = "error",
-        parallel_quantile: float = 0.95,
-    ) -> None:
-        self.n_components = n_components
-        self.center = center
-        self.scale = scale
-        self.ddof = ddof
-        self.whiten = whiten
-        self.solver = solver
-        self.sign = sign
-        self.convention = convention
-        self.precision = precision
-        self.seed = seed
-        self.n_jobs = n_jobs
-        self.missing = missing
-        self.parallel_quantile = parallel_quantile
+    def __init__(self, n_components: Union[None, int, float, str] = None, *, center: bool = True,
+                 scale: Optional[bool] = None, ddof: Optional[int] = None, whiten: bool = False, solver: str = "auto",
+                 sign: Optional[str] = None, convention: str = "sklearn", precision: Optional[int] = None,
+                 seed: int = 0, n_jobs: Optional[int] = None, missing: str = "error",
+                 parallel_quantile: float = 0.95) -> None:
+        self.n_components, self.center, self.scale, self.ddof, self.whiten = n_components, center, scale, ddof, whiten
+        self.solver, self.sign, self.convention, self.precision = solver, sign, convention, precision
+        self.seed, self.n_jobs, self.missing, self.parallel_quantile = seed, n_jobs, missing, parallel_quantile
 
     def _settings(self) -> Settings:
         """Validate the parameters; resolve the convention and the overrides."""
@@ -260,7 +238,8 @@ class PCA(Estimator):
         if any(isinstance(v, int) and not isinstance(v, bool) for v in values):  # only an int can be too long to print
             self._check_printable()
         if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
-            raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; got {self.convention!r}")
+            raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; "
+                               f"got {self.convention!r}")
         conv = CONVENTIONS[self.convention]
         ddof = conv.ddof if self.ddof is None else self.ddof
         if isinstance(ddof, bool) or not isinstance(ddof, numbers.Integral) or ddof < 0:
@@ -320,20 +299,10 @@ class PCA(Estimator):
         vars(self).update(_state=state, _rows=rows, _cache={} if cache is None else cache)
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None, column_weight: Any = None) -> "PCA":
-        """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.
-
-        Computes the means, the spectrum and the axes, and nothing more: the
-        training scores come from :meth:`fit_transform`, or from ``x`` when
-        it is first asked for.
-
-        ``sample_weight`` (one per row, >= 0) are frequencies: the means and
-        variances are weighted and the divisor is ``Σw - ddof``, so integer
-        weights give the fit of the rows repeated (FactoMineR's ``row.w``,
-        which it normalises to sum to 1, is the same analysis with
-        ``ddof=0``).  ``column_weight`` (one per column, >= 0) multiplies each
-        column's share of every squared distance (FactoMineR's ``col.w``): the
-        column is divided by ``sqrt(c_j)`` more, which ``scale_`` includes.
-        See :mod:`purepca.weights`.
+        """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.  The training scores
+        come from :meth:`fit_transform` (or ``x``, when first asked for).  ``sample_weight`` (one per row,
+        >= 0; frequencies: divisor ``Σw - ddof``) and ``column_weight`` (one per column, >= 0; each
+        column's share of every squared distance): see :mod:`purepca.weights`.
 
         >>> PCA().fit([[0, 0], [1, 1], [2, 2.5]]).n_components_
         2
@@ -428,7 +397,8 @@ class PCA(Estimator):
             )
         if moments.n and len(M[0]) != moments.d:
             raise PurePCAError(
-                f"X has {len(M[0])} features, but PCA is expecting {moments.d} features as input (what partial_fit has seen)"
+                f"X has {len(M[0])} features, but PCA is expecting {moments.d} features as input "
+                "(what partial_fit has seen)"
             )
         trial = Moments(context=ctx)
         trial.merge(moments)
@@ -525,7 +495,8 @@ class PCA(Estimator):
         state = self._fitted_state()
         M = as_matrix(X, name="X", context=state.ctx, copy=False)
         if len(M[0]) != state.n_features_in_:
-            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {state.n_features_in_} features as input")
+            raise PurePCAError(f"X has {len(M[0])} features, but PCA is expecting {state.n_features_in_} "
+                               "features as input")
         names = self._feature_names(X)
         fitted = state.feature_names_in_
         if names is not None and fitted is not None and names != fitted:
@@ -800,9 +771,9 @@ class PCA(Estimator):
         ``dist`` and ``cos2``: its distance to the centre and ``coord²/dist²``; ``v_test``:
         ``coord/sqrt(λ)·sqrt(n_l·(N - 1)/(N - n_l))``, N the number of rows (the sum of the sample
         weights) and n_l the category's, a standard normal under random allocation (Lebart's
-        test value; 0 for a category that holds every row); ``eta2``: for each component the correlation ratio, the share of the
-        coordinates' variance that lies between the categories.  The formulas are FactoMineR's
-        ``PCA.R`` (``fct.eta2`` and the ``quali.sup`` block).
+        test value; 0 for a category that holds every row); ``eta2``: for each component the
+        correlation ratio, the share of the coordinates' variance that lies between the categories.
+        The formulas are FactoMineR's ``PCA.R`` (``fct.eta2`` and the ``quali.sup`` block).
 
         >>> X = [[1.0, 2.0], [2.0, 1.0], [4.0, 5.0], [3.0, 3.0], [5.0, 4.5], [0.5, 1.5]]
         >>> pca = PCA(convention="factominer", scale=True).fit(X)
@@ -918,7 +889,8 @@ class PCA(Estimator):
         except (OverflowError, ValueError):  # fsum: an intermediate overflow
             error = math.inf
         if not math.isfinite(error):
-            raise PurePCAError("X: the reconstruction error (a mean of squared distances) is beyond the float range; rescale the data")
+            raise PurePCAError("X: the reconstruction error (a mean of squared distances) is beyond the float "
+                               "range; rescale the data")
         return error
 
     def get_feature_names_out(self, input_features: Any = None) -> list[str]:

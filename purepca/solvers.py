@@ -105,12 +105,12 @@ def _laid_out(rows: Any, ctx: Context) -> Any:
     """The rows (any iterable of float sequences) as lists of fresh float objects, allocated row
     after row: the same values bit for bit (``x * 1.0`` is ``x``, signed zeros included).
 
-    The kernel room's triple-length dot (CPython 3.12+) reads each entry through a pointer to its float object; the columns of a
-    matrix made by ``zip(*rows)`` (or rows made from columns) point into objects allocated in the
-    other order, one cache line apart, and a product over them took 16 ns a pair at length 2,000
-    against 9.6 ns over objects allocated in order (CPython 3.13).  Not on CPython <= 3.11, whose
-    polarization products copy their vectors into tuples themselves, nor on PyPy, nor in other
-    contexts (the rows are returned as lists, as they are).
+    The kernel room's triple-length dot (CPython 3.12+) reads each entry through a pointer to its
+    float object; the columns of a matrix made by ``zip(*rows)`` (or rows made from columns) point
+    into objects allocated in the other order, one cache line apart, and a product over them took
+    16 ns a pair at length 2,000 against 9.6 ns over objects allocated in order (CPython 3.13).
+    Not on CPython <= 3.11, whose polarization products copy their vectors into tuples themselves,
+    nor on PyPy, nor in other contexts (the rows are returned as lists, as they are).
 
     >>> from purepca import FLOAT
     >>> _laid_out(zip([1.0, -0.0], [3.0, 4.0]), FLOAT)
@@ -244,8 +244,8 @@ def _path_losses(found: Spectrum, n: int, varying: int, center: bool, ctx: Conte
     return _squared_path_errors(values, dim, ctx.to_float(ctx.eps))
 
 
-def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0, svd: bool = False,
-                      eps: float = 2.0 ** -52) -> None:
+def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0,
+                      svd: bool = False, eps: float = 2.0 ** -52) -> None:
     """Warn (:class:`~purepca.errors.DegenerateEigenvalueWarning`) when kept
     eigenvalues, or the k-th and the next, are equal to within
     ``DEGENERATE_GAP`` of the largest: their vectors are then not unique.
@@ -311,7 +311,8 @@ def _check_reals(values: Any, name: str) -> None:
             as_real(v, f"{name}[{i}]")
 
 
-def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]], stacklevel: int) -> None:
+def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]],
+                     stacklevel: int) -> None:
     """The warning of :func:`report_degenerate`, naming the pairs (``stacklevel`` counted from here)."""
     listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs + small)
     within = f"within {DEGENERATE_GAP:g} of the largest" if not small else (
@@ -907,14 +908,15 @@ def register_solver(solver: Solver) -> Solver:
     None, bool flags), and what its ``run`` returns is checked before it becomes a model
     (:func:`_checked_spectrum`).
 
-    >>> row = register_solver(Solver("first_axis", lambda P: Spectrum([P.ctx.one], [[P.ctx.one] + [P.ctx.zero] * (P.d - 1)],
-    ...                                                                 P.ctx.one, "first_axis"), _never))
+    >>> axis = lambda P: [P.ctx.one] + [P.ctx.zero] * (P.d - 1)
+    >>> row = register_solver(Solver("first_axis", lambda P: Spectrum([P.ctx.one], [axis(P)], P.ctx.one, "first_axis"),
+    ...                              _never))
     >>> SOLVER_TABLE.pop("first_axis") is row
     True
     >>> register_solver(Solver("mine", "not a function", _never))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: register_solver: the row 'mine': run must be callable (Problem -> Spectrum), got 'not a function'
+    purepca.errors.PurePCAError: register_solver: the row 'mine': run must be callable (Problem -> Spectrum), got ...
     """
     row = _checked_row(solver, "register_solver")
     SOLVER_TABLE[row.name] = row
@@ -997,7 +999,7 @@ def _checked_spectrum(found: Any, row: Solver, P: Problem) -> Spectrum:
     >>> _checked_spectrum(Spectrum([1.0, 2.0], [[1.0, 0.0], [0.0, 1.0]], 3.0, "x"), Solver("x", print, _never), P)
     Traceback (most recent call last):
     ...
-    purepca.errors.PurePCAError: solver 'x': values[1] = 2.0 is above values[0] = 1.0: the values must be in descending order
+    purepca.errors.PurePCAError: solver 'x': values[1] = 2.0 is above values[0] = 1.0: the values must be in ...
     """
     if _is_own(row):
         return found  # type: ignore[no-any-return]

@@ -250,3 +250,24 @@ def test_mean_correction_is_the_exact_residual_rounded_once_on_both_paths() -> N
         s = math.fsum(x - m for x in col)
         want = float(sum(map(Fraction, col)) - n * Fraction(m)) / float(n)
         assert _mean_correction(col, m, float(n), FLOAT) == want == _float_correction(col, m, s), (n, off)
+
+
+@pytest.mark.parametrize("context", ["float", "binary32", "decimal"])
+def test_covariance_cross_products_of_the_reference_dot_equal_the_context_gram(context: str) -> None:
+    """The fit's reference path forms ``Σc_i·c_j`` with ``ctx.dot`` pair by pair (no Gram matrix first):
+    the same numbers, bit for bit, as the context's own Gram (each dot product is exact-then-rounded
+    once, so its order of arguments cannot matter), on centred columns near and far from the ends of
+    the float range."""
+    from purepca.covariance import _centred_columns, _cross_products
+    from purepca.numeric import BINARY32, FLOAT
+
+    ctx = {"float": FLOAT, "binary32": BINARY32, "decimal": DecimalContext(30)}[context]
+    rng = random.Random(7)
+    for spread in (1.0, 1e-18, 1e18) if context == "binary32" else (1.0, 1e-150, 1e150):
+        cols = [[ctx.convert(spread * (1e3 + rng.gauss(0, j + 1))) for _ in range(40)] for j in range(4)]
+        with ctx.local():
+            c = _centred_columns(cols, ctx)
+            mine = _cross_products(c, ctx, ctx.convert(39))
+            gram = _cross_products(c, ctx, ctx.convert(39), gram=ctx.gram)
+        assert [[str(x) for x in row] for row in mine] == [[str(x) for x in row] for row in gram]
+        assert all(mine[i][j] == mine[j][i] for i in range(4) for j in range(4))

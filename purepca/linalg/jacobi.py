@@ -34,12 +34,17 @@ ones first.
 [3.0, 1.0]
 >>> [round(x, 12) for x in r.vectors[0]]
 [0.707106781187, 0.707106781187]
+
+The rows ``a`` and ``b`` turned by the rotation with sine ``s`` and ``τ``
+(:func:`_rotate_pair`; Numerical Recipes §11.1):
+
+>>> _rotate_pair([1.0, 0.0], [0.0, 1.0], 1.0, 1.0)
+([0.0, -1.0], [1.0, 0.0])
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Union
 
@@ -275,10 +280,8 @@ def _not_converged(M: list[list[Scalar]], max_sweeps: int, ctx: Context) -> Conv
     )
 
 
-def _jacobi_eigh(
-    M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace,
-    pivot: str = "threshold", atol: Optional[float] = None,
-) -> EighResult:
+def _jacobi_eigh(M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, ctx: Context, trace: Trace,
+                 pivot: str = "threshold", atol: Optional[float] = None) -> EighResult:
     """The worker behind :func:`jacobi_eigh`: M validated (and ours to change),
     inside ``ctx.local()``; ``atol`` (in the input's units) replaces the relative test."""
     n = len(M)
@@ -286,16 +289,12 @@ def _jacobi_eigh(
     if n <= 1:
         return EighResult([row[0] for row in M], V, 0, 0)
     scale = ctx.scale_exponent(max((max(map(abs, row), default=0) for row in M), default=0)) if ctx.needs_scaling else 0
-    if scale:
-        M = [[ctx.ldexp(x, -scale) for x in row] for row in M]
-    else:
-        M = [list(row) for row in M]
+    M = [[ctx.ldexp(x, -scale) for x in row] if scale else list(row) for row in M]
     tol_ = ctx.eps if tol is None else ctx.convert(tol)
     floor = None if atol is None else ctx.ldexp(ctx.convert(atol), -scale)
     if floor is not None:
         tol_ = ctx.zero  # the absolute rule alone: |a_pq| <= atol
-    if scale and trace is not None:
-        trace = _unscaled(trace, scale, ctx)
+    trace = _unscaled(trace, scale, ctx) if scale and trace is not None else trace  # (in the input's units)
     if pivot == "classical":
         sweeps, rotations = _classical_jacobi(M, V, tol_, max_sweeps, ctx, trace, floor)
     elif (_fast_jacobi is not None and trace is None and isinstance(ctx, FloatContext) and pivot == "threshold"
@@ -328,22 +327,15 @@ def _unscaled(trace: Callable[[JacobiStep], None], scale: int, ctx: Context) -> 
 
 
 def _rotate_pair(a: list[Scalar], b: list[Scalar], s: Scalar, tau: Scalar) -> tuple[list[Scalar], list[Scalar]]:
-    """The rows ``a`` and ``b`` turned by the rotation with sine ``s`` and ``tau = s/(1 + c)``:
-    ``a - s·(b + tau·a)`` and ``b + s·(a - tau·b)`` (Rutishauser's form of ``c·a - s·b`` and
-    ``s·a + c·b``, which rounds less; Numerical Recipes §11.1).
-
-    >>> _rotate_pair([1.0, 0.0], [0.0, 1.0], 1.0, 1.0)
-    ([0.0, -1.0], [1.0, 0.0])
-    """
+    """``a - s·(b + tau·a)`` and ``b + s·(a - tau·b)``: Rutishauser's ``c·a - s·b`` and ``s·a + c·b``."""
     return ([g - s * (k + g * tau) for g, k in zip(a, b)],
             [k + s * (g - k * tau) for g, k in zip(a, b)])
 
 
 def _rotate(M: list[list[Scalar]], V: list[list[Scalar]], p: int, q: int, s: Scalar, tau: Scalar, app: Scalar,
             aqq: Scalar, zero: Scalar) -> list[Scalar]:
-    """Apply the rotation (``s``, ``tau = s/(1 + c)``) in the plane (p, q) to rows and columns p and q of
-    ``M`` (whose new diagonal entries are ``app`` and ``aqq``, the (p, q) entry zero) and to rows p and
-    q of ``V``; return the new row p of M."""
+    """The rotation (``s``, ``tau``) in the plane (p, q) applied to rows and columns p, q of ``M`` (new
+    diagonal ``app``, ``aqq``; ``a_pq`` zero) and to rows p, q of ``V``; the new row p of M."""
     newp, newq = _rotate_pair(M[p], M[q], s, tau)
     M[p], M[q] = newp, newq
     newp[p] = app
@@ -368,8 +360,7 @@ def _cyclic_jacobi(
     n = len(M)
     sqrt = ctx.sqrt
     zero = ctx.zero
-    # Where a diagonal entry is zero the relative test cannot pass; there an
-    # entry below tol·eps·‖A‖_F counts as zero (far below the backward error).
+    # Where a diagonal entry is zero the relative test cannot pass: there an entry below tol·eps·‖A‖_F is zero.
     if floor is None:
         floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
@@ -377,10 +368,9 @@ def _cyclic_jacobi(
     rotations = 0
     log = None if trace is None else _JacobiLog(trace, M, V, ctx)
     for sweep in range(1, max_sweeps + 1):
-        if sweep <= 3 and pivot == "threshold":
-            threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n))
-        else:
-            threshold = zero
+        early = sweep <= 3 and pivot == "threshold"
+        threshold = threshold_factor * ctx.sum(abs(M[p][q]) for p in range(n) for q in range(p + 1, n)) \
+            if early else zero
         busy = False
         for p in range(n - 1):
             Mp = M[p]
@@ -429,7 +419,8 @@ class _JacobiLog:
             return None, None
         return tuple(map(tuple, self.M)), tuple(map(tuple, self.V))
 
-    def rotation(self, sweep: int, p: int, q: int, apq: Scalar, t: Scalar, c: Scalar, s: Scalar, threshold: Scalar) -> None:
+    def rotation(self, sweep: int, p: int, q: int, apq: Scalar, t: Scalar, c: Scalar, s: Scalar,
+                 threshold: Scalar) -> None:
         ctx = self.ctx
         self.off2 = self.off2 - ctx.two * apq * apq
         if self.off2 <= self.base2 * ctx.convert(0.0625):

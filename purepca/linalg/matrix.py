@@ -3,6 +3,16 @@
 A matrix is a ``list`` of rows, each a ``list`` of numbers; a vector is a
 ``list`` of numbers.  Nothing here knows about statistics.
 
+``as_matrix`` takes a list or tuple of rows, a generator of rows, a numpy
+array, a data frame, a scipy sparse matrix, or anything iterable row by row
+whose rows are iterables of real numbers (``int``, ``float``, ``Fraction``,
+``Decimal``, numpy scalars).  The result never shares a list with the input
+(with ``copy=False``, for a caller that only reads it, a list of float rows
+may come back as it is).  ``row_offset`` is added to the row numbers in
+messages (chunks).  Empty input, zero columns, ragged rows, strings, booleans,
+``None``, complex numbers, NaN and infinities raise :class:`PurePCAError`
+naming the first offending row and column.
+
 =========================  ===============================================
 ``as_matrix(data)``        validate any 2-D input into fresh lists
 ``as_vector(data)``        the same for 1-D input
@@ -24,13 +34,12 @@ A matrix is a ``list`` of rows, each a ``list`` of numbers; a vector is a
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from decimal import Decimal
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..errors import PurePCAError, PurePCATypeError
 from ..fast import float_rows as _fast_float_rows
@@ -75,11 +84,13 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
     if isinstance(value, complex) or (
         isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real)
     ):
-        raise PurePCAError(f"{name}: {where} is complex ({value!r}). Complex data not supported; expected a real number")
+        raise PurePCAError(f"{name}: {where} is complex ({value!r}). Complex data not supported; "
+                           "expected a real number")
     if not isinstance(value, (numbers.Real, Decimal)):
         raise PurePCATypeError(
             f"{name}: {where} is a {type(value).__name__} ({_describe(value)}); expected a real number "
-            f"(float() argument must be a string or a real number, not {type(value).__name__!r}; strings are refused here too)"
+            f"(float() argument must be a string or a real number, not {type(value).__name__!r}; "
+            "strings are refused here too)"
         )
     if isinstance(value, Decimal):
         finite = value.is_finite()
@@ -115,21 +126,15 @@ _FLOATS_ONLY = {float}
 
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
     kind = type(row)
-    # Lists and tuples skip the abstract-base-class check (slow per row).
-    if kind is not list and kind is not tuple and (isinstance(row, (str, bytes)) or not isinstance(row, Iterable)):
-        raise PurePCAError(
-            f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
-            "expected a 2-D input with one row per sample"
-        )
-    if kind is not list and kind is not tuple and isinstance(row, (AbstractSet, Mapping)):
-        raise PurePCAError(
-            f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of columns; "
-            "expected a sequence of numbers (a list or tuple)"
-        )
+    if kind is not list and kind is not tuple:  # (lists and tuples skip the abstract-base-class checks: slow per row)
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise PurePCAError(f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
+                               "expected a 2-D input with one row per sample")
+        if isinstance(row, (AbstractSet, Mapping)):
+            raise PurePCAError(f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of "
+                               "columns; expected a sequence of numbers (a list or tuple)")
     values = list(row)
-    if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:
-        # Fast path for the common case: a list of Python floats.  A finite
-        # sum proves every entry finite; otherwise check one by one.
+    if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:  # Python floats: a finite sum proves them finite
         total = sum(values)
         if total - total == 0.0:
             return values
@@ -139,17 +144,8 @@ def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
 def as_matrix(
     data: Any, *, name: str = "X", context: Context = FLOAT, row_offset: int = 0, copy: bool = True
 ) -> list[list[Scalar]]:
-    """Validate a 2-D input into a fresh list of lists of numbers.
-
-    ``data`` may be a list or tuple of rows, a generator of rows, a numpy
-    array, a data frame, a scipy sparse matrix, or anything iterable row by
-    row whose rows are iterables of real numbers (``int``, ``float``,
-    ``Fraction``, ``Decimal``, numpy scalars).  The result never shares a list
-    with the input (``copy=False``, for a caller that only reads it: a list of
-    float rows may come back as it is).  ``row_offset`` is added to the row
-    numbers in messages (chunks).  Empty input, zero columns, ragged rows,
-    strings, booleans, ``None``, complex numbers, NaN and infinities raise
-    :class:`PurePCAError` naming the first offending row and column.
+    """Validate a 2-D input (rows of real numbers: see the module's docstring) into fresh lists, or
+    raise :class:`PurePCAError` naming the first offending row and column.
 
     >>> as_matrix([[1, 2.5], (3, 4)])
     [[1.0, 2.5], [3.0, 4.0]]
@@ -173,14 +169,11 @@ def as_matrix(
         if width < 0:
             width = len(converted)
             if width == 0:
-                raise PurePCAError(
-                    f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) while a minimum of 1 is required."
-                )
+                raise PurePCAError(f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) "
+                                   "while a minimum of 1 is required.")
         elif len(converted) != width:
-            plural = "" if len(converted) == 1 else "s"
-            raise PurePCAError(
-                f"{name}: row {i} has {len(converted)} value{plural}, expected {width} (the length of row {row_offset})"
-            )
+            raise PurePCAError(f"{name}: row {i} has {len(converted)} value{'' if len(converted) == 1 else 's'}, "
+                               f"expected {width} (the length of row {row_offset})")
         rows.append(converted)
     if not rows:
         raise PurePCAError(f"{name}: empty input; need at least one row")
@@ -349,7 +342,8 @@ def matvec(A: Sequence[Sequence[Scalar]], x: Sequence[Scalar], context: Context 
         return context.dots(M, v)
 
 
-def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]], context: Context = FLOAT) -> list[list[Scalar]]:
+def matmul(A: Sequence[Sequence[Scalar]], B: Sequence[Sequence[Scalar]],
+           context: Context = FLOAT) -> list[list[Scalar]]:
     """``A @ B``; every entry is a compensated dot product.
 
     >>> matmul([[1, 2, 3]], [[1], [1], [1]])
