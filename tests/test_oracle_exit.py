@@ -75,6 +75,19 @@ def test_assess_own_data_exits_one_when_a_verdict_fails(tmp_path: "os.PathLike[s
         assert "FAIL" in f.read()
 
 
+@pytest.mark.parametrize("command", ["verify", "assess"])
+def test_missing_cell_hint_names_what_verify_and_assess_can_do(tmp_path: "os.PathLike[str]", command: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # csvdata's hint ("use --missing drop or --missing mean") named an option neither command has
+    X = _write(os.path.join(tmp_path, "holes.csv"), "a,b\n0,0\n1,\n2,2.5\n3,2\n")
+    answer = _write(os.path.join(tmp_path, "theirs.json"), json.dumps({"explained_variance_": [2.7, 0.2]}))
+    argv = ["verify", "--data", X, "--result", answer] if command == "verify" else ["assess", X, answer]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"holes.csv: line 3, column 'b': a missing value (''); {command} compares complete rows" in err
+    assert "--missing" not in err and "Traceback" not in err
+
+
 def test_assess_certified_case_exits_one_when_a_verdict_fails(tmp_path: "os.PathLike[str]") -> None:
     from purepca.certified import load_case
 

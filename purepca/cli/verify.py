@@ -9,6 +9,7 @@ import argparse
 import json
 import math
 import os
+from typing import Callable, TypeVar
 from ..csvdata import StreamedRows, read_table
 from ..errors import PurePCAError
 from ..params import _show, check_text
@@ -17,6 +18,33 @@ from ..files import read_text as _read_text, text_lines as _lines, write_output 
 from .progress import _about
 from .results import _check_result, _number, _result_document, _result_folder, _result_json, _result_text, read_result
 from .tables import _read_args_table
+
+_T = TypeVar("_T")
+
+#: csvdata's way out of a missing cell names ``--missing``, which verify and assess do not have: they compare
+#: the data as the other library was given it, complete.
+_MISSING_HINT = "; use --missing drop or --missing mean"
+
+
+def _complete_rows(command: str, read: Callable[[], _T]) -> _T:
+    """``read()``, with a missing cell's message pointing to what ``command`` can do (it has no ``--missing``).
+
+    >>> def read() -> None:
+    ...     raise PurePCAError("x.csv: line 3, column 'b': a missing value (''); use --missing drop or --missing mean")
+    >>> _complete_rows("verify", read)
+    Traceback (most recent call last):
+    ...
+    purepca.errors.PurePCAError: x.csv: line 3, column 'b': a missing value (''); verify compares complete rows, \
+as the other library was given them: remove or fill that row first
+    """
+    try:
+        return read()
+    except PurePCAError as exc:
+        if _MISSING_HINT not in str(exc):
+            raise
+        raise PurePCAError(str(exc).replace(_MISSING_HINT, f"; {command} compares complete rows, as the other "
+                                            "library was given them: remove or fill that row first")) from None
+
 
 __all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
 
@@ -135,7 +163,7 @@ def _verify_rows(args: argparse.Namespace) -> tuple[str, list[list[float]]]:
 
 
 def _verify_command(args: argparse.Namespace) -> int:
-    source, rows = _verify_rows(args)
+    source, rows = _complete_rows("verify", lambda: _verify_rows(args))
     result = read_result(args.result)
     _check_result(result, len(rows[0]), args.result)
     with _about(source):
@@ -201,8 +229,8 @@ def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namesp
         rows = verify_data(path)
     else:
         source = "<stdin>" if path == "-" else path
-        rows = read_table(_lines(_read_text(path, "utf-8")), source=source,
-                          delimiter="\t" if path.lower().endswith(".tsv") else ",").rows
+        rows = _complete_rows("assess", lambda: read_table(_lines(_read_text(path, "utf-8")), source=source,
+                              delimiter="\t" if path.lower().endswith(".tsv") else ",").rows)
     convention = args.convention or "sklearn"
     _check_result(result, len(rows[0]), args.answer)
     with _about(path):
