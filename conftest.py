@@ -132,8 +132,12 @@ def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     if drop:
         config.hook.pytest_deselected(items=drop)
         config._purepca_left = (tier, len(drop))
-    # Slow tests first (a stable sort: each module's tests stay in their order), so that pytest-xdist
-    # hands the long ones out while the short ones can still fill in beside them, not at the end.
+    # Slow tests first (a stable sort: each module's tests stay in their order), so that the long ones
+    # start early and the short ones fill in beside them, not at the end.  This needs pytest-xdist's
+    # "worksteal" (pyproject's addopts): its default "load" hands each worker a first chunk of a
+    # quarter of its share, so one worker got every slow test in its chunk and ran 513 s of tests
+    # while the other, its short ones done at 214 s, waited (3.11, --tier=all); "worksteal" lets the
+    # idle worker take half of the busy one's queue.
     keep.sort(key=lambda item: item.get_closest_marker("slow") is None)
     items[:] = keep
 
@@ -223,6 +227,7 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Any:
     spent = max(0.0, (time.perf_counter() - t0) - (_waited() - w0))
     report.user_properties.append(("spent", spent))
     report.user_properties.append(("cpu", _cpu() - c0))
+    report.user_properties.append(("start", time.time() - (time.perf_counter() - t0)))
     limit = allowance(item)
     if limit is not None and spent > limit and report.outcome == "passed":
         report.outcome = "failed"
@@ -241,7 +246,9 @@ def pytest_runtest_logreport(report: Any) -> None:
         measured = dict(report.user_properties)
         line = {"id": report.nodeid, "outcome": report.outcome,
                 "seconds": round(float(measured.get("spent", report.duration)), 3),
-                "cpu": round(float(measured.get("cpu", 0.0)), 3), "stage": os.environ.get("PUREPCA_STAGE", "")}
+                "cpu": round(float(measured.get("cpu", 0.0)), 3), "stage": os.environ.get("PUREPCA_STAGE", ""),
+                "start": round(float(measured.get("start", 0.0)), 2),
+                "worker": getattr(getattr(getattr(report, "node", None), "gateway", None), "id", "")}
         if report.outcome == "skipped" and isinstance(report.longrepr, tuple):
             line["why"] = str(report.longrepr[-1])
         with open(path, "a", encoding="utf-8") as f:
