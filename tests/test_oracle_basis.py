@@ -128,7 +128,7 @@ def _columns(X: list[list[float]]) -> list[list[float]]:
 @pytest.mark.parametrize("offset", [0.0, 1e4])
 def test_ritz_by_gram_is_taken_where_products_do_not_cancel_and_agrees_with_mpmath(
         offset: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    X = _data(400, 12, seed=5, offset=offset)
+    X = _data(250, 10, seed=5, offset=offset)
     values, vectors = _mp_eigen(X)
     taken = []
 
