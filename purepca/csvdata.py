@@ -89,9 +89,11 @@ class _Layout:
     def __init__(self, first: list[str], *, source: str, header: bool, columns: Union[None, str, Sequence[str]],
                  id_column: Optional[str], group_column: Optional[str], exclude: Optional[str] = None,
                  weight_column: Optional[str] = None, decimal: str = ".", columns_option: str = "--columns",
-                 em: bool = False) -> None:
+                 em: bool = False, missing_hint: Optional[str] = None) -> None:
         self.source, self.decimal, self.picked = source, decimal, columns is not None
         self.em = em
+        #: The asking command's way out of a missing cell, where it offers no --missing (None: the options).
+        self.missing_hint = missing_hint
         self.head = [c.strip() for c in first] if header else [f"x{j + 1}" for j in range(len(first))]
         self.width = len(self.head)
         seen: dict[str, int] = {}
@@ -160,6 +162,23 @@ class _Layout:
                                f"the weight {cell!r} is negative")
         return value
 
+    def _ways_out(self) -> str:
+        """What the asking command offers for a missing cell: its own words, or its --missing values.
+
+        >>> read_table(["a,b", "1,"], source="f.csv", missing_hint="fill it first")
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: f.csv: line 2, column 'b': a missing value (''); fill it first
+        >>> read_table(["a,b", "1,"], source="f.csv", em=True)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        purepca.errors.PurePCAError: f.csv: ...; use --missing drop or --missing mean, or --missing em (iterative ...
+        """
+        if self.missing_hint is not None:
+            return self.missing_hint
+        return "use --missing drop or --missing mean" + (
+            ", or --missing em (iterative PCA imputation, as missMDA's imputePCA)" if self.em else "")
+
     def parse(self, line: int, record: list[str], missing: str) -> list[Optional[float]]:
         """The chosen cells of one record as floats (None for a missing cell unless ``missing`` is "error")."""
         if len(record) != self.width:
@@ -170,11 +189,8 @@ class _Layout:
             cell = record[j].strip()
             if cell == "" or cell.lower() in MISSING:
                 if missing == "error":
-                    raise PurePCAError(
-                        f"{self.source}: line {line}, column {self.head[j]!r}: a missing value ({cell!r}); "
-                        "use --missing drop or --missing mean"
-                        + (", or --missing em (iterative PCA imputation, as missMDA's imputePCA)" if self.em else "")
-                    )
+                    raise PurePCAError(f"{self.source}: line {line}, column {self.head[j]!r}: a missing value "
+                                       f"({cell!r}); {self._ways_out()}")
                 row.append(None)
                 continue
             row.append(self.number(line, j, cell))
@@ -201,10 +217,13 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _check_options(missing: str, delimiter: str, decimal: str = ".") -> None:
+def _check_options(missing: str, delimiter: str, decimal: str = ".", missing_hint: Optional[str] = None) -> None:
     for name, value in (("missing", missing), ("delimiter", delimiter), ("decimal", decimal)):
         if not isinstance(value, str):
             raise PurePCAError(f"{name} must be a str, got {_show(value)}")
+    if missing_hint is not None and not isinstance(missing_hint, str):
+        raise PurePCAError(f"missing_hint must be None or a str (a command's way out of a missing cell), "
+                           f"got {_show(missing_hint)}")
     if missing not in ("error", "drop", "mean", "keep"):
         raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'keep'; got {missing!r}")
     if len(delimiter) != 1:
@@ -316,6 +335,7 @@ def read_table(
     decimal: str = ".",
     columns_option: str = "--columns",
     em: bool = False,
+    missing_hint: Optional[str] = None,
 ) -> Table:
     """Parse CSV lines into a :class:`Table`.
 
@@ -331,7 +351,8 @@ def read_table(
     A byte order mark in front of the first line is dropped.  ``columns_option``
     is how a missing column of ``columns`` is named (``--columns``, or where the
     names came from), and ``em`` adds ``--missing em`` to the ways out of a
-    missing cell, where the caller offers it.
+    missing cell, where the caller offers it; ``missing_hint`` replaces
+    them all, for a caller that offers no ``--missing`` (``verify``).
 
     >>> read_table(["a,b", "1,x"], source="f.csv")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -352,7 +373,7 @@ def read_table(
     ...
     purepca.errors.PurePCAError: f.csv: line 2, column 'a': '1.23' holds a dot, but with --decimal , the decimal ...
     """
-    _check_options(missing, delimiter, decimal)
+    _check_options(missing, delimiter, decimal, missing_hint)
     if isinstance(lines, (str, bytes, bytearray)) or not hasattr(lines, "__iter__"):
         raise PurePCAError(f"{source}: read_table: lines must be an iterable of str (a list, a file), "
                            f"got {_show(lines)}")
@@ -363,7 +384,7 @@ def read_table(
         raise PurePCAError(f"{source}: no data rows (only the header line)")
     layout = _Layout(records[0][1], source=source, header=header, columns=columns, id_column=id_column,
                      group_column=group_column, exclude=exclude, weight_column=weight_column, decimal=decimal,
-                     columns_option=columns_option, em=em)
+                     columns_option=columns_option, em=em, missing_hint=missing_hint)
     if header:
         records = records[1:]
     rows, ids, groups, weights = _parsed(layout, records, missing)
@@ -440,7 +461,8 @@ class StreamedRows:
     the file once to find the means of the present values (compensated
     sums), then fills each missing cell with its column's mean, counting
     them in :attr:`imputed`.  ``progress(bytes_read, rows)`` is called as
-    the file is read.
+    the file is read; ``missing_hint`` is the asking command's way out of a
+    missing cell, as :func:`read_table` takes it.
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "t.csv")
@@ -460,10 +482,10 @@ class StreamedRows:
     def __init__(self, path: str, *, delimiter: str = ",", header: bool = True, columns: Optional[str] = None,
                  id_column: Optional[str] = None, missing: str = "error",
                  progress: Optional[Callable[[int, int], None]] = None, exclude: Optional[str] = None,
-                 decimal: str = ".", encoding: str = "utf-8") -> None:
+                 decimal: str = ".", encoding: str = "utf-8", missing_hint: Optional[str] = None) -> None:
         if not isinstance(path, (str, os.PathLike)):
             raise PurePCAError(f"path must be a file's name (a str or a path), got {_show(path)}")
-        _check_options(missing, delimiter, decimal)
+        _check_options(missing, delimiter, decimal, missing_hint)
         decode_text(b"", encoding, path)  # an encoding Python knows
         self.encoding = encoding
         if missing == "keep":
@@ -479,7 +501,7 @@ class StreamedRows:
         if first is None:
             raise PurePCAError(f"{path}: no data")
         self.layout = _Layout(first[1], source=path, header=header, columns=columns, id_column=id_column,
-                              group_column=None, exclude=exclude, decimal=decimal)
+                              group_column=None, exclude=exclude, decimal=decimal, missing_hint=missing_hint)
         self.names = self.layout.names
 
     def _open(self) -> IO[str]:

@@ -117,3 +117,53 @@ def test_starting_basis_leaves_a_null_space_to_the_fit() -> None:
     assert answer._starting_basis(cols, n, 1) is None
     ref = reference(X)
     assert ref.spectrum[1:] == [0.0, 0.0] and ref.components_[0][0] == 0.0
+
+
+def _columns(X: list[list[float]]) -> list[list[float]]:
+    n = len(X)
+    means = [math.fsum(c) / n for c in zip(*X)]
+    return [[x - m for x in c] for c, m in zip(zip(*X), means)]
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e4])
+def test_ritz_by_gram_is_taken_where_products_do_not_cancel_and_agrees_with_mpmath(
+        offset: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    X = _data(250, 10, seed=5, offset=offset)
+    values, vectors = _mp_eigen(X)
+    taken = []
+
+    def spy(*args: object) -> object:
+        H = gram(*args)  # type: ignore[arg-type]
+        taken.append(H is not None)
+        return H
+
+    gram = answer._ritz_by_gram
+    monkeypatch.setattr(answer, "_ritz_by_gram", spy)
+    clear_cache()
+    ulps, angle = _errors(reference(X), values, vectors)
+    assert taken == [True]
+    assert ulps <= 4 and angle <= 1e-14, (ulps, angle)
+    monkeypatch.setattr(answer, "_GRAM_SPREAD", 0.0)  # the rows' path, for the same figures
+    clear_cache()
+    ulps_rows, angle_rows = _errors(reference(X), values, vectors)
+    clear_cache()
+    assert taken == [True, False] and ulps_rows <= 4 and angle_rows <= 1e-14, (ulps_rows, angle_rows)
+
+
+def test_ritz_by_gram_refuses_vectors_whose_products_cancel() -> None:
+    # Nearly collinear columns: the smallest component's products z_kj·v_j cancel to 1e-6 of their size, where
+    # the Gram's error (eps·s_i) would swamp what the rows' path keeps (eps·sqrt(λ_i·s_i)).
+    rng = random.Random(7)
+    X = [[a, b, a - b + 1e-6 * rng.gauss(0, 1), rng.gauss(0, 1)]
+         for a, b in ((rng.gauss(0, 1), rng.gauss(0, 1)) for _ in range(200))]
+    cols = _columns(X)
+    start = answer._starting_pairs(cols, len(X), 1)
+    assert start is not None and start[0] is not None
+    assert answer._ritz_by_gram(cols, start[0], start[1], len(X) - 1, len(X) - 1) is None
+    values, vectors = _mp_eigen(X)
+    clear_cache()
+    ref = reference(X)
+    clear_cache()
+    # The rows' path: each eigenvalue within eps·sqrt(λ_1·λ_i) (what it claims; a backward-stable SVD's reach).
+    worst = max(abs(a - b) / (2.0 ** -52 * math.sqrt(values[0] * b)) for a, b in zip(ref.spectrum, values))
+    assert worst <= 1, worst

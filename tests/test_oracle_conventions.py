@@ -38,8 +38,15 @@ def test_verify_passes_sklearn_on_the_digits_with_constant_pixels(tmp_path: obje
     X = datasets.load_digits().data
     data, result = os.path.join(str(tmp_path), "d.csv"), os.path.join(str(tmp_path), "r.json")
     _csv(X, data)
-    _dump(sk_decomposition.PCA().fit(X), result)
+    _dump(sk_decomposition.PCA(svd_solver="full").fit(X), result)
     assert main(["verify", "--data", data, "--result", result]) == 0
+    # PCA() picks covariance_eigh on these tall data (n >= 10·d): its constant pixels' eigenvalues come out at
+    # 1e-15 (eps·λ_1, a formed covariance's error), which is a covariance answer, not an SVD's (c²·λ_1 ~ 1e-26).
+    fitted = sk_decomposition.PCA().fit(X)
+    _dump(fitted, result)
+    assert main(["verify", "--data", data, "--result", result, "--method", "covariance"]) == 0
+    if getattr(fitted, "_fit_svd_solver", "") == "covariance_eigh":
+        assert main(["verify", "--data", data, "--result", result]) == 1
 
 
 @pytest.fixture(scope="module")

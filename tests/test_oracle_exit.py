@@ -88,6 +88,30 @@ def test_missing_cell_hint_names_what_verify_and_assess_can_do(tmp_path: "os.Pat
     assert "--missing" not in err and "Traceback" not in err
 
 
+def test_missing_cell_hint_of_verify_from_standard_input_and_streamed_rows(
+        tmp_path: "os.PathLike[str]", capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hint is csvdata's, at the depth where the cell is found: the table read (standard input) says it too,
+    # and a stream told the command's way out says only that.
+    import io
+
+    from purepca.csvdata import StreamedRows
+    from purepca.errors import PurePCAError
+
+    answer = _write(os.path.join(tmp_path, "theirs.json"), json.dumps({"explained_variance_": [2.7, 0.2]}))
+    monkeypatch.setattr("sys.stdin", io.StringIO("a,b\n0,0\n1,NA\n2,2.5\n"))
+    assert main(["verify", "--data", "-", "--result", answer]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>: line 3, column 'b': a missing value ('NA'); verify compares complete rows" in err
+    assert "--missing" not in err
+    X = _write(os.path.join(tmp_path, "holes.csv"), "a,b\n0,0\n1,\n")
+    with pytest.raises(PurePCAError, match=r"line 3, column 'b': a missing value \(''\); fill it first\Z"):
+        list(StreamedRows(X, missing_hint="fill it first"))
+    with pytest.raises(PurePCAError, match=r"\(''\); use --missing drop or --missing mean\Z"):
+        list(StreamedRows(X))
+    with pytest.raises(PurePCAError, match="missing_hint must be None or a str"):
+        StreamedRows(X, missing_hint=b"fill")  # type: ignore[arg-type]
+
+
 def test_assess_certified_case_exits_one_when_a_verdict_fails(tmp_path: "os.PathLike[str]") -> None:
     from purepca.certified import load_case
 

@@ -31,8 +31,10 @@ __all__: list[str] = []  # the package's own module: purepca.cli re-exports what
 
 
 def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequence[str]],
-                     groups: Optional[str] = None, columns_option: str = "--columns") -> tuple[str, Table]:
-    """The source's name and the table the shared options describe."""
+                     groups: Optional[str] = None, columns_option: str = "--columns",
+                     missing_hint: Optional[str] = None) -> tuple[str, Table]:
+    """The source's name and the table the shared options describe (``missing_hint``: the command's way out
+    of a missing cell where it has no ``--missing``)."""
     missing = {"em": "keep"}.get(args.missing, args.missing)  # the library fills the holes itself
     weights = getattr(args, "weights", None)
     if args.dataset is not None:
@@ -42,13 +44,15 @@ def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequenc
             columns = ",".join(data.active)  # the supplementary columns stay out unless asked for
         table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
                            missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights,
-                           columns_option=columns_option, em=getattr(args, "missing_em", False))
+                           columns_option=columns_option, em=getattr(args, "missing_em", False),
+                           missing_hint=missing_hint)
         return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(text_lines(read_text(args.file, args.encoding)), source=source, delimiter=args.delimiter,
                        header=not args.no_header, columns=columns, id_column=args.id_column, missing=missing,
                        group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal,
-                       columns_option=columns_option, em=getattr(args, "missing_em", False))
+                       columns_option=columns_option, em=getattr(args, "missing_em", False),
+                           missing_hint=missing_hint)
     return source, table
 
 

@@ -9,7 +9,6 @@ import argparse
 import json
 import math
 import os
-from typing import Callable, TypeVar
 from ..csvdata import StreamedRows, read_table
 from ..errors import PurePCAError
 from ..params import _show, check_text
@@ -19,31 +18,15 @@ from .progress import _about
 from .results import _check_result, _number, _result_document, _result_folder, _result_json, _result_text, read_result
 from .tables import _read_args_table
 
-_T = TypeVar("_T")
 
-#: csvdata's way out of a missing cell names ``--missing``, which verify and assess do not have: they compare
-#: the data as the other library was given it, complete.
-_MISSING_HINT = "; use --missing drop or --missing mean"
+def _complete_rows_hint(command: str) -> str:
+    """The way out of a missing cell ``command`` offers (it has no ``--missing``: it compares the data as the other
+    library was given them, complete); csvdata says it where it finds the cell.
 
-
-def _complete_rows(command: str, read: Callable[[], _T]) -> _T:
-    """``read()``, with a missing cell's message pointing to what ``command`` can do (it has no ``--missing``).
-
-    >>> def read() -> None:
-    ...     raise PurePCAError("x.csv: line 3, column 'b': a missing value (''); use --missing drop or --missing mean")
-    >>> _complete_rows("verify", read)
-    Traceback (most recent call last):
-    ...
-    purepca.errors.PurePCAError: x.csv: line 3, column 'b': a missing value (''); verify compares complete rows, \
-as the other library was given them: remove or fill that row first
+    >>> _complete_rows_hint("verify")
+    'verify compares complete rows, as the other library was given them: remove or fill that row first'
     """
-    try:
-        return read()
-    except PurePCAError as exc:
-        if _MISSING_HINT not in str(exc):
-            raise
-        raise PurePCAError(str(exc).replace(_MISSING_HINT, f"; {command} compares complete rows, as the other "
-                                            "library was given them: remove or fill that row first")) from None
+    return f"{command} compares complete rows, as the other library was given them: remove or fill that row first"
 
 
 __all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
@@ -153,17 +136,18 @@ def _verify_rows(args: argparse.Namespace) -> tuple[str, list[list[float]]]:
         # peak at 138 MB; streamed, only the floats stay (the same parser and messages as read_table).
         stream = StreamedRows(args.file, delimiter=args.delimiter, header=not args.no_header, columns=args.columns,
                               id_column=args.id_column, missing=args.missing, exclude=args.exclude,
-                              decimal=args.decimal, encoding=args.encoding)
+                              decimal=args.decimal, encoding=args.encoding,
+                              missing_hint=_complete_rows_hint("verify"))
         streamed = list(stream)
         if not streamed:
             raise PurePCAError(f"{args.file}: no rows of data")
         return args.file, streamed
-    source, table = _read_args_table(args, args.columns)
+    source, table = _read_args_table(args, args.columns, missing_hint=_complete_rows_hint("verify"))
     return source, table.rows
 
 
 def _verify_command(args: argparse.Namespace) -> int:
-    source, rows = _complete_rows("verify", lambda: _verify_rows(args))
+    source, rows = _verify_rows(args)
     result = read_result(args.result)
     _check_result(result, len(rows[0]), args.result)
     with _about(source):
@@ -229,8 +213,9 @@ def _assess_own_data(path: str, result: dict[str, object], args: argparse.Namesp
         rows = verify_data(path)
     else:
         source = "<stdin>" if path == "-" else path
-        rows = _complete_rows("assess", lambda: read_table(_lines(_read_text(path, "utf-8")), source=source,
-                              delimiter="\t" if path.lower().endswith(".tsv") else ",").rows)
+        rows = read_table(_lines(_read_text(path, "utf-8")), source=source,
+                          delimiter="\t" if path.lower().endswith(".tsv") else ",",
+                          missing_hint=_complete_rows_hint("assess")).rows
     convention = args.convention or "sklearn"
     _check_result(result, len(rows[0]), args.answer)
     with _about(path):

@@ -8,10 +8,12 @@ divided by a power of two (exact), so that variances beyond the float range
 or subnormal ones get a tolerance in range, never ``nan`` or 0.
 
 * ``svd`` (a backward-stable SVD of the centred data): σ_i off by
-  ``c·eps·σ_1``, so λ_i by ``2c·eps·sqrt(λ_1·λ_i)``: small eigenvalues keep
-  their digits; those it cannot tell from zero (below ``c·eps·λ_1``) are
-  allowed ``c·eps·λ_1`` (scikit-learn's ``PCA()`` gave 1e-15 for the
-  constant pixels of the digits data, λ_1 = 179).
+  ``c·σ_1`` (Weyl; ``c = 2·sqrt(n + d)·eps``), so λ_i = σ_i²/(n - ddof) by
+  ``2c·sqrt(λ_1·λ_i) + c²·λ_1`` at every size: small eigenvalues keep their
+  digits, and a zero one comes out below ``c²·λ_1``.  (An absolute
+  ``c·λ_1`` below ``c·λ_1`` let a last eigenvalue 1000 times too large, or
+  0, pass; scikit-learn's ``PCA()`` that gave 1e-15 for the digits'
+  constant pixels had chosen ``covariance_eigh``: a ``"covariance"`` answer.)
 * ``covariance`` (a formed ``ZᵀZ`` or ``np.cov``, then ``eigh``):
   ``c·eps·λ_1`` whatever λ_i is.
 * ``float32``: what binary32 can reach on these data: its arithmetic
@@ -466,9 +468,9 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
             t = _K_ARITH32 * math.sqrt(d) * eps * top
         elif method in ("svd", "incremental"):
             c = _K_SVD * root_m * eps * grow
-            # An eigenvalue the method cannot tell from zero is allowed the absolute c·λ_1 (scikit-learn's
-            # PCA() of the digits gives 1e-15 for its constant pixels, λ_1 = 179); the others c²·λ_1.
-            t = c * (2 * math.sqrt(top) * math.sqrt(lam) + (top if lam <= c * top else c * top))
+            # σ_i within c·σ_1 (Weyl, a backward error c·‖Z‖), so λ_i = σ_i²/(n - ddof) within
+            # 2c·sqrt(λ_1·λ_i) + c²·λ_1, at every size of λ_i: a zero σ_i comes out at most c·σ_1, λ_i at c²·λ_1.
+            t = c * (2 * math.sqrt(top) * math.sqrt(lam) + c * top)
         else:
             t = _K_COV * root_m * eps * top
         if eps == _EPS32:  # a binary32 covariance's entries may be subnormal there: a few of its smallest steps
