@@ -161,14 +161,15 @@ def _largest(values: Sequence[float]) -> float:
     return max(max(values), -min(values))
 
 
-def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
-    """Each column centred about its mean ``hi + lo`` (:func:`_centre_column`); with ``lazy`` the kernel
-    room may leave deviations unmade (:mod:`purepca.fast`'s ``centring`` states its contract)."""
+def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False,
+                     n: Optional[Scalar] = None) -> Centred:
+    """Each column (of length ``n``, in ``ctx``) centred about its mean ``hi + lo`` (:func:`_centre_column`); with
+    ``lazy`` the kernel room may leave deviations unmade (:mod:`purepca.fast`'s ``centring`` states its contract)."""
     if _fast_centring is not None and ctx is FLOAT:
         got = _fast_centring(cols, lazy, _reference_column, _float_correction)
         if got is not None:
             return Centred(*got)
-    n = ctx.convert(len(cols[0]))
+    n = ctx.convert(len(cols[0])) if n is None else n
     hi, centred, spreads, sums, lo, exps = map(list, zip(*(_centre_column(col, n, ctx) for col in cols)))
     # The spreads measured while centring spare _scale_exponent a pass, where no column was scaled.
     return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None,
