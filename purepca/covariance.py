@@ -589,12 +589,17 @@ def _scale_exponent(c: Centred, ctx: Context) -> int:
 
 def prepared_covariance(c: Centred, sd: Optional[list[Scalar]], raw_sd: Optional[list[Scalar]], e: int,
                         div: Scalar, gram: Any, ctx: Context, rows: int) -> list[list[Scalar]]:
-    """The covariance of the fit's centred columns in units of ``2**e`` (their correlation when
-    scaled by ``sd``, in units of ``2**e`` too), divided by ``div``."""
-    if sd is None:
-        return _cross_products(c, ctx, div, gram, shift=2 * e, rows=rows)
-    # The correlation from the standardised columns themselves: no product of two standard
-    # deviations can underflow.
+    """The covariance of the fit's centred columns in units of ``2**e``, divided by ``div`` (their
+    correlation when scaled by ``sd``: :func:`_prepared_correlation`)."""
+    if sd is not None:
+        return _prepared_correlation(c, sd, raw_sd, e, div, gram, ctx, rows)
+    return _cross_products(c, ctx, div, gram, shift=2 * e, rows=rows)
+
+
+def _prepared_correlation(c: Centred, sd: list[Scalar], raw_sd: Optional[list[Scalar]], e: int, div: Scalar,
+                          gram: Any, ctx: Context, rows: int) -> list[list[Scalar]]:
+    """The correlation of the fit's centred columns scaled by ``sd`` (in units of ``2**e`` too), from the
+    standardised columns themselves: no product of two standard deviations can underflow."""
     C = _cross_products(standardised(c, sd, e, ctx), ctx, div, gram, rows=rows)
     for j in range(len(C)):
         if raw_sd is not None and sd[j] is raw_sd[j]:  # a genuine scale (not FactoMineR's 1)
