@@ -23,6 +23,10 @@ convention      ddof     scale    sign rule             names
   standard deviation computed with the same divisor.
 * **sign**: an eigenvector is only defined up to sign; each library fixes it
   its own way (see :func:`apply_sign_rule`).
+* **ties**: the eigenvectors of equal eigenvalues are not defined even up to
+  sign (any rotation within their span is as valid), so no rule can fix them:
+  the fit warns instead, next to the sign rule (``_report_degenerate``, behind
+  :func:`purepca.solvers.report_degenerate`; ``DEGENERATE_GAP``).
 * ``statsmodels`` is ``statsmodels.multivariate.pca.PCA`` with its defaults
   (``standardize=True``, ``demean=True``): columns scaled by the standard
   deviation with divisor n, LAPACK's signs.  Its ``eigenvals`` are the sums
@@ -43,12 +47,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
-from .errors import PurePCAError
+from .errors import DegenerateEigenvalueWarning, PurePCAError, user_stacklevel
 from .numeric import Scalar
 
 __all__ = ["CONVENTIONS", "Convention", "SIGN_RULES", "apply_sign_rule", "as_numpy", "as_statsmodels", "sign_flips"]
@@ -221,6 +226,47 @@ def apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[l
 def _apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[list[Scalar]]:
     """The worker behind :func:`apply_sign_rule`, on a solver's components (finite numbers)."""
     return [[-x for x in v] if flip else list(v) for v, flip in zip(components, _sign_flips(components, rule))]
+
+
+#: Eigenvalues closer than this, relative to the largest, count as equal.
+DEGENERATE_GAP = 1e-10
+
+
+def _report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0,
+                       svd: bool = False, eps: float = 2.0 ** -52) -> None:
+    """:func:`purepca.solvers.report_degenerate`'s worker, on the fit's spectrum (the door checks a user's)."""
+    if not spectrum or not spectrum[0] > 0:
+        return
+    top, limit = spectrum[0], DEGENERATE_GAP * spectrum[0]
+
+    def error(v: float) -> float:  # the path's error of v (top * v may underflow)
+        return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)
+
+    pairs, small = [], []
+    for i in range(min(k + 1, len(spectrum)) - 1):
+        a, b = spectrum[i], spectrum[i + 1]
+        if b > limit:
+            if a - b <= limit:
+                pairs.append((i, a, b))
+        elif dim > 0 and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
+            small.append((i, a, b))
+    if pairs or small:
+        _warn_degenerate(pairs, small, (user_stacklevel() if stacklevel is None else stacklevel) + 1)
+
+
+def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]],
+                     stacklevel: int) -> None:
+    """The warning of :func:`_report_degenerate`, naming the pairs (``stacklevel`` counted from here)."""
+    listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs + small)
+    within = f"within {DEGENERATE_GAP:g} of the largest" if not small else (
+        f"within {DEGENERATE_GAP:g} of the largest or" if pairs else "") + " within the rounding errors of the solver"
+    warnings.warn(
+        f"eigenvalues {listed} are equal to {within.strip()}: the "
+        "corresponding components are not unique (any rotation within their span is as valid); "
+        "compare subspaces, not individual components",
+        DegenerateEigenvalueWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def as_statsmodels(pca: Any, X: Any, *, normalize: bool = True) -> dict[str, Any]:

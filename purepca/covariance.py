@@ -161,14 +161,15 @@ def _largest(values: Sequence[float]) -> float:
     return max(max(values), -min(values))
 
 
-def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False) -> Centred:
-    """Each column centred about its mean ``hi + lo`` (:func:`_centre_column`); with ``lazy`` the kernel
-    room may leave deviations unmade (:mod:`purepca.fast`'s ``centring`` states its contract)."""
+def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool = False,
+                     n: Optional[Scalar] = None) -> Centred:
+    """Each column (of length ``n``, in ``ctx``) centred about its mean ``hi + lo`` (:func:`_centre_column`); with
+    ``lazy`` the kernel room may leave deviations unmade (:mod:`purepca.fast`'s ``centring`` states its contract)."""
     if _fast_centring is not None and ctx is FLOAT:
         got = _fast_centring(cols, lazy, _reference_column, _float_correction)
         if got is not None:
             return Centred(*got)
-    n = ctx.convert(len(cols[0]))
+    n = ctx.convert(len(cols[0])) if n is None else n
     hi, centred, spreads, sums, lo, exps = map(list, zip(*(_centre_column(col, n, ctx) for col in cols)))
     # The spreads measured while centring spare _scale_exponent a pass, where no column was scaled.
     return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None,
@@ -588,12 +589,17 @@ def _scale_exponent(c: Centred, ctx: Context) -> int:
 
 def prepared_covariance(c: Centred, sd: Optional[list[Scalar]], raw_sd: Optional[list[Scalar]], e: int,
                         div: Scalar, gram: Any, ctx: Context, rows: int) -> list[list[Scalar]]:
-    """The covariance of the fit's centred columns in units of ``2**e`` (their correlation when
-    scaled by ``sd``, in units of ``2**e`` too), divided by ``div``."""
-    if sd is None:
-        return _cross_products(c, ctx, div, gram, shift=2 * e, rows=rows)
-    # The correlation from the standardised columns themselves: no product of two standard
-    # deviations can underflow.
+    """The covariance of the fit's centred columns in units of ``2**e``, divided by ``div`` (their
+    correlation when scaled by ``sd``: :func:`_prepared_correlation`)."""
+    if sd is not None:
+        return _prepared_correlation(c, sd, raw_sd, e, div, gram, ctx, rows)
+    return _cross_products(c, ctx, div, gram, shift=2 * e, rows=rows)
+
+
+def _prepared_correlation(c: Centred, sd: list[Scalar], raw_sd: Optional[list[Scalar]], e: int, div: Scalar,
+                          gram: Any, ctx: Context, rows: int) -> list[list[Scalar]]:
+    """The correlation of the fit's centred columns scaled by ``sd`` (in units of ``2**e`` too), from the
+    standardised columns themselves: no product of two standard deviations can underflow."""
     C = _cross_products(standardised(c, sd, e, ctx), ctx, div, gram, rows=rows)
     for j in range(len(C)):
         if raw_sd is not None and sd[j] is raw_sd[j]:  # a genuine scale (not FactoMineR's 1)

@@ -51,7 +51,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
-from .conventions import CONVENTIONS, _apply_sign_rule
+from .conventions import CONVENTIONS, _apply_sign_rule, _report_degenerate
 from .covariance import FACTOMINER_SD_FLOOR as FACTOMINER_SD_FLOOR
 from .covariance import UNDERFLOW, Centred, _constant_columns, _divisor, _power_scaled
 from .covariance import _centred_columns, _scale_exponent, _uncentred, column_sd, data_matrix
@@ -75,7 +75,6 @@ from .solvers import (
     _choose_solver,
     _is_own,
     _path_losses,
-    _report_degenerate,
     _solver_row,
     solve_svd,
     solved,
@@ -302,6 +301,10 @@ def _prepare_weighted(s: Settings, M: list[list[Scalar]], cols: Sequence[Sequenc
                       w: Optional[list[float]], cw: Optional[list[float]]) -> _Prepared:
     """The weighted rows and columns prepared: the unweighted problem of ``D_w^½·Z·D_c^½``."""
     ctx = s.ctx
+    if s.n_components in ("mle", "parallel"):
+        raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
+                           "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
+                           "'broken_stick'")
     # The weighted problem is the unweighted one of Y = D_w^½·Z·D_c^½ (purepca.weights), already
     # centred: the solvers take its columns with no mean to remove and no scale to apply.  A
     # constant column is judged on the rows of positive weight.
@@ -353,13 +356,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     n, d = len(cols[0]), len(cols)
     if n < 2:
         raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
-    if (w is not None or cw is not None) and s.n_components in ("mle", "parallel"):
-        raise PurePCAError(f"n_components={s.n_components!r} assumes equally weighted rows and columns; "
-                           "with sample_weight or column_weight choose k by an int, a fraction, 'kaiser' or "
-                           "'broken_stick'")
-    # Integer sample weights are frequencies: the shape (how many components exist) is that of the
-    # rows repeated; other weights count the rows of positive weight (_frequency_rows, _complete).
-    shape = n if w is None else _frequency_rows(w)
+    shape = n if w is None else _frequency_rows(w)  # how many components exist (weights as frequencies)
     with ctx.local():
         p, found, losses, solver = _solve(s, M, cols, w, cw, n, d, shape)
     if not found.total > 0 and any(max(col) != min(col) for col in _counted(cols, w)):  # (the rows that count)
@@ -395,8 +392,9 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
         assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
         p = _prepare_weighted(s, M, cols, w, cw)
     else:  # (lazy where the covariance is formed: the kernel room may leave the deviations unmade)
+        nf = ctx.convert(n)  # the count in the context's numbers, taken once: the means and the divisor
         div = _divisor(n, s.ddof, ctx)
-        c = _centred_columns(cols, ctx, lazy=forms) if s.center else _uncentred(cols, ctx)
+        c = _centred_columns(cols, ctx, lazy=forms, n=nf) if s.center else _uncentred(cols, ctx)
         e = _scale_exponent(c, ctx)
         raw_sd = column_sd(c, div, e, ctx) if s.scale else None
         sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
@@ -414,12 +412,17 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
     losses = _path_losses(found, n, d - constant, s.center, ctx)
     if s.solver == "auto" and row.formed and any(err > ACCURACY_TARGET for err in losses):
         found, solver, losses = solve_svd(p.rows(ctx), p.div, ctx), "svd", []
-    r = min(shape, d)
-    if r < len(found.values):
-        found = dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
-    elif r > len(found.values) == min(n, d):
-        found = _complete(found, r, s.wanted(), d, ctx)
+    if len(found.values) != min(shape, d):  # weighted rows that stand for more (or fewer) rows
+        found = _at_rank(found, min(shape, d), min(n, d), s.wanted(), d, ctx)
     return p, found, losses, solver
+
+
+def _at_rank(found: Spectrum, r: int, given: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:
+    """``found`` cut to ``r`` values, or completed to them (:func:`_complete`) where the path found all
+    ``given`` (``min(n, d)`` of the rows given)."""
+    if r < len(found.values):
+        return dataclasses.replace(found, values=found.values[:r], components=found.components[:r])
+    return _complete(found, r, wanted, d, ctx) if len(found.values) == given else found
 
 
 def _complete(found: Spectrum, r: int, wanted: Optional[int], d: int, ctx: Context) -> Spectrum:

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import contextlib
 import decimal
+import itertools
 import math
 import operator
 import struct
@@ -62,7 +63,6 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, TypeVa
 from . import fast
 from .errors import PurePCAError
 
-_fast_dots = fast.dots
 
 __all__ = ["FLOAT", "Context", "DecimalContext", "FloatContext", "GramWork", "PolarRows", "Scalar", "get_context",
            "in_owned_decimal", "owned_context", "owned_decimal"]
@@ -217,6 +217,11 @@ def _fsum_dot(a: Sequence[float], b: Sequence[float]) -> float:
     return math.fsum(map(operator.mul, a, b))
 
 
+def _fsum_dots(vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
+    """The reference ``dots`` of floats: :func:`_fsum_dot` of each vector with ``v``."""
+    return list(map(_fsum_dot, vectors, itertools.repeat(v)))
+
+
 def _hypot(*v: float) -> float:
     """``sqrt(Σx²)`` of floats: ``fsum`` of the squares, rounded once, then ``sqrt``, scaled by a power
     of two where the squares would overflow or underflow (see the module's docstring)."""
@@ -253,8 +258,8 @@ float_dist: Callable[[Sequence[float], Sequence[float]], float] = fast.dist or _
 class FloatContext(Context):
     """IEEE double precision with compensated sums.
 
-    >>> FLOAT.dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0])
-    1.0
+    >>> FLOAT.dot([1e16, 1.0, -1e16], [1.0, 1.0, 1.0]), FLOAT.dots([[1e16, 1.0, -1e16], [3.0, 4.0, 0.0]], [1.0] * 3)
+    (1.0, [1.0, 7.0])
     >>> FLOAT.eps == 2.0 ** -52, FLOAT.bits
     (True, 53)
     """
@@ -284,6 +289,9 @@ class FloatContext(Context):
     #: ``fsum`` of the rounded products (the kernel room's ``dot`` where bound).
     dot: Callable[[Sequence[float], Sequence[float]], float] = \
         staticmethod(fast.dot or _fsum_dot)  # type: ignore[assignment]
+    #: ``[u·v for u in vectors]``, each ``dot``'s (the kernel room's ``dots`` where bound).
+    dots: Callable[[Iterable[Sequence[float]], Sequence[float]], list[float]] = \
+        staticmethod(fast.dots or _fsum_dots)  # type: ignore[assignment]
     to_float = staticmethod(float)  # type: ignore[assignment]
     #: Float operators need no context of their own.
     local = staticmethod(contextlib.nullcontext)
@@ -306,17 +314,6 @@ class FloatContext(Context):
         # Pickled by reference to the module's FLOAT, so that state pickled
         # in one process (Moments, a partial fit) merges with state of another.
         return "FLOAT"
-
-    def dots(self, vectors: Iterable[Sequence[float]], v: Sequence[float]) -> list[float]:
-        """``[u·v for u in vectors]``, each a compensated dot (the kernel room's ``dots`` where bound).
-
-        >>> FLOAT.dots([[1e16, 1.0, -1e16], [3.0, 4.0, 0.0]], [1.0, 1.0, 1.0])
-        [1.0, 7.0]
-        """
-        if _fast_dots is not None:
-            return _fast_dots(vectors, v)
-        dot = self.dot
-        return [dot(u, v) for u in vectors]
 
     def norm(self, v: Sequence[Scalar]) -> Scalar:
         """Euclidean norm, safe against overflow and underflow (:func:`float_hypot`)."""

@@ -42,12 +42,12 @@ import itertools
 import math
 import numbers
 import operator
-import warnings
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Optional
 
-from .errors import DegenerateEigenvalueWarning, PurePCAError, user_stacklevel
+from .conventions import DEGENERATE_GAP, _report_degenerate
+from .errors import PurePCAError, user_stacklevel
 from .linalg.eigen import _auto_method, _eigh, choose_eigh_method
 from .linalg.jacobi import _jacobi_svd, _one_sided_jacobi
 from .linalg.krylov import _default_tol, _lanczos
@@ -193,9 +193,6 @@ class Spectrum:
     next_value: Optional[Scalar] = None
 
 
-#: Eigenvalues closer than this, relative to the largest, count as equal.
-DEGENERATE_GAP = 1e-10
-
 #: The relative accuracy of every eigenvalue that the default path aims at:
 #: where the covariance (or Gram) path is estimated to miss it,
 #: ``solver="auto"`` takes the SVD path, and a solver chosen by the user warns
@@ -272,29 +269,6 @@ def report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] =
                        svd=bool(svd), eps=as_real(eps, "eps", low=0.0))
 
 
-def _report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] = None, *, dim: int = 0,
-                       svd: bool = False, eps: float = 2.0 ** -52) -> None:
-    """:func:`report_degenerate`'s worker, on the fit's own spectrum (the door checks the user's)."""
-    if not spectrum or not spectrum[0] > 0:
-        return
-    top = spectrum[0]
-    limit = DEGENERATE_GAP * top
-
-    def error(v: float) -> float:  # the path's error of v (top * v may underflow)
-        return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)
-
-    pairs, small = [], []
-    for i in range(min(k + 1, len(spectrum)) - 1):
-        a, b = spectrum[i], spectrum[i + 1]
-        if b > limit:
-            if a - b <= limit:
-                pairs.append((i, a, b))
-        elif dim > 0 and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
-            small.append((i, a, b))
-    if pairs or small:
-        _warn_degenerate(pairs, small, (user_stacklevel() if stacklevel is None else stacklevel) + 1)
-
-
 def _check_reals(values: Any, name: str) -> None:
     """A list (or tuple) of finite real numbers, or a :class:`PurePCAError` naming the first that is not.
 
@@ -309,21 +283,6 @@ def _check_reals(values: Any, name: str) -> None:
     for i, v in enumerate(values):
         if type(v) is not float or not math.isfinite(v):
             as_real(v, f"{name}[{i}]")
-
-
-def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]],
-                     stacklevel: int) -> None:
-    """The warning of :func:`report_degenerate`, naming the pairs (``stacklevel`` counted from here)."""
-    listed = ", ".join(f"{i + 1} and {i + 2} ({a:.6g}, {b:.6g})" for i, a, b in pairs + small)
-    within = f"within {DEGENERATE_GAP:g} of the largest" if not small else (
-        f"within {DEGENERATE_GAP:g} of the largest or" if pairs else "") + " within the rounding errors of the solver"
-    warnings.warn(
-        f"eigenvalues {listed} are equal to {within.strip()}: the "
-        "corresponding components are not unique (any rotation within their span is as valid); "
-        "compare subspaces, not individual components",
-        DegenerateEigenvalueWarning,
-        stacklevel=stacklevel,
-    )
 
 
 def _clip(values: list[Scalar], ctx: Context) -> list[Scalar]:

@@ -144,9 +144,12 @@ def test_reading_path_of_a_reference_fit_is_short_and_the_page_prints_it() -> No
     # its first steps (auto decided by the shape, the mean without Dekker's product, the covariance formed by the
     # fit and handed to the solver, centring and forming in covariance.py) reached 832 lines and 20 changes;
     # then 669 lines (106 of them docstrings) and 19 changes (the solve in one function of fitting.py, the
-    # Gram row by row from ctx.dots, the derivations in the module docstrings).  Until the rest lands, the test
+    # Gram row by row from ctx.dots, the derivations in the module docstrings); then 639 and 17 (the tie
+    # report beside the sign rule, the count converted once where the room begins, weighted-only code
+    # out of fit_rows and _solve, the fit door's second example left to docs/analysis.md, the float
+    # context's dots bound once, the correlation its own function).  Until the rest lands, the test
     # holds what has been reached: no longer, no more jumps or files, no long function.
-    assert total <= 669 and jumps <= 19 and len(files) <= 9 and not long, \
+    assert total <= 639 and jumps <= 17 and len(files) <= 9 and not long, \
         f"{total} lines, {jumps} changes of file, in {len(files)} files; long: {long}\n{listing}"
     text = PAGE.read_text(encoding="utf-8")
     start, end = text.index(BEGIN), text.index(END) + len(END)

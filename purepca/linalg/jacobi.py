@@ -290,10 +290,8 @@ def _jacobi_eigh(M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, c
         return EighResult([row[0] for row in M], V, 0, 0)
     scale = ctx.scale_exponent(max((max(map(abs, row), default=0) for row in M), default=0)) if ctx.needs_scaling else 0
     M = [[ctx.ldexp(x, -scale) for x in row] if scale else list(row) for row in M]
-    tol_ = ctx.eps if tol is None else ctx.convert(tol)
     floor = None if atol is None else ctx.ldexp(ctx.convert(atol), -scale)
-    if floor is not None:
-        tol_ = ctx.zero  # the absolute rule alone: |a_pq| <= atol
+    tol_ = ctx.zero if floor is not None else ctx.eps if tol is None else ctx.convert(tol)  # (atol: its rule alone)
     trace = _unscaled(trace, scale, ctx) if scale and trace is not None else trace  # (in the input's units)
     if pivot == "classical":
         sweeps, rotations = _classical_jacobi(M, V, tol_, max_sweeps, ctx, trace, floor)
