@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 warnings.simplefilter("ignore")
 
 import random  # noqa: E402
@@ -39,6 +40,7 @@ import scipy.linalg as sl  # noqa: E402
 from sklearn.decomposition import PCA as Sk  # noqa: E402
 
 import oracle_matrix  # noqa: E402
+from helpers import exact_spectrum  # noqa: E402  (tests/helpers.py: the test of this floor uses it too)
 from purepca.certified import case_names, load_case  # noqa: E402
 from purepca.testing import clear_cache, compare_pca  # noqa: E402
 
@@ -46,19 +48,6 @@ mp.mp.dps = 60
 EPS = 2.0 ** -52
 SVDS = ("sk_full", "np_svd", "sp_gesdd", "sp_gesvd")
 DEFECTS = (("x1000", 1000.0), ("x10", 10.0), ("zero", 0.0), ("1e-6", 1 + 1e-6))
-
-
-def exact_eigs(X: list[list[float]]) -> list[mp.mpf]:
-    """The exact covariance's eigenvalues (divisor n - 1), descending, at 60 digits."""
-    n, d = len(X), len(X[0])
-    cols = [[mp.mpf(r[j]) for r in X] for j in range(d)]
-    Z = [[x - mp.fsum(c) / n for x in c] for c in cols]
-    C = mp.matrix(d, d)
-    for i in range(d):
-        for j in range(i, d):
-            C[i, j] = C[j, i] = mp.fdot(Z[i], Z[j]) / (n - 1)
-    E = mp.eigsy(C, eigvals_only=True)
-    return sorted((E[i] for i in range(d)), reverse=True)
 
 
 def data_sets() -> tuple[dict[str, list[list[float]]], dict[str, list[mp.mpf]]]:
@@ -157,7 +146,7 @@ def main() -> None:
     for name, X in sets.items():
         if only and not any(word in name for word in only):
             continue
-        ex = certified.get(name) or exact_eigs(X)
+        ex = certified.get(name) or exact_spectrum(X)
         ans = answers(np.array(X))
         for who, (method, convention, answer) in ans.items():
             stats["answers"] += 1  # type: ignore[operator]

@@ -158,6 +158,22 @@ def exact_covariance(X: Sequence[Sequence[float]], ddof: int = 1) -> List[List[F
     return C
 
 
+def exact_spectrum(X: Sequence[Sequence[float]], ddof: int = 1, digits: int = 60) -> List[Any]:
+    """The covariance's eigenvalues (divisor n - ddof), descending, as mpmath numbers at ``digits``
+    digits: the data centred and multiplied at that precision, then mpmath's ``eigsy``."""
+    import mpmath as mp
+    with mp.workdps(digits):
+        n, d = len(X), len(X[0])
+        cols = [[mp.mpf(r[j]) for r in X] for j in range(d)]
+        Z = [[x - mp.fsum(c) / n for x in c] for c in cols]
+        C = mp.matrix(d, d)
+        for i in range(d):
+            for j in range(i, d):
+                C[i, j] = C[j, i] = mp.fdot(Z[i], Z[j]) / (n - ddof)
+        values = mp.eigsy(C, eigvals_only=True)
+        return sorted((values[i] for i in range(d)), reverse=True)
+
+
 def covariance_error(C: Sequence[Sequence[float]], exact: Sequence[Sequence[Fraction]]) -> float:
     """Largest error of an entry relative to sqrt(C_ii·C_jj) (the scale of that entry).
 

@@ -10,24 +10,11 @@ import random
 
 import pytest
 
+from helpers import exact_spectrum
 from purepca.testing import compare_pca
 
 np = pytest.importorskip("numpy")
 mp = pytest.importorskip("mpmath")
-
-
-def _exact_spectrum(X: list[list[float]]) -> list[object]:
-    """The exact covariance's eigenvalues (divisor n - 1), descending, at 60 digits."""
-    with mp.workdps(60):
-        n, d = len(X), len(X[0])
-        cols = [[mp.mpf(r[j]) for r in X] for j in range(d)]
-        Z = [[x - mp.fsum(c) / n for x in c] for c in cols]
-        C = mp.matrix(d, d)
-        for i in range(d):
-            for j in range(i, d):
-                C[i, j] = C[j, i] = mp.fdot(Z[i], Z[j]) / (n - 1)
-        values = mp.eigsy(C, eigvals_only=True)
-        return sorted((values[i] for i in range(d)), reverse=True)
 
 
 def _svd_answer(X: list[list[float]]) -> dict[str, object]:
@@ -63,7 +50,7 @@ def _out(answer: object, X: list[list[float]], **kwargs: object) -> list[str]:
                                           (_nearly_collinear, 1 + 1e-6)])
 def test_svd_model_small_eigenvalue_defects_are_caught_where_mpmath_says_wrong(data: object, defect: float) -> None:
     X = data()  # type: ignore[operator]
-    exact = _exact_spectrum(X)
+    exact = exact_spectrum(X)
     good = _svd_answer(X)
     values = good["explained_variance_"]
     last = len(values) - 1
@@ -90,7 +77,7 @@ def test_svd_model_zero_eigenvalue_floor_is_c_squared_and_a_covariance_answer_is
     # covariance at eps·λ_1, which passes as "covariance" and is flagged as an SVD's answer.
     rng = random.Random(6)
     X = [r + [r[0] + r[1]] for r in ([rng.gauss(0, 1) for _ in range(3)] for _ in range(25))]
-    exact = _exact_spectrum(X)
+    exact = exact_spectrum(X)
     assert abs(exact[3]) < 1e-30 * exact[0]  # (0 but for the rounding of r[0] + r[1])
     good = _svd_answer(X)
     assert _out(good, X) == []
