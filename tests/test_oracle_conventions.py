@@ -105,6 +105,28 @@ def test_float32_fits_are_compared_at_float32_precision_means_included() -> None
         assert_pca_close(cov, Y32.astype(np.float64), method="float32")
 
 
+def test_float32_is_read_from_every_answer_shape_numpy_tuple_statsmodels_and_r() -> None:
+    """numpy's eigh of a float32 covariance, as a (w, v) tuple or its result object, and statsmodels' and R's
+    names: each is a float32 answer by its dtype (a held-out matrix found numpy's tuple judged at float64's eps:
+    error/allowed 84 to 1.4e7 on correct answers)."""
+    rng = np.random.default_rng(5)
+    Y32 = (rng.standard_normal((300, 5)) * [5, 4, 3, 2, 1] + 10).astype(np.float32)
+    Y = Y32.astype(np.float64).tolist()
+    C32 = np.cov(Y32, rowvar=False).astype(np.float32)
+    w, v = np.linalg.eigh(C32)
+    assert w.dtype == np.float32
+    assert_pca_close((w, v), Y, convention="numpy", method="covariance")
+    assert_pca_close(np.linalg.eigh(C32), Y, convention="numpy", method="covariance")
+    order = np.argsort(w)[::-1]
+    sm = {"eigenvals": w[order] * np.float32(len(Y) - 1), "loadings": v[:, order]}
+    assert_pca_close(sm, Y, convention="statsmodels", scale=False, method="covariance")
+    r = {"sdev": np.sqrt(w[order]), "rotation": v[:, order]}
+    assert_pca_close(r, Y, convention="prcomp", method="covariance")
+    # The same numbers claimed as float64 are float32's, and named so.
+    with pytest.raises(AssertionError, match="float32"):
+        assert_pca_close((w.astype(np.float64), v.astype(np.float64)), Y, convention="numpy", method="covariance")
+
+
 def test_wide_data_null_space_and_exact_zeros() -> None:
     W = np.random.default_rng(0).standard_normal((5, 8))
     assert_pca_close(sk_decomposition.PCA(svd_solver="full").fit(W), W)

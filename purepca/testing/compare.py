@@ -255,8 +255,17 @@ def _theirs(value: Any, name: str) -> list[list[float]]:
     return rows
 
 
+#: The arrays of an answer whose dtype says it is float32, under every name :func:`_extract` reads:
+#: scikit-learn's, numpy's ``eigh`` (also as a ``(w, v)`` tuple), statsmodels' and R's.
+_ARRAY_NAMES = ("components_", "explained_variance_", "mean_", "eigenvalues_", "eigenvectors_",
+                "eigenvalues", "eigenvectors", "eigenvals", "loadings", "sdev", "rotation")
+
+
 def _is_float32(result: Any) -> bool:
-    for name in ("components_", "explained_variance_", "mean_", "eigenvalues_", "eigenvectors_"):
+    """Whether any array of ``result`` is numpy's float32 (read from its dtype, not its values)."""
+    if isinstance(result, tuple) and len(result) == 2 and not hasattr(result, "eigenvalues"):
+        result = {"eigenvalues": result[0], "eigenvectors": result[1]}  # numpy's eigh as (w, v)
+    for name in _ARRAY_NAMES:
         value = result.get(name) if isinstance(result, dict) else getattr(result, name, None)
         if value is not None and str(getattr(value, "dtype", "")) == "float32":
             return True
