@@ -21,10 +21,12 @@ Two ways to compute it:
   cancel: :func:`_ritz_by_gram`) is diagonalised by Jacobi, whose relative
   stopping test gives each eigenvalue of H to a few units of eps
   *relative* and each vector to ``eps·sqrt(λ_i·λ_j)/|λ_i - λ_j|``
-  (Demmel–Veselić): below what a backward-stable SVD of the data can
-  reach, which is ``eps·sqrt(λ_1·λ_i)``.  tests/test_oracle.py checks it
-  against the 50-digit answer on offsets, collinear, clustered, wide,
-  graded and scaled data.  The data are first scaled by a power of two
+  (Demmel–Veselić).  With the centring's rounding (about
+  ``eps·sqrt(λ_1·λ_i)``, up to 1.33 times that measured), each eigenvalue
+  is within ``3.6·eps·λ_i + 1.8·eps·sqrt(λ_1·λ_i)``: below what a
+  backward-stable SVD of the data can reach, ``2·sqrt(n + d)·eps·sqrt(λ_1·λ_i)``.
+  tests/test_oracle.py checks it against the 50-digit answer on offsets,
+  collinear, clustered, wide, graded and scaled data.  The data are first scaled by a power of two
   (exact) so that nothing overflows; when that cannot be exact (entries
   that would turn subnormal) the 50-digit path is taken.
 * ``digits=N``: purepca's fit at N digits (decimal arithmetic), exact up to
