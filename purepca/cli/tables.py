@@ -45,14 +45,14 @@ def _read_args_table(args: argparse.Namespace, columns: Union[None, str, Sequenc
         table = read_table(data.to_csv().splitlines(), source=args.dataset, columns=columns, id_column=id_column,
                            missing=missing, group_column=groups, exclude=args.exclude, weight_column=weights,
                            columns_option=columns_option, em=getattr(args, "missing_em", False),
-                           missing_hint=missing_hint)
+                       missing_hint=missing_hint)
         return data.name, table
     source = "<stdin>" if args.file == "-" else args.file
     table = read_table(text_lines(read_text(args.file, args.encoding)), source=source, delimiter=args.delimiter,
                        header=not args.no_header, columns=columns, id_column=args.id_column, missing=missing,
                        group_column=groups, exclude=args.exclude, weight_column=weights, decimal=args.decimal,
                        columns_option=columns_option, em=getattr(args, "missing_em", False),
-                           missing_hint=missing_hint)
+                       missing_hint=missing_hint)
     return source, table
 
 

@@ -18,6 +18,8 @@ from .progress import _about
 from .results import _check_result, _number, _result_document, _result_folder, _result_json, _result_text, read_result
 from .tables import _read_args_table
 
+__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
+
 
 def _complete_rows_hint(command: str) -> str:
     """The way out of a missing cell ``command`` offers (it has no ``--missing``: it compares the data as the other
@@ -27,9 +29,6 @@ def _complete_rows_hint(command: str) -> str:
     'verify compares complete rows, as the other library was given them: remove or fill that row first'
     """
     return f"{command} compares complete rows, as the other library was given them: remove or fill that row first"
-
-
-__all__: list[str] = []  # the package's own module: purepca.cli re-exports what is public
 
 
 def verify_report(checks: list[Check], title: str) -> str:
