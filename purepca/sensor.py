@@ -83,8 +83,8 @@ class _Floats:
     ``eps`` measured at import, so a single-precision port gets its own; sums in order, as a
     board adds.
 
-    >>> FLOATS.eps == 2.0 ** -52, FLOATS.sum([1.0, 2.0]), FLOATS.norm([3.0, 4.0])
-    (True, 3.0, 5.0)
+    >>> FLOATS.eps == 2.0 ** -52, FLOATS.sum([1.0, 2.0]), FLOATS.dot([3.0, 4.0], [3.0, 4.0])
+    (True, 3.0, 25.0)
     """
 
     name = "float"
@@ -114,19 +114,12 @@ class _Floats:
             total += v
         return total
 
-    def norm(self, v: Sequence[float]) -> float:
-        """The Euclidean norm, scaled by the largest entry (no overflow)."""
-        big = 0.0
-        for x in v:
-            if abs(x) > big:
-                big = abs(x)
-        if big == 0.0 or big - big != 0.0:
-            return big
+    def dot(self, a: Sequence[float], b: Sequence[float]) -> float:
+        """The inner product, summed in order (the matrices given come scaled into range)."""
         total = 0.0
-        for x in v:
-            y = x / big
-            total += y * y
-        return big * math.sqrt(total)
+        for x, y in zip(a, b):
+            total += x * y
+        return total
 
 
 FLOATS = _Floats()

@@ -15,9 +15,12 @@ import math
 import sys
 from typing import Optional
 
-from .sums import fsum_by_sum2
+from .sums import dot2, fsum_by_sum2
 
 __all__ = ["cyclic_jacobi_in_place", "rotate_in_place"]
+
+#: ``FLOAT.dot`` where this kernel is bound (PyPy, not in reference mode): ``math.sumprod`` where it exists.
+_dot = getattr(math, "sumprod", None) or dot2
 
 
 def cyclic_jacobi_in_place(M: list[list[float]], V: list[list[float]], tol: float, max_sweeps: int
@@ -34,7 +37,8 @@ def cyclic_jacobi_in_place(M: list[list[float]], V: list[list[float]], tol: floa
     n = len(M)
     sqrt = math.sqrt
     eps = sys.float_info.epsilon
-    floor = tol * eps * math.hypot(*[x for row in M for x in row])
+    entries = [x for row in M for x in row]
+    floor = tol * eps * sqrt(_dot(entries, entries))  # the reference's floor, with FLOAT.dot's bits
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = 0.2 / (n * n)
     rotations = 0

@@ -358,9 +358,11 @@ def _cyclic_jacobi(
     n = len(M)
     sqrt = ctx.sqrt
     zero = ctx.zero
-    # Where a diagonal entry is zero the relative test cannot pass: there an entry below tol·eps·‖A‖_F is zero.
+    # Where a diagonal entry is zero the relative test cannot pass: there an entry below tol·eps·‖A‖_F is zero
+    # (M comes scaled into range, so its squares neither overflow nor hide the largest: ‖A‖_F = sqrt(A·A)).
     if floor is None:
-        floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
+        entries = [x for row in M for x in row]
+        floor = tol * ctx.eps * ctx.sqrt(ctx.dot(entries, entries))
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = ctx.convert(0.2) / (n * n)
     rotations = 0
@@ -448,8 +450,9 @@ def _classical_jacobi(
     for teaching and comparison, not for speed."""
     n = len(M)
     sqrt, zero = ctx.sqrt, ctx.zero
-    if floor is None:
-        floor = tol * ctx.eps * ctx.norm([x for row in M for x in row])
+    if floor is None:  # (as _cyclic_jacobi's: M scaled into range)
+        entries = [x for row in M for x in row]
+        floor = tol * ctx.eps * sqrt(ctx.dot(entries, entries))
     per_sweep = n * (n - 1) // 2
     rotations = 0
     snapshots = n <= SNAPSHOT_ORDER
