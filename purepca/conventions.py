@@ -238,20 +238,25 @@ def _report_degenerate(spectrum: list[float], k: int, stacklevel: Optional[int] 
     if not spectrum or not spectrum[0] > 0:
         return
     top, limit = spectrum[0], DEGENERATE_GAP * spectrum[0]
-
-    def error(v: float) -> float:  # the path's error of v (top * v may underflow)
-        return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)
-
     pairs, small = [], []
     for i in range(min(k + 1, len(spectrum)) - 1):
         a, b = spectrum[i], spectrum[i + 1]
         if b > limit:
             if a - b <= limit:
                 pairs.append((i, a, b))
-        elif dim > 0 and b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a):
+        elif dim > 0 and _unresolved(a, b, top, dim, svd, eps):
             small.append((i, a, b))
     if pairs or small:
         _warn_degenerate(pairs, small, (user_stacklevel() if stacklevel is None else stacklevel) + 1)
+
+
+def _unresolved(a: float, b: float, top: float, dim: int, svd: bool, eps: float) -> bool:
+    """Whether two eigenvalues ``a >= b`` at most ``DEGENERATE_GAP·top`` are closer than the errors of the
+    path (``sqrt(dim)·eps·top``, or ``·sqrt(top·v)`` for an SVD) can tell apart, ``b`` itself above 16 times its
+    error."""
+    def error(v: float) -> float:  # (top * v may underflow)
+        return math.sqrt(dim) * eps * (math.sqrt(top) * math.sqrt(v) if svd else top)
+    return b > 16.0 * error(b) and a - b <= max(error(a) + error(b), DEGENERATE_GAP * a)
 
 
 def _warn_degenerate(pairs: list[tuple[int, float, float]], small: list[tuple[int, float, float]],

@@ -118,8 +118,13 @@ def _column_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
     try:
         return ctx.sum(col) / n
     except OverflowError:
-        k = len(col).bit_length() + 1
-        return ctx.ldexp(ctx.sum(ctx.ldexp(x, -k) for x in col) / n, k)
+        return _scaled_mean(col, n, ctx)
+
+
+def _scaled_mean(col: Sequence[Scalar], n: Scalar, ctx: Context) -> Scalar:
+    """The mean of a column whose sum overflows: that of the values scaled down by a power of two."""
+    k = len(col).bit_length() + 1
+    return ctx.ldexp(ctx.sum(ctx.ldexp(x, -k) for x in col) / n, k)
 
 
 def _mean_correction(col: Sequence[Scalar], m: Scalar, n: Scalar, ctx: Context) -> Optional[Scalar]:
@@ -171,7 +176,6 @@ def _centred_columns(cols: Sequence[Sequence[Scalar]], ctx: Context, lazy: bool 
             return Centred(*got)
     n = ctx.convert(len(cols[0])) if n is None else n
     hi, centred, spreads, sums, lo, exps = map(list, zip(*(_centre_column(col, n, ctx) for col in cols)))
-    # The spreads measured while centring spare _scale_exponent a pass, where no column was scaled.
     return Centred(hi, lo, centred, sums, exps, spreads if ctx.needs_scaling and not any(exps) else None,
                    sum(1 for c in centred if not any(c)))
 
@@ -186,20 +190,25 @@ def _centre_column(col: Sequence[Scalar], n: Scalar,
     m = _column_mean(col, n, ctx)
     exact = _mean_correction(col, m, n, ctx)  # (used where the deviations need no scaling)
     c = [x - m for x in col]
-    e = 0
-    spread: Scalar = ctx.zero
+    e, spread = 0, ctx.zero
     if ctx.needs_scaling:
         spread = max(max(c), -min(c))
         if spread == math.inf:  # the differences overflow: take them from the rows scaled by 1/4, exactly
-            m4, e = ctx.ldexp(m, -2), 2
-            c = [ctx.ldexp(x, -2) - m4 for x in col]
-            spread = max(max(c), -min(c))
+            c, spread, e = _quarter_deviations(col, m, ctx)
         e2 = ctx.scale_exponent(spread)
         if e2:
             c = [ctx.ldexp(x, -e2) for x in c]
         e += e2
     s = ctx.sum(c)  # (it gives lo near the ends of the range, e != 0, or where the exact residual overflows)
     return m, c, spread, s, exact if exact is not None and not e else ctx.ldexp(s, e) / n, e
+
+
+def _quarter_deviations(col: Sequence[Scalar], m: Scalar, ctx: Context) -> tuple[list[Scalar], Scalar, int]:
+    """``(c, spread, 2)``: the deviations of the column from ``m`` in units of 4 (exact: each is ``x/4 - m/4``)
+    where they overflow in the data's, and their largest size."""
+    m4 = ctx.ldexp(m, -2)
+    c = [ctx.ldexp(x, -2) - m4 for x in col]
+    return c, max(max(c), -min(c)), 2
 
 
 def _reference_column(col: Sequence[float]) -> tuple[float, list[float], float, float, float, int]:
@@ -239,8 +248,7 @@ def _cross_products(
     (or ``gram``'s: a kernel's, a parallel one); ``rows``: the columns' length, where the fit knows it."""
     cols = c.cols
     n = ctx.convert(len(cols[0]) if rows is None else rows)
-    d = len(cols)
-    sums, exps = c.sums, c.exps
+    d, sums, exps = len(cols), c.sums, c.exps
     G = None if gram is None else gram(cols)
     S = [[ctx.zero] * d for _ in range(d)]
     for i in range(d):
@@ -253,8 +261,7 @@ def _cross_products(
                 v = v / divisor
             if ei or exps[j] or shift:
                 v = _covariance_back(v, ei + exps[j] - shift, i, j, ctx)
-            row[j] = v
-            S[j][i] = v
+            row[j] = S[j][i] = v
     return S
 
 
@@ -581,8 +588,7 @@ def _scale_exponent(c: Centred, ctx: Context) -> int:
     try:
         if c.spreads is not None:  # measured while centring (no column scaled)
             return ctx.scale_exponent(max(c.spreads))
-        spread = max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps))
-        return ctx.scale_exponent(spread)
+        return ctx.scale_exponent(max(ctx.ldexp(_largest(col), ej) for col, ej in zip(c.cols, c.exps)))
     except OverflowError:  # a spread beyond the float range: its exponent
         return max(math.frexp(max(map(abs, col)))[1] + ej for col, ej in zip(c.cols, c.exps))
 

@@ -49,7 +49,7 @@ import dataclasses
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union, cast
 
 from .conventions import CONVENTIONS, _apply_sign_rule, _report_degenerate
 from .covariance import FACTOMINER_SD_FLOOR as FACTOMINER_SD_FLOOR
@@ -348,11 +348,9 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     ([0.707106781187, 0.707106781187], [2.0])
     """
     ctx = s.ctx
-    if isinstance(M, ColumnRows):
-        assert w is None and cw is None, "weighted rows are given as rows"
-        cols: Sequence[Sequence[Scalar]] = M.cols
-    else:  # (the kernel room's columns where bound: the same values)
-        cols = _fast_columns(M, len(M[0])) if _fast_columns is not None else list(zip(*M))
+    # The columns: kept as such, or the kernel room's from the rows where bound (the same values).
+    cols: Sequence[Sequence[Scalar]] = M.cols if isinstance(M, ColumnRows) else \
+        _fast_columns(M, len(M[0])) if _fast_columns is not None else list(zip(*M))
     n, d = len(cols[0]), len(cols)
     if n < 2:
         raise PurePCAError(f"X: PCA needs at least 2 samples, got n_samples = {n}")
@@ -364,8 +362,7 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     # The variance a top k leave, measured on the data themselves (not the total less the kept).
     top_k = _solver_row(solver).top_k and len(found.values) < min(n, d)
     rest = discarded_variance(p.rows(ctx), found.components, p.div, ctx) if top_k else None
-    parallel = s.n_components == "parallel" and p.sd is None
-    parallel_sd = [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)] if parallel else None
+    parallel_sd = _parallel_sd(p, ctx) if s.n_components == "parallel" and p.sd is None else None
     # A weighted fit's scales are in the data's units and its spectrum (that of Y) in units of 2**(2e).
     state = finish(s, Solved(shape, d, solver, found, p.hi, p.lo, p.scales, scale_exp=0 if p.weighted else p.e,
                              div=p.weights_div if p.weighted else None, scaled=p.scaled, parallel_sd=parallel_sd,
@@ -377,6 +374,18 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
     return state
 
 
+def _parallel_sd(p: _Prepared, ctx: Context) -> list[float]:
+    """The columns' standard deviations as floats, in the data's units (parallel analysis's null)."""
+    return [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
+
+
+def _standard_deviations(s: Settings, c: Centred, cols: Sequence[Sequence[Scalar]], div: Scalar,
+                         e: int) -> tuple[list[Scalar], list[Scalar]]:
+    """The columns' standard deviations (units of ``2**e``) and the scales the convention makes of them."""
+    raw_sd = column_sd(c, div, e, s.ctx)
+    return raw_sd, scales(raw_sd, s.convention, s.ctx, cols, e)
+
+
 def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence[Sequence[Scalar]],
            w: Optional[list[float]], cw: Optional[list[float]], n: int, d: int,
            shape: int) -> tuple[_Prepared, Spectrum, list[float], str]:
@@ -385,22 +394,20 @@ def _solve(s: Settings, M: Union[list[list[Scalar]], ColumnRows], cols: Sequence
     SVD of the data.  Weighted rows that stand for more (or fewer) rows: ``min(shape, d)`` values."""
     ctx = s.ctx
     solver = s.choose_solver(n, d)
-    check_k(s, shape, d, solver)
     row = _solver_row(solver)
+    if s.n_components is not None or row.top_k:  # (else every component is asked of a full path: nothing to check)
+        check_k(s, shape, d, solver, row)
     forms = row.forms_covariance(n, d, s.wanted() or 0)  # the path reads the covariance, else the rows
-    if w is not None or cw is not None:
-        assert not isinstance(M, ColumnRows)  # fit_rows takes weighted rows as rows
-        p = _prepare_weighted(s, M, cols, w, cw)
+    if w is not None or cw is not None:  # (weighted rows are given as rows)
+        p = _prepare_weighted(s, cast("list[list[Scalar]]", M), cols, w, cw)
     else:  # (lazy where the covariance is formed: the kernel room may leave the deviations unmade)
         nf = ctx.convert(n)  # the count in the context's numbers, taken once: the means and the divisor
         div = _divisor(n, s.ddof, ctx)
         c = _centred_columns(cols, ctx, lazy=forms, n=nf) if s.center else _uncentred(cols, ctx)
         e = _scale_exponent(c, ctx)
-        raw_sd = column_sd(c, div, e, ctx) if s.scale else None
-        sd = scales(raw_sd, s.convention, ctx, cols, e) if raw_sd is not None else None
+        raw_sd, sd = _standard_deviations(s, c, cols, div, e) if s.scale else (None, None)
         p = _Prepared(c, sd=sd, raw_sd=raw_sd, e=e, div=div, hi=c.hi, lo=c.lo, scales=sd, scaled=sd is not None)
-    # The sums of products: compensated dot products (a kernel's faster Gram within what the eigensolver
-    # adds, numeric.GramWork, where bound), in n_jobs processes where asked.
+    # The sums of products: ctx.dots', a kernel's faster Gram (numeric.GramWork) or n_jobs processes'.
     gram = parallel_gram(ctx, s.jobs, fast=True) if s.jobs != 1 else None
     gram = gram or (ctx.fast_gram if _fast_gram is not None else None)  # None: the reference's dot products
     C = prepared_covariance(p.c, p.sd, p.raw_sd, p.e, p.div, gram, ctx, n) if forms else None
@@ -659,6 +666,11 @@ class Solved:
     feature_names: Optional[list[str]] = None
 
 
+#: The error of data without variance (constant columns, or all below the float range's squares).
+NO_VARIANCE = ("X: every feature is constant (total variance 0), or varies by so little (below about 1e-154) that "
+               "its variance underflows a float; there are no principal components")
+
+
 def finish(s: Settings, o: Solved) -> PCAState:
     """Signs, choice of k, ratios and noise variance: the record of what was solved."""
     ctx = s.ctx
@@ -668,22 +680,20 @@ def finish(s: Settings, o: Solved) -> PCAState:
     scaled = sd is not None if o.scaled is None else o.scaled
     with ctx.local():
         if not total > 0:
-            raise PurePCAError("X: every feature is constant (total variance 0), or varies by so little (below "
-                               "about 1e-154) that its variance underflows a float; there are no principal components")
+            raise PurePCAError(NO_VARIANCE)
         ratios = [v / total for v in spectrum]
         k = len(spectrum) if s.n_components is None else choose_k(s, spectrum, ratios, total, n, d, sd is not None,
                                                                     scale_exp, o.parallel_sd)
         noise = _noise(ctx, spectrum, k, r, total, o.rest, solver, d) if k < r else ctx.zero
         div = ctx.convert(n - s.ddof) if o.div is None else o.div
-        # Scaled back once: with scale=True the spectrum is of the standardised data, which has no
-        # unit, and only the standard deviations are in units of 2**e.
+        # Scaled back once (scale=True: the spectrum has no unit, and only the scales are in units of 2**e).
         ve = o.spectrum_exp if o.spectrum_exp is not None else 0 if sd is not None else scale_exp
-        singular = [_unscale(_root_of_product(v, div, ctx), ve, ctx) for v in spectrum[:k]]
-        roots = [_unscale(ctx.sqrt(v), ve, ctx) for v in spectrum[:k]]
+        singular = [_root_of_product(v, div, ctx) for v in spectrum[:k]]
+        roots = [ctx.sqrt(v) for v in spectrum[:k]]
         beyond = [] if found.next_value is None else [found.next_value]
         found_values = [ctx.to_float(v) for v in list(spectrum) + beyond]
-        spectrum = [_unscale(v, 2 * ve, ctx) for v in spectrum]
-        noise = _unscale(noise, 2 * ve, ctx)
+        if ve:
+            singular, roots, spectrum, noise = _unscaled_spectrum(singular, roots, spectrum, noise, ve, ctx)
         sd = _unscaled_sd(sd, scale_exp, ctx) if sd is not None else None
         mean = [h + l for h, l in zip(o.hi, o.lo)]
         # FactoMineR (svd.triplet) fixes no sign when one component is asked of data with n > p.
@@ -701,6 +711,14 @@ def finish(s: Settings, o: Solved) -> PCAState:
         singular_values_=[f(v) for v in singular], mean_=[f(m) for m in mean],
         scale_=[f(v) for v in sd] if sd is not None else None, noise_variance_=f(noise),
         feature_names_in_=o.feature_names)
+
+
+def _unscaled_spectrum(singular: list[Scalar], roots: list[Scalar], spectrum: list[Scalar], noise: Scalar, e: int,
+                       ctx: Context) -> tuple[list[Scalar], list[Scalar], list[Scalar], Scalar]:
+    """The singular values and roots times ``2**e``, the spectrum and the noise variance times ``2**(2e)``: in
+    the units of data that were scaled by ``2**-e`` (each inf where it overflows a float)."""
+    return ([_unscale(v, e, ctx) for v in singular], [_unscale(v, e, ctx) for v in roots],
+            [_unscale(v, 2 * e, ctx) for v in spectrum], _unscale(noise, 2 * e, ctx))
 
 
 def _unscaled_sd(sd: list[Scalar], scale_exp: int, ctx: Context) -> list[Scalar]:

@@ -255,6 +255,15 @@ def _dist(a: Sequence[float], b: Sequence[float]) -> float:
 float_dist: Callable[[Sequence[float], Sequence[float]], float] = fast.dist or _dist
 
 
+def _checked_float(x: Any) -> float:
+    """:meth:`FloatContext.convert` of anything but a plain float or int: checked, then converted."""
+    try:
+        return float(_check_real(x, "float"))
+    except OverflowError:  # an int or Fraction past the float range
+        raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range "
+                           f"(largest {sys.float_info.max:.6g})") from None
+
+
 class FloatContext(Context):
     """IEEE double precision with compensated sums.
 
@@ -337,11 +346,7 @@ class FloatContext(Context):
             return x
         if type(x) is int and -2 ** 1023 < x < 2 ** 1024:  # the fit's own counts: no check needed
             return float(x)
-        try:
-            return float(_check_real(x, "float"))
-        except OverflowError:  # an int or Fraction past the float range
-            raise PurePCAError(f"float: x = {short_repr(x)} is beyond the float range "
-                               f"(largest {sys.float_info.max:.6g})") from None
+        return _checked_float(x)
 
     def scale_exponent(self, largest: Scalar) -> int:
         """Exponent that brings ``largest`` near one when it is outside [SMALL, BIG].

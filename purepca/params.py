@@ -164,6 +164,15 @@ def check_text(value: Any, name: str) -> str:
     return value
 
 
+def _not_one_of(name: str, choices: Any, got: Any, also: str = "") -> PurePCAError:
+    """The error for a parameter ``name`` that is not one of ``choices`` (``also``: what else it may be).
+
+    >>> _not_one_of("sign", ("none", "first_positive"), "up", " or None")
+    PurePCAError("sign must be one of 'none', 'first_positive' or None; got 'up'")
+    """
+    return PurePCAError(f"{name} must be one of {', '.join(map(repr, choices))}{also}; got {got!r}")
+
+
 def _show(value: Any, width: int = 60) -> str:
     """A short repr for messages, at most ``width`` characters, naming an int too long to print by its
     number of digits (repr raises ValueError past 4,300 digits on Python 3.11+).

@@ -49,7 +49,7 @@ from .missing import EM_MAX_ITER, EM_TOL, FitFunction, fit_missing, with_holes
 from . import fast
 from .numeric import FLOAT, Context, Scalar, get_context
 from .parallel import check_n_jobs
-from .params import as_int, as_real, is_int
+from .params import as_int, as_real, is_int, _not_one_of
 from .projection import _float_rows, _reconstruct_rows, _reconstruction_error, _score_rows, _unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation
@@ -96,6 +96,14 @@ class ErrorBounds:
     explained_variance_: list[tuple[float, float]]
     components_: list[float]
     clusters: list[list[int]]
+
+
+def _checked_quantile(value: Any) -> float:
+    """``parallel_quantile`` as a float strictly between 0 and 1, or an error naming it."""
+    quantile = as_real(value, "parallel_quantile", low=0.0, high=1.0, low_open=True)
+    if quantile == 1.0:
+        raise PurePCAError("parallel_quantile must be strictly between 0 and 1, got 1.0")
+    return quantile
 
 
 def _n_components(nc: Any) -> Any:
@@ -239,8 +247,7 @@ class PCA(Estimator):
         if any(isinstance(v, int) and not isinstance(v, bool) for v in values):  # only an int can be too long to print
             self._check_printable()
         if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
-            raise PurePCAError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}; "
-                               f"got {self.convention!r}")
+            raise _not_one_of("convention", CONVENTIONS, self.convention)
         conv = CONVENTIONS[self.convention]
         ddof = conv.ddof if self.ddof is None else self.ddof
         if isinstance(ddof, bool) or not isinstance(ddof, numbers.Integral) or ddof < 0:
@@ -250,28 +257,31 @@ class PCA(Estimator):
             raise PurePCAError(f"scale must be True, False or None, got {self.scale!r}")
         sign = conv.sign if self.sign is None else self.sign
         if sign not in SIGN_RULES:
-            raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
+            raise _not_one_of("sign", SIGN_RULES, self.sign, " or None")
         names = ("auto",) + tuple(SOLVER_TABLE)  # the table, with any solver registered since import
         if self.solver not in names:
-            raise PurePCAError(f"solver must be one of {', '.join(map(repr, names))}; got {self.solver!r}")
+            raise _not_one_of("solver", names, self.solver)
         if self.missing not in MISSING:
             raise PurePCAError(f"missing must be 'error', 'drop', 'mean' or 'em'; got {self.missing!r}")
-        for flag in ("center", "whiten"):
-            value = getattr(self, flag)
-            numpy_bool = type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy"
-            if not isinstance(value, bool) and not numpy_bool:  # numpy's bool has the same two values
-                raise PurePCAError(f"{flag} must be True or False, got {value!r}")
+        if type(self.center) is not bool or type(self.whiten) is not bool:
+            self._check_flags()
         seed = self.seed if type(self.seed) is int else as_int(self.seed, "seed")  # (a plain int needs no conversion)
         quantile = self.parallel_quantile
         if not (type(quantile) is float and 0.0 < quantile < 1.0):
-            quantile = as_real(quantile, "parallel_quantile", low=0.0, high=1.0, low_open=True)
-        if quantile == 1.0:
-            raise PurePCAError("parallel_quantile must be strictly between 0 and 1, got 1.0")
+            quantile = _checked_quantile(quantile)
         nc = None if self.n_components is None else _n_components(self.n_components)
         ctx = FLOAT if self.precision is None else self._context()
         return Settings(ctx=ctx, convention=self.convention, ddof=int(ddof), scale=scale, sign=sign,
                         solver=self.solver, center=self.center, n_components=nc, seed=seed,
                         jobs=1 if self.n_jobs is None else check_n_jobs(self.n_jobs), parallel_quantile=quantile)
+
+    def _check_flags(self) -> None:
+        """``center`` and ``whiten`` are bools (numpy's bool too: it has the same two values)."""
+        for flag in ("center", "whiten"):
+            value = getattr(self, flag)
+            numpy_bool = type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy"
+            if not isinstance(value, bool) and not numpy_bool:
+                raise PurePCAError(f"{flag} must be True or False, got {value!r}")
 
     def _context(self) -> Context:
         """The number context the parameter ``precision`` names (a number of digits or a Context)."""
@@ -300,11 +310,9 @@ class PCA(Estimator):
         vars(self).update(_state=state, _rows=rows, _cache={} if cache is None else cache)
 
     def fit(self, X: Any, y: Any = None, sample_weight: Any = None, column_weight: Any = None) -> "PCA":
-        """Fit the model to the rows of ``X`` (n_samples x n_features); returns self.  The training scores
-        come from :meth:`fit_transform` (or ``x``, when first asked for).  ``sample_weight`` (one per row,
-        >= 0; frequencies: divisor ``Σw - ddof``) and ``column_weight`` (one per column, >= 0; each
-        column's share of every squared distance): see :mod:`purepca.weights` (docs/analysis.md: a weight of
-        2 is the row repeated).
+        """Fit the model to the rows of ``X`` (n_samples x n_features); returns self (the training scores:
+        :meth:`fit_transform`).  ``sample_weight`` (one per row) and ``column_weight`` (one per column), each
+        >= 0: :mod:`purepca.weights` (a weight of 2 is the row repeated; the divisor is ``Σw - ddof``).
 
         >>> PCA().fit([[0, 0], [1, 1], [2, 2.5]]).n_components_
         2

@@ -147,8 +147,7 @@ def _rotation(alpha: Scalar, beta: Scalar, gamma: Scalar, ctx: Context) -> tuple
     """(t, c, s, tau) of the rotation that diagonalises [[alpha, gamma], [gamma, beta]]."""
     theta = (beta - alpha) / (ctx.two * gamma)
     at = abs(theta)
-    if at * ctx.eps > ctx.one:
-        # theta² would overflow or is beyond precision: t = 1/(2θ) to first order.
+    if at * ctx.eps > ctx.one:  # theta² would overflow or is beyond precision: t = 1/(2θ) to first order
         t = ctx.half / at
     else:
         t = ctx.one / (at + ctx.sqrt(at * at + ctx.one))
@@ -304,8 +303,7 @@ def _jacobi_eigh(M: list[list[Scalar]], tol: Optional[float], max_sweeps: int, c
     else:
         sweeps, rotations = _cyclic_jacobi(M, V, tol_, max_sweeps, ctx, trace, pivot, floor)
     diag = [M[i][i] for i in range(n)]
-    if scale:
-        diag = _scaled_back(diag, scale, ctx, "an eigenvalue")
+    diag = _scaled_back(diag, scale, ctx, "an eigenvalue") if scale else diag
     order = sorted(range(n), key=diag.__getitem__, reverse=True)
     return EighResult([diag[i] for i in order], [V[i] for i in order], sweeps, rotations)
 
@@ -356,10 +354,8 @@ def _cyclic_jacobi(
     relative test ``|a_pq| <= tol·sqrt(|a_pp·a_qq|)`` (Demmel and Veselić).  In the first three
     sweeps a pair below Rutishauser's threshold (a fifth of the mean ``|a_pq|``) is passed over."""
     n = len(M)
-    sqrt = ctx.sqrt
-    zero = ctx.zero
-    # Where a diagonal entry is zero the relative test cannot pass: there an entry below tol·eps·‖A‖_F is zero
-    # (M comes scaled into range, so its squares neither overflow nor hide the largest: ‖A‖_F = sqrt(A·A)).
+    sqrt, zero = ctx.sqrt, ctx.zero
+    # Where a_pp·a_qq = 0 the relative test cannot pass: an entry below tol·eps·‖A‖_F is zero (A scaled: ‖A‖² = A·A).
     if floor is None:
         entries = [x for row in M for x in row]
         floor = tol * ctx.eps * ctx.sqrt(ctx.dot(entries, entries))

@@ -124,15 +124,28 @@ def _convert_entry(value: Any, name: str, where: str, context: Context) -> Scala
 _FLOATS_ONLY = {float}
 
 
+def _check_row_kind(row: Any, i: int, name: str) -> None:
+    """Refuse a row that is not a sequence of numbers in the columns' order (a string, a set, a mapping)."""
+    if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+        raise PurePCAError(f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
+                           "expected a 2-D input with one row per sample")
+    if isinstance(row, (AbstractSet, Mapping)):
+        raise PurePCAError(f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of "
+                           "columns; expected a sequence of numbers (a list or tuple)")
+
+
+def _width_error(name: str, i: int, width: int, got: int, data: Any, first: int) -> PurePCAError:
+    """The error of row ``i`` with ``got`` values where the rows before it have ``width`` (-1: none yet)."""
+    if width < 0:
+        return PurePCAError(f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) "
+                            "while a minimum of 1 is required.")
+    return PurePCAError(f"{name}: row {i} has {got} value{'' if got == 1 else 's'}, expected {width} (the length "
+                        f"of row {first})")
+
+
 def _convert_row(row: Any, i: int, name: str, context: Context) -> list[Scalar]:
-    kind = type(row)
-    if kind is not list and kind is not tuple:  # (lists and tuples skip the abstract-base-class checks: slow per row)
-        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise PurePCAError(f"{name}: row {i} is {_describe(row)}, not a sequence of numbers; "
-                               "expected a 2-D input with one row per sample")
-        if isinstance(row, (AbstractSet, Mapping)):
-            raise PurePCAError(f"{name}: row {i} is a {type(row).__name__}, whose order is not the order of "
-                               "columns; expected a sequence of numbers (a list or tuple)")
+    if type(row) is not list and type(row) is not tuple:  # (lists and tuples skip the ABC checks: slow per row)
+        _check_row_kind(row, i, name)
     values = list(row)
     if context is FLOAT and set(map(type, values)) == _FLOATS_ONLY:  # Python floats: a finite sum proves them finite
         total = sum(values)
@@ -166,14 +179,10 @@ def as_matrix(
     width = -1
     for i, row in enumerate(data, start=row_offset):
         converted = _convert_row(row, i, name, context)
-        if width < 0:
+        if len(converted) != width:  # the first row sets the width
+            if width >= 0 or not converted:
+                raise _width_error(name, i, width, len(converted), data, row_offset)
             width = len(converted)
-            if width == 0:
-                raise PurePCAError(f"{name}: row {i} has no values: 0 feature(s) (shape=({_length(data)}, 0)) "
-                                   "while a minimum of 1 is required.")
-        elif len(converted) != width:
-            raise PurePCAError(f"{name}: row {i} has {len(converted)} value{'' if len(converted) == 1 else 's'}, "
-                               f"expected {width} (the length of row {row_offset})")
         rows.append(converted)
     if not rows:
         raise PurePCAError(f"{name}: empty input; need at least one row")
