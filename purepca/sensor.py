@@ -83,8 +83,8 @@ class _Floats:
     ``eps`` measured at import, so a single-precision port gets its own; sums in order, as a
     board adds.
 
-    >>> FLOATS.eps == 2.0 ** -52, FLOATS.sum([1.0, 2.0]), FLOATS.dot([3.0, 4.0], [3.0, 4.0])
-    (True, 3.0, 25.0)
+    >>> FLOATS.eps == 2.0 ** -52, FLOATS.sum([1.0, 2.0]), FLOATS.norm([3.0, 4.0])
+    (True, 3.0, 5.0)
     """
 
     name = "float"
@@ -114,12 +114,19 @@ class _Floats:
             total += v
         return total
 
-    def dot(self, a: Sequence[float], b: Sequence[float]) -> float:
-        """The inner product, summed in order (the matrices given come scaled into range)."""
+    def norm(self, v: Sequence[float]) -> float:
+        """The Euclidean norm, scaled by the largest entry (no overflow)."""
+        big = 0.0
+        for x in v:
+            if abs(x) > big:
+                big = abs(x)
+        if big == 0.0 or big - big != 0.0:
+            return big
         total = 0.0
-        for x, y in zip(a, b):
-            total += x * y
-        return total
+        for x in v:
+            y = x / big
+            total += y * y
+        return big * math.sqrt(total)
 
 
 FLOATS = _Floats()
@@ -566,7 +573,9 @@ def fit(stream: Streaming, n_components: int, scale: bool = False) -> SensorMode
     if shift:
         C = [[x * ctx.convert(math.ldexp(1.0, -shift)) for x in row] for row in C]
     V = [[ctx.one if i == j else ctx.zero for j in range(d)] for i in range(d)]
-    sweeps, _ = _cyclic_jacobi(C, V, ctx.eps, MAX_SWEEPS, ctx, None, "threshold")  # type: ignore[arg-type]
+    # The floor for zero diagonal entries, eps·eps·‖C‖_F, from the context's own norm (a board's sums in order).
+    floor = ctx.eps * ctx.eps * ctx.norm([x for row in C for x in row])
+    sweeps, _ = _cyclic_jacobi(C, V, ctx.eps, MAX_SWEEPS, ctx, None, "threshold", floor)  # type: ignore[arg-type]
     diag = [C[i][i] * ctx.convert(math.ldexp(1.0, shift)) if shift else C[i][i] for i in range(d)]
     order = sorted(range(d), key=lambda i: diag[i], reverse=True)
     values = [diag[i] if diag[i] > 0 else ctx.zero for i in order]
