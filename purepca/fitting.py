@@ -375,8 +375,8 @@ def fit_rows(s: Settings, M: Union[list[list[Scalar]], ColumnRows], w: Optional[
 
 
 def _parallel_sd(p: _Prepared, ctx: Context) -> list[float]:
-    """The columns' standard deviations as floats, in the data's units (parallel analysis's null)."""
-    return [ctx.to_float(v) * 2.0 ** p.e for v in column_sd(p.c, p.div, p.e, ctx)]
+    """The columns' standard deviations as floats in units of ``2**e``, the spectrum's (parallel analysis's null)."""
+    return [ctx.to_float(v) for v in column_sd(p.c, p.div, p.e, ctx)]
 
 
 def _standard_deviations(s: Settings, c: Centred, cols: Sequence[Sequence[Scalar]], div: Scalar,
@@ -622,9 +622,8 @@ def choose_k(s: Settings, spectrum: list[Scalar], ratios: list[Scalar], total: S
         thresholds = parallel_analysis(n, d, scale=scaled, sd=parallel_sd, ddof=s.ddof, seed=s.seed,
                                        quantile=s.parallel_quantile)
         k = 0
-        for value, limit in zip(spectrum, thresholds):
-            # The spectrum is in units of 2**scale_exp: compare in the data's units.
-            if ctx.to_float(value) * (1.0 if scaled else 2.0 ** (2 * scale_exp)) > limit:
+        for value, limit in zip(spectrum, thresholds):  # (in the spectrum's units: parallel_sd's are those)
+            if ctx.to_float(value) > limit:
                 k += 1
             else:
                 break

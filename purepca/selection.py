@@ -202,6 +202,11 @@ def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[floa
         scales = as_vector(sd, name="sd")
         if len(scales) != d or min(scales) < 0:
             raise PurePCAError(f"sd: expected {d} standard deviations >= 0, got {sd!r:.60}")
+    # Sds beyond 2**±400 are simulated in units of 2**e, the largest near 1, so that no square overflows or
+    # underflows (every step scales exactly by powers of two); the thresholds are scaled back at the end.
+    big = max(scales)
+    e = math.frexp(big)[1] if big > 0 and not 2.0 ** -400 < big < 2.0 ** 400 else 0
+    scales = [math.ldexp(s, -e) for s in scales] if e else scales
     draws: list[list[float]] = [[] for _ in range(min(n - 1, d))]
     for _ in range(iterations):
         cols = [[rng.gauss(0.0, s) for _ in range(n)] for s in scales]
@@ -221,5 +226,14 @@ def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[floa
         h = (len(column) - 1) * quantile
         lo = int(math.floor(h))
         hi = min(lo + 1, len(column) - 1)
-        out.append(column[lo] + (h - lo) * (column[hi] - column[lo]))
+        threshold = column[lo] + (h - lo) * (column[hi] - column[lo])
+        out.append(_times_power_of_two(threshold, 2 * e) if e else threshold)
     return out
+
+
+def _times_power_of_two(x: float, e: int) -> float:
+    """``x·2**e``: inf where that overflows a float."""
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.inf

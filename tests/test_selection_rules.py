@@ -123,3 +123,25 @@ def test_parallel_quantile_is_a_parameter() -> None:
     for bad in (0.0, 1.0, 1.5, "x"):
         with pytest.raises(PurePCAError, match="parallel_quantile"):
             PCA("parallel", parallel_quantile=bad).fit(X)
+
+
+def test_parallel_analysis_thresholds_scale_with_the_data_by_powers_of_two_bit_for_bit() -> None:
+    # The simulation runs in units of the largest sd's power of two: data near the ends of the float
+    # range give the thresholds of unit data times 2**(2e), where the squares of the draws would overflow.
+    unit = parallel_analysis(30, 3, scale=False, sd=[1.0, 0.75, 0.5], iterations=20, seed=2)
+    for e in (-480, -420, 420, 480):
+        big = parallel_analysis(30, 3, scale=False, sd=[math.ldexp(s, e) for s in (1.0, 0.75, 0.5)], iterations=20,
+                                seed=2)
+        assert big == [math.ldexp(t, 2 * e) for t in unit]
+    assert parallel_analysis(30, 3, scale=False, sd=[1e200, 1e200, 1.0], iterations=5)[0] == math.inf
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e300, 1e-200])
+def test_parallel_keeps_as_many_components_of_data_near_the_ends_of_the_float_range(scale: float) -> None:
+    # 663fddd: ValueError "-inf + inf in fsum" at 1e200 (the null's draws squared overflowed).
+    rng = random.Random(5)
+    base = [[rng.gauss(0, 1) for _ in range(5)] for _ in range(40)]
+    rows = [[(r[0] + 0.2 * r[j]) if j < 3 else r[j] for j in range(5)] for r in base]
+    k = PCA("parallel").fit(rows).n_components_
+    assert k == 1
+    assert PCA("parallel").fit([[x * scale for x in r] for r in rows]).n_components_ == k
