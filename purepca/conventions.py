@@ -55,6 +55,7 @@ from typing import Any, Optional, Sequence
 
 from .errors import DegenerateEigenvalueWarning, PurePCAError, user_stacklevel
 from .numeric import Scalar
+from .params import _not_one_of
 
 __all__ = ["CONVENTIONS", "Convention", "SIGN_RULES", "apply_sign_rule", "as_numpy", "as_statsmodels", "sign_flips"]
 
@@ -168,7 +169,7 @@ def sign_flips(components: Sequence[Sequence[Scalar]], rule: str) -> list[bool]:
     ([False], [True])
     """
     if rule not in SIGN_RULES:  # (the tuple: an unhashable rule is refused, not a TypeError)
-        raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
+        raise _not_one_of("sign", SIGN_RULES, rule)
     return _sign_flips(_checked_components(components), rule)
 
 
@@ -219,7 +220,7 @@ def apply_sign_rule(components: Sequence[Sequence[Scalar]], rule: str) -> list[l
     [[1.0, -0.5]]
     """
     if rule not in SIGN_RULES:
-        raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
+        raise _not_one_of("sign", SIGN_RULES, rule)
     return _apply_sign_rule(_checked_components(components), rule)
 
 

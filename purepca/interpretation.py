@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from .errors import PurePCAError
 from .fitting import FACTOMINER_SD_FLOOR, PCAState, plain_scores, standardised_rows
-from .numeric import Scalar
+from .numeric import Scalar, _times_power_of_two
 from .rotations import Rotation, promax, varimax
 
 __all__ = [
@@ -140,7 +140,7 @@ def supplementary_columns(state: PCAState, rows: Rows, S: list[list[float]]) -> 
         unit = e  # the power of two the coordinates are in
         if state.scaled:
             sdj = math.sqrt(math.fsum(wi * v * v for wi, v in zip(w, dev)) / div)
-            if factominer and _ldexp(sdj, e) <= FACTOMINER_SD_FLOOR:
+            if factominer and _times_power_of_two(sdj, e) <= FACTOMINER_SD_FLOOR:
                 pass  # FactoMineR divides a (nearly) constant column by 1: it stays in the data's units
             elif sdj == 0:
                 raise PurePCAError(f"X_sup: column {j} is constant; a scaled PCA cannot scale it")
@@ -150,17 +150,9 @@ def supplementary_columns(state: PCAState, rows: Rows, S: list[list[float]]) -> 
         var = math.fsum(wi * v * v for wi, v in zip(w, dev)) / div
         scaled_coord = [math.fsum(wi * x * c[k] for wi, x, c in zip(w, dev, coords)) / (div * r) if r > 0 else 0.0
                         for k, r in enumerate(roots)]
-        coord.append([_ldexp(c, unit) for c in scaled_coord])
+        coord.append([_times_power_of_two(c, unit) for c in scaled_coord])
         cor.append([c / math.sqrt(var) if var > 0 else 0.0 for c in scaled_coord])
     return {"coord": coord, "cor": cor, "cos2": [[c * c for c in row] for row in cor]}
-
-
-def _ldexp(x: float, e: int) -> float:
-    """``x·2**e``, inf (with x's sign) where that overflows."""
-    try:
-        return math.ldexp(x, e)
-    except OverflowError:
-        return math.copysign(math.inf, x)
 
 
 def _check_labels(labels: Any, n: int) -> list[str]:

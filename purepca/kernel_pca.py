@@ -55,7 +55,7 @@ from .kernels import (
 from .linalg.cholesky import _cholesky, _cholesky_solve
 from .linalg.matrix import as_matrix
 from .numeric import FLOAT, Context, Scalar, get_context  # noqa: F401 (FLOAT: the doctests' context)
-from .params import as_int, as_real, check_callback, is_int
+from .params import _not_one_of, as_int, as_real, check_callback, is_int
 from .projection import _float_rows
 from .solvers import kernel_eigenpairs, report_degenerate
 
@@ -256,10 +256,9 @@ class KernelPCA(Estimator):
             raise PurePCAError(f"convention must be 'sklearn' or 'kernlab'; got {self.convention!r}")
         sign = _CONVENTIONS[self.convention] if self.sign is None else self.sign
         if sign not in SIGN_RULES:
-            raise PurePCAError(f"sign must be one of {', '.join(map(repr, SIGN_RULES))} or None; got {self.sign!r}")
+            raise _not_one_of("sign", SIGN_RULES, self.sign, " or None")
         if self.eigen_solver not in EIGEN_SOLVERS:
-            raise PurePCAError(f"eigen_solver must be one of {', '.join(map(repr, EIGEN_SOLVERS))}; "
-                               f"got {self.eigen_solver!r}")
+            raise _not_one_of("eigen_solver", EIGEN_SOLVERS, self.eigen_solver)
         if self.negative not in ("error", "drop"):
             raise PurePCAError(f"negative must be 'error' or 'drop'; got {self.negative!r}")
         if self.n_components is not None and not (is_int(self.n_components) and self.n_components >= 1):

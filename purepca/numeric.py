@@ -264,6 +264,18 @@ def _checked_float(x: Any) -> float:
                            f"(largest {sys.float_info.max:.6g})") from None
 
 
+def _times_power_of_two(x: float, e: int) -> float:
+    """``x·2**e`` of a float, exact unless it under- or overflows; inf (with x's sign) where it overflows.
+
+    >>> _times_power_of_two(3.0, -1), _times_power_of_two(-1.0, 2000)
+    (1.5, -inf)
+    """
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
 class FloatContext(Context):
     """IEEE double precision with compensated sums.
 

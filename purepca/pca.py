@@ -49,7 +49,7 @@ from .missing import EM_MAX_ITER, EM_TOL, FitFunction, fit_missing, with_holes
 from . import fast
 from .numeric import FLOAT, Context, Scalar, get_context
 from .parallel import check_n_jobs
-from .params import as_int, as_real, is_int, _not_one_of
+from .params import _not_one_of, as_int, as_real, is_int
 from .projection import _float_rows, _reconstruct_rows, _reconstruction_error, _score_rows, _unwhiten
 from .report import PCASummary, format_table
 from .rotations import Rotation

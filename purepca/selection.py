@@ -22,7 +22,7 @@ import math
 from typing import Optional, Sequence
 
 from .errors import PurePCAError
-from .numeric import Scalar
+from .numeric import Scalar, _times_power_of_two
 
 __all__ = ["broken_stick", "components_for_fraction", "infer_dimension", "kaiser", "parallel_analysis"]
 
@@ -230,10 +230,3 @@ def parallel_analysis(n: int, d: int, *, scale: bool, sd: Optional[Sequence[floa
         out.append(_times_power_of_two(threshold, 2 * e) if e else threshold)
     return out
 
-
-def _times_power_of_two(x: float, e: int) -> float:
-    """``x·2**e``: inf where that overflows a float."""
-    try:
-        return math.ldexp(x, e)
-    except OverflowError:
-        return math.inf

@@ -358,7 +358,7 @@ def _cyclic_jacobi(
     # Where a_pp·a_qq = 0 the relative test cannot pass: an entry below tol·eps·‖A‖_F is zero (A scaled: ‖A‖² = A·A).
     if floor is None:
         entries = [x for row in M for x in row]
-        floor = tol * ctx.eps * ctx.sqrt(ctx.dot(entries, entries))
+        floor = tol * ctx.eps * sqrt(ctx.dot(entries, entries))
     root_diag = [sqrt(abs(M[i][i])) for i in range(n)]
     threshold_factor = ctx.convert(0.2) / (n * n)
     rotations = 0

@@ -52,7 +52,7 @@ from ..numeric import FLOAT, Context, Scalar, check_context
 from .eigen import _eigh, choose_eigh_method
 from .gram_schmidt import gaussian_vector as _random_vector
 from .gram_schmidt import gram_schmidt
-from ..params import as_int, as_real, is_int
+from ..params import _not_one_of, as_int, as_real, is_int
 from .power import IterationResult, _as_operator, _check_k, _scaled_result
 
 __all__ = ["BlockOperator", "WHICH", "lanczos"]
@@ -132,7 +132,7 @@ def lanczos(
     ctx = check_context(context)
     seed = as_int(seed, "seed")
     if which not in WHICH:
-        raise PurePCAError(f"which must be one of {', '.join(map(repr, WHICH))}; got {which!r}")
+        raise _not_one_of("which", WHICH, which)
     if not isinstance(blocked, bool):
         raise PurePCAError(f"blocked must be True or False, got {blocked!r}")
     max_restarts = as_int(max_restarts, "max_restarts", low=1)

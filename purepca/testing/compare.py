@@ -72,8 +72,9 @@ from typing import Any, Optional, Sequence
 from ..conventions import CONVENTIONS
 from ..errors import PurePCAError
 from ..linalg.matrix import as_matrix
-from ..params import _show, as_int, as_real
+from ..params import _not_one_of, _show, as_int, as_real
 from ..numeric import FLOAT
+from ..numeric import _times_power_of_two as _times_power
 from .geometry import (_dot, _line_angle, _rows, _sign_determined as sign_determined, angle_from, angle_inside,
                        subspace_distance)
 from .answer import Reference, _Validated, _fingerprint, reference
@@ -388,14 +389,6 @@ def _ulp_in_units(v: float, lift: int) -> float:
         return 2.0 ** 1000
 
 
-def _times_power(x: float, e: int) -> float:
-    """``x * 2**e``, inf where that overflows a float."""
-    try:
-        return math.ldexp(x, e)
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
 def _unit(x: float, e: int) -> float:
     """x divided by 2**e, with infinities and NaN kept (and inf where the quotient overflows)."""
     if x != x or math.isinf(x):
@@ -449,7 +442,7 @@ def tolerances(ref: Reference, n: int, d: int, method: str = "svd", *, float32: 
     if rtol is not None:
         rtol = as_real(rtol, "rtol", low=0.0, low_open=True)
     if method not in METHODS:
-        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+        raise _not_one_of("method", METHODS, method)
     run = _run_arguments(method, tol, n_iter, n_oversamples, batch_size)
     tol, n_iter, n_oversamples, batch_size = run["tol"], run["n_iter"], run["n_oversamples"], run["batch_size"]
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
@@ -1120,7 +1113,7 @@ def _checked_arguments(method: Any, convention: Any, scale: Any, residual: Any, 
                        n_oversamples: Any, batch_size: Any) -> tuple[float, Optional[float], dict[str, Any]]:
     """compare_pca's arguments checked before any work: (residual, rtol, the run declared)."""
     if method not in METHODS:
-        raise PurePCAError(f"method must be one of {', '.join(map(repr, METHODS))}; got {method!r}")
+        raise _not_one_of("method", METHODS, method)
     if not isinstance(convention, str) or convention not in CONVENTIONS:
         raise PurePCAError(f"convention must be one of {', '.join(map(repr, sorted(CONVENTIONS)))}; "
                            f"got {_show(convention)}")

@@ -27,7 +27,7 @@ from ..errors import PurePCAError
 from ..linalg.jacobi import jacobi_svd
 from ..linalg.matrix import as_matrix, as_vector
 from ..numeric import FLOAT
-from ..params import as_real
+from ..params import _not_one_of, as_real
 
 __all__ = ["align_signs", "angle_from", "angle_inside", "eigen_clusters", "residual_bound", "sign_determined",
            "subspace_distance"]
@@ -288,7 +288,7 @@ def sign_determined(v: Sequence[float], rule: str, angle: float) -> bool:
     False
     """
     if rule not in SIGN_RULES:
-        raise PurePCAError(f"rule must be one of {', '.join(map(repr, SIGN_RULES))}; got {rule!r}")
+        raise _not_one_of("rule", SIGN_RULES, rule)
     empty = isinstance(v, (list, tuple)) and not v
     vals = [] if empty else [float(x) for x in as_vector(v, name="sign_determined: v")]
     angle = as_real(angle, "sign_determined: angle", low=0.0)

@@ -41,7 +41,7 @@ from typing import Any, Optional
 
 from ..errors import PurePCAError
 from ..numeric import FLOAT
-from ..params import as_int, as_real
+from ..params import _not_one_of, as_int, as_real
 from .compare import _K_ANGLE, Check, _digits_lost, _model_clusters, _vector
 from .geometry import _rows, subspace_distance
 from .answer import _fingerprint
@@ -123,7 +123,7 @@ def kernel_reference(X: Any, *, kernel: str = "linear", gamma: Optional[float] =
     from ..kernels import check_kernel_params, kernel_matrix
 
     if kernel not in _KERNELS:
-        raise PurePCAError(f"kernel must be one of {', '.join(map(repr, _KERNELS))}; got {kernel!r}")
+        raise _not_one_of("kernel", _KERNELS, kernel)
     rows = _rows(X, "X")
     gamma, degree, coef0 = check_kernel_params(gamma, degree, coef0)
     digits = as_int(digits, "kernel_reference: digits")
